@@ -1,0 +1,186 @@
+#pragma once
+// Regularization cores of the vortex particles.
+//
+// A core is described by q(rho), the fraction of the particle's vorticity inside radius rho = r/sigma.
+// The Biot-Savart pair kernel needs F(r) = q(rho)/r^3 and F'(r)/r. Every core is written once here in
+// terms of rho and returns both, finite and accurate down to r = 0 (small arguments use series).
+// Host and CUDA code share these functions.
+
+#include <cmath>
+#include <type_traits>
+
+#include "vortex/hd.hpp"
+
+namespace vortex {
+
+enum class Core { Exponential, Gaussian, RosenheadMoore, WinckelmansLeonard, Singular };
+
+// F(r) and F'(r)/r of one source particle at squared distance r2.
+template <class T>
+struct CoreFactors {
+  T F;
+  T dF_over_r;
+};
+
+namespace detail {
+using std::erf;
+using std::exp;
+using std::sqrt;
+
+// Exponential core, q = 1 - exp(-rho^3). With s = rho^3:
+//   F = f/sigma^3,  f = (1 - e^-s)/s
+//   F'/r = 3 (e^-s - f) / (sigma^3 r^2) = 3 rho G(s) / sigma^5,  G(s) = (e^-s - f)/s.
+// Both f and G are evaluated by Taylor series below s = 1/8, where the direct forms cancel.
+template <class T>
+VORTEX_HD CoreFactors<T> exponential_core(T r2, T inv_sigma) {
+  const T rho2 = r2 * inv_sigma * inv_sigma;
+  const T rho = sqrt(rho2);
+  const T s = rho2 * rho;
+  const T e = exp(-s);
+  const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
+  const bool small = s < T(0.125);
+  // Series: f = sum_k (-s)^k/(k+1)!,  G = sum_{k>=1} (-1)^k k s^(k-1)/(k+1)!.
+  const T f_series =
+      T(1) -
+      s * (T(1) / 2 -
+           s * (T(1) / 6 -
+                s * (T(1) / 24 -
+                     s * (T(1) / 120 -
+                          s * (T(1) / 720 - s * (T(1) / 5040 - s * (T(1) / 40320 - s / 362880)))))));
+  const T g_series =
+      -T(1) / 2 +
+      s * (T(2) / 6 -
+           s * (T(3) / 24 -
+                s * (T(4) / 120 -
+                     s * (T(5) / 720 -
+                          s * (T(6) / 5040 - s * (T(7) / 40320 - s * (T(8) / 362880)))))));
+  const T s_safe = small ? T(1) : s;
+  const T f_direct = (T(1) - e) / s_safe;
+  const T g_direct = (e - f_direct) / s_safe;
+  const T f = small ? f_series : f_direct;
+  const T g = small ? g_series : g_direct;
+  return {f * inv_s3, T(3) * rho * g * inv_s3 * inv_sigma * inv_sigma};
+}
+
+// Gaussian core, q = erf(rho/sqrt2) - sqrt(2/pi) rho exp(-rho^2/2), vorticity ~ exp(-rho^2/2).
+//   f = q/rho^3,  h = f'(rho)/rho = (sqrt(2/pi) exp(-rho^2/2) - 3 f)/rho^2,  F'/r = h/sigma^5.
+// With x = rho^2/2 the series are f = c sum (-x)^k/(k!(2k+3)), h = -c sum (-x)^k/(k!(2k+5)).
+template <class T>
+VORTEX_HD CoreFactors<T> gaussian_core(T r2, T inv_sigma) {
+  const T c = T(0.79788456080286535588);  // sqrt(2/pi)
+  const T rho2 = r2 * inv_sigma * inv_sigma;
+  const T rho = sqrt(rho2);
+  const T x = rho2 / 2;
+  const T e = exp(-x);
+  const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
+  const bool small = rho2 < T(0.5);
+  T f_series = T(0), h_series = T(0);
+  {
+    // Horner from the highest term; 1/k! is folded into the recurrence term_k = term_{k-1} (-x)/k.
+    T term = T(1);
+    T fs = T(1) / 3, hs = T(1) / 5;
+    for (int k = 1; k <= 12; ++k) {
+      term *= -x / T(k);
+      fs += term / T(2 * k + 3);
+      hs += term / T(2 * k + 5);
+    }
+    f_series = c * fs;
+    h_series = -c * hs;
+  }
+  const T rho_safe = small ? T(1) : rho;
+  const T rho2_safe = rho_safe * rho_safe;
+  const T q = T(erf(rho_safe * T(0.70710678118654752440))) - c * rho_safe * e;
+  const T f_direct = q / (rho2_safe * rho_safe);
+  const T h_direct = (c * e - T(3) * f_direct) / rho2_safe;
+  const T f = small ? f_series : f_direct;
+  const T h = small ? h_series : h_direct;
+  return {f * inv_s3, h * inv_s3 * inv_sigma * inv_sigma};
+}
+
+// Rosenhead-Moore (Plummer) core, q = rho^3/(rho^2+1)^(3/2): f = (rho^2+1)^(-3/2), h = -3(rho^2+1)^(-5/2).
+template <class T>
+VORTEX_HD CoreFactors<T> rosenhead_moore_core(T r2, T inv_sigma) {
+  const T a = r2 * inv_sigma * inv_sigma + T(1);
+  const T inv_a = T(1) / a;
+  const T f = inv_a / sqrt(a);
+  const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
+  return {f * inv_s3, T(-3) * f * inv_a * inv_s3 * inv_sigma * inv_sigma};
+}
+
+// Winckelmans-Leonard core, q = rho^3 (rho^2 + 5/2)/(rho^2+1)^(5/2):
+//   f = (rho^2 + 5/2)(rho^2+1)^(-5/2),  h = -(3 rho^2 + 21/2)(rho^2+1)^(-7/2).
+template <class T>
+VORTEX_HD CoreFactors<T> winckelmans_leonard_core(T r2, T inv_sigma) {
+  const T rho2 = r2 * inv_sigma * inv_sigma;
+  const T a = rho2 + T(1);
+  const T inv_a = T(1) / a;
+  const T p52 = inv_a * inv_a / sqrt(a);  // (rho^2+1)^(-5/2)
+  const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
+  const T f = (rho2 + T(2.5)) * p52;
+  const T h = -(T(3) * rho2 + T(10.5)) * p52 * inv_a;
+  return {f * inv_s3, h * inv_s3 * inv_sigma * inv_sigma};
+}
+
+// Singular kernel, q = 1: F = 1/r^3, F'/r = -3/r^5. Defined as zero at r = 0 (no self-interaction).
+template <class T>
+VORTEX_HD CoreFactors<T> singular_core(T r2) {
+  const T r2_safe = r2 > T(0) ? r2 : T(1);
+  const T inv_r2 = T(1) / r2_safe;
+  const T inv_r3 = inv_r2 / sqrt(r2_safe);
+  const T on = r2 > T(0) ? T(1) : T(0);
+  return {on * inv_r3, on * T(-3) * inv_r3 * inv_r2};
+}
+
+}  // namespace detail
+
+// Core factors with the core fixed at compile time (used by vectorized loops and kernels).
+template <Core C, class T>
+VORTEX_HD CoreFactors<T> core_factors(T r2, T inv_sigma) {
+  if constexpr (C == Core::Exponential) return detail::exponential_core(r2, inv_sigma);
+  if constexpr (C == Core::Gaussian) return detail::gaussian_core(r2, inv_sigma);
+  if constexpr (C == Core::RosenheadMoore) return detail::rosenhead_moore_core(r2, inv_sigma);
+  if constexpr (C == Core::WinckelmansLeonard)
+    return detail::winckelmans_leonard_core(r2, inv_sigma);
+  if constexpr (C == Core::Singular) return detail::singular_core(r2);
+}
+
+// Core factors with the core chosen at run time.
+template <class T>
+VORTEX_HD CoreFactors<T> core_factors(Core core, T r2, T inv_sigma) {
+  switch (core) {
+    case Core::Gaussian:
+      return core_factors<Core::Gaussian>(r2, inv_sigma);
+    case Core::RosenheadMoore:
+      return core_factors<Core::RosenheadMoore>(r2, inv_sigma);
+    case Core::WinckelmansLeonard:
+      return core_factors<Core::WinckelmansLeonard>(r2, inv_sigma);
+    case Core::Singular:
+      return core_factors<Core::Singular>(r2, inv_sigma);
+    case Core::Exponential:
+    default:
+      return core_factors<Core::Exponential>(r2, inv_sigma);
+  }
+}
+
+// q(rho) itself, for tests and diagnostics (host only).
+double core_fraction(Core core, double rho);
+
+// Calls fn(std::integral_constant<Core, C>{}) with the run-time core turned into a compile-time one.
+template <class Fn>
+decltype(auto) dispatch_core(Core core, Fn&& fn) {
+  switch (core) {
+    case Core::Gaussian:
+      return fn(std::integral_constant<Core, Core::Gaussian>{});
+    case Core::RosenheadMoore:
+      return fn(std::integral_constant<Core, Core::RosenheadMoore>{});
+    case Core::WinckelmansLeonard:
+      return fn(std::integral_constant<Core, Core::WinckelmansLeonard>{});
+    case Core::Singular:
+      return fn(std::integral_constant<Core, Core::Singular>{});
+    case Core::Exponential:
+    default:
+      return fn(std::integral_constant<Core, Core::Exponential>{});
+  }
+}
+
+}  // namespace vortex

@@ -1,0 +1,49 @@
+#pragma once
+// Results of an evaluation: velocity, optional gradient, and what it cost.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vortex {
+
+// Wall-clock seconds of each stage. Stages a method does not have stay 0.
+struct StageTimes {
+  double total = 0;
+  double tree = 0;       // building source and target trees
+  double multipole = 0;  // P2M and M2M
+  double lists = 0;      // interaction lists
+  double near = 0;       // direct pair sums (P2P, or the whole direct method)
+  double far = 0;        // multipole evaluation (M2P)
+  double transfer = 0;   // host <-> device copies
+};
+
+struct EvaluationStats {
+  StageTimes times;
+  std::string backend;    // "cpu" or "cuda": what actually ran
+  std::string precision;  // "double" or "float"
+  std::string device;     // CPU threads or GPU name
+  std::uint64_t pair_interactions = 0;       // P2P (or direct) pairs
+  std::uint64_t multipole_interactions = 0;  // M2P target-box pairs
+  std::uint64_t far_list_entries = 0;        // sum over target leaves of far-list lengths
+  std::uint64_t near_list_entries = 0;       // sum over target leaves of near-list lengths
+  std::uint64_t target_leaves = 0;
+  std::uint64_t source_nodes = 0;
+};
+
+// Velocity u and, when requested, the gradient du[3a+b] = du_a/dx_b, one entry per target in the
+// caller's order.
+struct VelocityField {
+  std::array<std::vector<double>, 3> u;
+  std::array<std::vector<double>, 9> du;
+  bool has_gradient = false;
+  EvaluationStats stats;
+
+  std::size_t size() const { return u[0].size(); }
+  void resize(std::size_t n, bool gradient);
+  // Vorticity omega = curl u from the gradient (requires has_gradient).
+  std::array<double, 3> vorticity(std::size_t i) const;
+};
+
+}  // namespace vortex

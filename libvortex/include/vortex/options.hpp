@@ -1,0 +1,53 @@
+#pragma once
+// Options of the Solver and the names under which they are spelled on command lines and in files.
+
+#include <string>
+
+#include "vortex/core_function.hpp"
+
+namespace vortex {
+
+enum class Method { Direct, Tree };
+enum class Backend { Auto, Cpu, Cuda };
+// Auto: double on the CPU, float arithmetic (with double accumulation across tiles) on CUDA.
+enum class Precision { Auto, Double, Float };
+
+// Parameters of the multipole treecode (DESIGN.md section 3).
+struct TreeOptions {
+  int order = 8;               // multipole order p (1..16)
+  double theta = 0.6;          // geometric criterion: far if r_source <= theta * dist(c_source, target box)
+  double kappa = 0;            // core criterion: far if box gap >= kappa * sigma_max; 0 = the core's default
+  int target_bucket = 64;      // N_b of the target tree
+  int source_bucket = 64;      // N_b of the source tree
+  int arity = 8;               // 2, 4 or 8 children per node
+};
+
+struct SolverOptions {
+  Core core = Core::Exponential;
+  Method method = Method::Tree;
+  Backend backend = Backend::Auto;
+  Precision precision = Precision::Auto;
+  TreeOptions tree;
+  int threads = 0;  // CPU threads; 0 = OpenMP's default
+};
+
+// Default core-distance factor kappa of a core: the distance, in core radii, beyond which the core
+// differs from the singular kernel by less than 1e-6 (relative), so the far field may be singular.
+double default_kappa(Core core);
+double effective_kappa(const SolverOptions& options);
+
+// Throws std::invalid_argument naming the offending option.
+void validate_options(const SolverOptions& options);
+
+// Names used by the command-line tools, e.g. "exponential", "rosenhead-moore", "tree", "cuda".
+std::string to_string(Core core);
+std::string to_string(Method method);
+std::string to_string(Backend backend);
+std::string to_string(Precision precision);
+// Parsers throw std::invalid_argument listing the accepted names.
+Core parse_core(const std::string& name);
+Method parse_method(const std::string& name);
+Backend parse_backend(const std::string& name);
+Precision parse_precision(const std::string& name);
+
+}  // namespace vortex

@@ -1,0 +1,52 @@
+#pragma once
+// Structure-of-arrays containers for vortex particles and for target points.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace vortex {
+
+// Points where the velocity is evaluated.
+struct Points {
+  std::vector<double> x, y, z;
+
+  std::size_t size() const { return x.size(); }
+  void resize(std::size_t n);
+  void push_back(double px, double py, double pz);
+};
+
+// Vortex particles: positions, vector strengths (circulation) Gamma and core radii sigma.
+struct ParticleSet {
+  std::vector<double> x, y, z;
+  std::vector<double> gx, gy, gz;
+  std::vector<double> sigma;
+
+  std::size_t size() const { return x.size(); }
+  void resize(std::size_t n);
+  void reserve(std::size_t n);
+  void push_back(double px, double py, double pz, double g_x, double g_y, double g_z, double s);
+  Points positions() const;
+};
+
+// A read-only view of target coordinates, so that particle sets and point sets can both be targets
+// without copies.
+struct PointsView {
+  const double* x = nullptr;
+  const double* y = nullptr;
+  const double* z = nullptr;
+  std::size_t n = 0;
+
+  PointsView() = default;
+  PointsView(const Points& p) : x(p.x.data()), y(p.y.data()), z(p.z.data()), n(p.size()) {}
+  PointsView(const ParticleSet& p) : x(p.x.data()), y(p.y.data()), z(p.z.data()), n(p.size()) {}
+  std::size_t size() const { return n; }
+};
+
+// Throws std::invalid_argument naming the first bad value (array, index) of a source set:
+// mismatched array lengths, non-finite values, sigma <= 0. An empty set is valid here.
+void validate_sources(const ParticleSet& sources);
+// Throws std::invalid_argument for non-finite target coordinates.
+void validate_targets(PointsView targets);
+
+}  // namespace vortex

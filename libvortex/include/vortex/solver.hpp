@@ -1,0 +1,44 @@
+#pragma once
+// The Solver: evaluates the velocity (and optionally its gradient) induced by vortex particles at
+// target points, with the direct sum or the multipole treecode, on CPU threads or on a CUDA GPU.
+//
+//   vortex::Solver solver(options);
+//   vortex::VelocityField f = solver.evaluate(particles, /*gradient=*/true);
+//
+// A Solver keeps its work buffers (and device memory) between calls, so a time-stepping code
+// should create one and call it every step. Inputs are never modified.
+
+#include <memory>
+
+#include "vortex/field.hpp"
+#include "vortex/options.hpp"
+#include "vortex/particles.hpp"
+
+namespace vortex {
+
+class Solver {
+ public:
+  explicit Solver(SolverOptions options = {});
+  ~Solver();
+  Solver(Solver&&) noexcept;
+  Solver& operator=(Solver&&) noexcept;
+
+  const SolverOptions& options() const { return options_; }
+
+  // Velocity of the particles' own field at the particles (self term excluded).
+  VelocityField evaluate(const ParticleSet& particles, bool gradient);
+  // Velocity of `sources` at arbitrary `targets` (field points, panel collocation points, ...).
+  VelocityField evaluate(const ParticleSet& sources, PointsView targets, bool gradient);
+
+ private:
+  struct State;
+  SolverOptions options_;
+  std::unique_ptr<State> state_;
+};
+
+// Whether a CUDA device can be used by this build on this machine.
+bool cuda_available();
+// The backend that Backend::Auto resolves to (Cpu or Cuda).
+Backend resolve_backend(Backend requested);
+
+}  // namespace vortex
