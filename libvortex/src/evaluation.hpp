@@ -58,8 +58,9 @@ CudaWorkspacePtr make_cuda_workspace();
 void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
                      const SolverOptions& options, bool gradient, VelocityField& out);
 // Tree evaluation on the GPU from a plan whose trees and lists are built but whose multipoles are
-// not: it uploads, starts the near field, calls compute_multipoles(plan) on the host meanwhile, then
-// runs the far field. `out` is in target-tree order; stats.times.{multipole,near,far,transfer} set.
+// not: it uploads, starts the near field, calls compute_multipoles(plan) on the host meanwhile,
+// then runs the far field. `out` is in target-tree order; stats.times.{multipole,near,far,transfer}
+// set.
 void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& options,
                         bool gradient, VelocityField& out);
 #endif

@@ -8,14 +8,15 @@ namespace vortex {
 namespace {
 
 template <class E, std::size_t N>
-E parse_name(const std::string& name, const char* what, const std::pair<const char*, E> (&table)[N]) {
+E parse_name(const std::string& name, const char* what,
+             const std::pair<const char*, E> (&table)[N]) {
   std::string accepted;
   for (const auto& [key, value] : table) {
     if (name == key) return value;
     accepted += (accepted.empty() ? "" : ", ") + std::string(key);
   }
-  throw std::invalid_argument("unknown " + std::string(what) + " '" + name + "' (accepted: " +
-                              accepted + ")");
+  throw std::invalid_argument("unknown " + std::string(what) + " '" + name +
+                              "' (accepted: " + accepted + ")");
 }
 
 template <class E, std::size_t N>
@@ -39,14 +40,30 @@ const std::pair<const char*, Precision> kPrecisions[] = {
 
 }  // namespace
 
-std::string to_string(Core v) { return name_of(v, kCores); }
-std::string to_string(Method v) { return name_of(v, kMethods); }
-std::string to_string(Backend v) { return name_of(v, kBackends); }
-std::string to_string(Precision v) { return name_of(v, kPrecisions); }
-Core parse_core(const std::string& s) { return parse_name(s, "core", kCores); }
-Method parse_method(const std::string& s) { return parse_name(s, "method", kMethods); }
-Backend parse_backend(const std::string& s) { return parse_name(s, "backend", kBackends); }
-Precision parse_precision(const std::string& s) { return parse_name(s, "precision", kPrecisions); }
+std::string to_string(Core v) {
+  return name_of(v, kCores);
+}
+std::string to_string(Method v) {
+  return name_of(v, kMethods);
+}
+std::string to_string(Backend v) {
+  return name_of(v, kBackends);
+}
+std::string to_string(Precision v) {
+  return name_of(v, kPrecisions);
+}
+Core parse_core(const std::string& s) {
+  return parse_name(s, "core", kCores);
+}
+Method parse_method(const std::string& s) {
+  return parse_name(s, "method", kMethods);
+}
+Backend parse_backend(const std::string& s) {
+  return parse_name(s, "backend", kBackends);
+}
+Precision parse_precision(const std::string& s) {
+  return parse_name(s, "precision", kPrecisions);
+}
 
 double default_kappa(Core core) {
   // Smallest rho at which |1 - q(rho)| < 1e-6 (the far field treats the core as singular there).

@@ -37,7 +37,9 @@ void ParticleSet::push_back(double px, double py, double pz, double g_x, double 
   sigma.push_back(s);
 }
 
-Points ParticleSet::positions() const { return Points{x, y, z}; }
+Points ParticleSet::positions() const {
+  return Points{x, y, z};
+}
 
 namespace {
 

@@ -1,6 +1,6 @@
 #pragma once
-// The regularized Biot-Savart pair kernel: velocity and velocity gradient induced at a target by one
-// source particle, shared by the CPU loops and the CUDA kernels.
+// The regularized Biot-Savart pair kernel: velocity and velocity gradient induced at a target by
+// one source particle, shared by the CPU loops and the CUDA kernels.
 //
 //   u_a     += F (Gamma x d)_a
 //   du_a/dx_b += (F'/r) d_b (Gamma x d)_a + F [Gamma]x_ab,   d = x_target - x_source

@@ -1,10 +1,10 @@
 #pragma once
 // Regularization cores of the vortex particles.
 //
-// A core is described by q(rho), the fraction of the particle's vorticity inside radius rho = r/sigma.
-// The Biot-Savart pair kernel needs F(r) = q(rho)/r^3 and F'(r)/r. Every core is written once here in
-// terms of rho and returns both, finite and accurate down to r = 0 (small arguments use series).
-// Host and CUDA code share these functions.
+// A core is described by q(rho), the fraction of the particle's vorticity inside radius rho =
+// r/sigma. The Biot-Savart pair kernel needs F(r) = q(rho)/r^3 and F'(r)/r. Every core is written
+// once here in terms of rho and returns both, finite and accurate down to r = 0 (small arguments
+// use series). Host and CUDA code share these functions.
 
 #include <cmath>
 #include <type_traits>
@@ -45,15 +45,14 @@ VORTEX_HD CoreFactors<T> exponential_core(T r2, T inv_sigma) {
       s * (T(1) / 2 -
            s * (T(1) / 6 -
                 s * (T(1) / 24 -
-                     s * (T(1) / 120 -
-                          s * (T(1) / 720 - s * (T(1) / 5040 - s * (T(1) / 40320 - s / 362880)))))));
+                     s * (T(1) / 120 - s * (T(1) / 720 - s * (T(1) / 5040 -
+                                                              s * (T(1) / 40320 - s / 362880)))))));
   const T g_series =
       -T(1) / 2 +
-      s * (T(2) / 6 -
-           s * (T(3) / 24 -
-                s * (T(4) / 120 -
-                     s * (T(5) / 720 -
-                          s * (T(6) / 5040 - s * (T(7) / 40320 - s * (T(8) / 362880)))))));
+      s * (T(2) / 6 - s * (T(3) / 24 -
+                           s * (T(4) / 120 -
+                                s * (T(5) / 720 - s * (T(6) / 5040 - s * (T(7) / 40320 -
+                                                                          s * (T(8) / 362880)))))));
   const T s_safe = small ? T(1) : s;
   const T f_direct = (T(1) - e) / s_safe;
   const T g_direct = (e - f_direct) / s_safe;
@@ -97,7 +96,8 @@ VORTEX_HD CoreFactors<T> gaussian_core(T r2, T inv_sigma) {
   return {f * inv_s3, h * inv_s3 * inv_sigma * inv_sigma};
 }
 
-// Rosenhead-Moore (Plummer) core, q = rho^3/(rho^2+1)^(3/2): f = (rho^2+1)^(-3/2), h = -3(rho^2+1)^(-5/2).
+// Rosenhead-Moore (Plummer) core, q = rho^3/(rho^2+1)^(3/2): f = (rho^2+1)^(-3/2), h =
+// -3(rho^2+1)^(-5/2).
 template <class T>
 VORTEX_HD CoreFactors<T> rosenhead_moore_core(T r2, T inv_sigma) {
   const T a = r2 * inv_sigma * inv_sigma + T(1);
@@ -165,7 +165,8 @@ VORTEX_HD CoreFactors<T> core_factors(Core core, T r2, T inv_sigma) {
 // q(rho) itself, for tests and diagnostics (host only).
 double core_fraction(Core core, double rho);
 
-// Calls fn(std::integral_constant<Core, C>{}) with the run-time core turned into a compile-time one.
+// Calls fn(std::integral_constant<Core, C>{}) with the run-time core turned into a compile-time
+// one.
 template <class Fn>
 decltype(auto) dispatch_core(Core core, Fn&& fn) {
   switch (core) {

@@ -22,7 +22,9 @@ struct InteractionLists {
   std::vector<int> near_offsets, near_nodes;  // source leaf node indices
   std::vector<int> far_offsets, far_nodes;    // source node indices (any level)
 
-  std::size_t num_target_leaves() const { return near_offsets.empty() ? 0 : near_offsets.size() - 1; }
+  std::size_t num_target_leaves() const {
+    return near_offsets.empty() ? 0 : near_offsets.size() - 1;
+  }
 };
 
 InteractionLists build_interaction_lists(const KdTree& targets, const KdTree& sources,

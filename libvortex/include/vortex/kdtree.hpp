@@ -1,11 +1,11 @@
 #pragma once
 // VAMSplit k-d tree (White & Jain 1996) with tight boxes.
 //
-// Each split cuts along the dimension of largest variance at the multiple of the bucket size closest
-// to the median, so every leaf but one holds exactly `bucket` particles. A node of arity 2^k is made
-// of k levels of such binary splits. After the build every box is shrunk to its particles.
-// Particles are not moved: `permutation` lists them in leaf order, and every node owns the range
-// [begin, end) of that order.
+// Each split cuts along the dimension of largest variance at the multiple of the bucket size
+// closest to the median, so every leaf but one holds exactly `bucket` particles. A node of arity
+// 2^k is made of k levels of such binary splits. After the build every box is shrunk to its
+// particles. Particles are not moved: `permutation` lists them in leaf order, and every node owns
+// the range [begin, end) of that order.
 
 #include <cstddef>
 #include <vector>

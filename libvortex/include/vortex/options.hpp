@@ -14,12 +14,12 @@ enum class Precision { Auto, Double, Float };
 
 // Parameters of the multipole treecode (DESIGN.md section 3).
 struct TreeOptions {
-  int order = 8;               // multipole order p (1..16)
-  double theta = 0.6;          // geometric criterion: far if r_source <= theta * dist(c_source, target box)
-  double kappa = 0;            // core criterion: far if box gap >= kappa * sigma_max; 0 = the core's default
-  int target_bucket = 64;      // N_b of the target tree
-  int source_bucket = 64;      // N_b of the source tree
-  int arity = 8;               // 2, 4 or 8 children per node
+  int order = 8;       // multipole order p (1..16)
+  double theta = 0.6;  // geometric criterion: far if r_source <= theta * dist(c_source, target box)
+  double kappa = 0;  // core criterion: far if box gap >= kappa * sigma_max; 0 = the core's default
+  int target_bucket = 64;  // N_b of the target tree
+  int source_bucket = 64;  // N_b of the source tree
+  int arity = 8;           // 2, 4 or 8 children per node
 };
 
 struct SolverOptions {

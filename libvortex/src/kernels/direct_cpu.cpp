@@ -1,0 +1,42 @@
+// Direct O(N^2) sum on CPU threads, double precision.
+
+#include <cmath>
+#include <vector>
+
+#include "../evaluation.hpp"
+#include "pair_sum.hpp"
+
+namespace vortex::detail {
+
+namespace {
+constexpr double kInvFourPi = 0.079577471545947667884;
+}
+
+void direct_sum_cpu(const ParticleSet& sources, PointsView targets, Core core, bool gradient,
+                    VelocityField& out) {
+  const std::size_t ns = sources.size(), nt = targets.size();
+  out.resize(nt, gradient);
+  std::vector<double> inv_sigma(ns);
+  for (std::size_t j = 0; j < ns; ++j) inv_sigma[j] = 1.0 / sources.sigma[j];
+  const SourceArrays s{sources.x.data(),  sources.y.data(),  sources.z.data(), sources.gx.data(),
+                       sources.gy.data(), sources.gz.data(), inv_sigma.data()};
+  dispatch_core(core, [&](auto c) {
+    constexpr Core C = decltype(c)::value;
+#pragma omp parallel for schedule(dynamic, 16)
+    for (std::size_t i = 0; i < nt; ++i) {
+      if (gradient) {
+        VelocityGradientAccumulator<double> acc;
+        sum_range_velocity_gradient<C>(s, 0, ns, targets.x[i], targets.y[i], targets.z[i], acc);
+        for (int a = 0; a < 3; ++a) out.u[a][i] = kInvFourPi * acc.u[a];
+        for (int k = 0; k < 9; ++k) out.du[k][i] = kInvFourPi * acc.du[k];
+      } else {
+        VelocityAccumulator<double> acc;
+        sum_range_velocity<C>(s, 0, ns, targets.x[i], targets.y[i], targets.z[i], acc);
+        for (int a = 0; a < 3; ++a) out.u[a][i] = kInvFourPi * acc.u[a];
+      }
+    }
+  });
+  out.stats.pair_interactions = static_cast<std::uint64_t>(ns) * nt;
+}
+
+}  // namespace vortex::detail
