@@ -1,0 +1,52 @@
+#include "particle_files.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <stdexcept>
+
+#include "vortex/csv.hpp"
+#include "vortex/vtp.hpp"
+
+namespace vortex::cli {
+
+FileFormat file_format(const std::string& path, const std::string& role) {
+  std::string extension = std::filesystem::path(path).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".csv") return FileFormat::Csv;
+  if (extension == ".vtp") return FileFormat::Vtp;
+  throw std::invalid_argument(role + " file '" + path +
+                              "': unknown extension (expected .csv or .vtp)");
+}
+
+ParticleSet read_sources(const std::string& path) {
+  return file_format(path, "sources") == FileFormat::Csv ? read_particles_csv(path)
+                                                         : read_particles_vtp(path);
+}
+
+Points read_targets(const std::string& path) {
+  return file_format(path, "targets") == FileFormat::Csv ? read_points_csv(path)
+                                                         : read_points_vtp(path);
+}
+
+void write_particles(const std::string& path, const ParticleSet& particles) {
+  if (file_format(path, "particle") == FileFormat::Csv) {
+    write_particles_csv(path, particles);
+  } else {
+    write_vtp(path, particles);
+  }
+}
+
+void write_results(const std::string& path, const ParticleSet* particles, PointsView targets,
+                   const VelocityField& field) {
+  if (file_format(path, "output") == FileFormat::Csv) {
+    write_field_csv(path, targets, field);
+  } else if (particles) {
+    write_vtp(path, *particles, &field);
+  } else {
+    write_vtp(path, targets, &field);
+  }
+}
+
+}  // namespace vortex::cli

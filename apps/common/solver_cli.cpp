@@ -1,0 +1,44 @@
+#include "solver_cli.hpp"
+
+namespace vortex::cli {
+
+void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision) {
+  if (with_method_backend_precision) {
+    parser.add("--method", "direct|tree", "direct sum or multipole treecode", method_);
+    parser.add("--backend", "auto|cpu|cuda",
+               "where to compute; auto takes the GPU when one is present, cuda fails without one",
+               backend_);
+    parser.add("--precision", "auto|double|float",
+               "arithmetic; auto is double on the CPU and float (accumulated in double) on CUDA",
+               precision_);
+  }
+  parser.add("--core", "NAME",
+             "core function: exponential, gaussian, rosenhead-moore, winckelmans-leonard, singular",
+             core_);
+  parser.add("--order", "P", "multipole order of the treecode (1..16)", tree_.order);
+  parser.add("--theta", "T",
+             "geometric acceptance: far if source box radius <= T * distance to the target box",
+             tree_.theta);
+  parser.add("--kappa", "K",
+             "core acceptance: far if the box gap >= K * largest sigma of the source box; "
+             "0 = the core's default",
+             tree_.kappa);
+  parser.add("--target-bucket", "N", "particles per target leaf", tree_.target_bucket);
+  parser.add("--source-bucket", "N", "particles per source leaf", tree_.source_bucket);
+  parser.add("--arity", "A", "children per tree node: 2, 4 or 8", tree_.arity);
+  parser.add("--threads", "N", "CPU threads; 0 = OpenMP's default", threads_);
+}
+
+SolverOptions SolverCli::options() const {
+  SolverOptions o;
+  o.method = parse_method(method_);
+  o.backend = parse_backend(backend_);
+  o.precision = parse_precision(precision_);
+  o.core = parse_core(core_);
+  o.tree = tree_;
+  o.threads = threads_;
+  validate_options(o);
+  return o;
+}
+
+}  // namespace vortex::cli
