@@ -36,7 +36,9 @@ VORTEX_HD CoreFactors<T> exponential_core(T r2, T inv_sigma) {
   const T rho2 = r2 * inv_sigma * inv_sigma;
   const T rho = sqrt(rho2);
   const T s = rho2 * rho;
-  const T e = exp(-s);
+  // exp(-50) is below double rounding of f and G; the clamp keeps vector exp off its slow
+  // underflow path, which most pairs of a large cloud would otherwise take.
+  const T e = exp(-(s < T(50) ? s : T(50)));
   const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
   const bool small = s < T(0.125);
   // Series: f = sum_k (-s)^k/(k+1)!,  G = sum_{k>=1} (-1)^k k s^(k-1)/(k+1)!.
@@ -70,7 +72,7 @@ VORTEX_HD CoreFactors<T> gaussian_core(T r2, T inv_sigma) {
   const T rho2 = r2 * inv_sigma * inv_sigma;
   const T rho = sqrt(rho2);
   const T x = rho2 / 2;
-  const T e = exp(-x);
+  const T e = exp(-(x < T(50) ? x : T(50)));  // as in exponential_core
   const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
   const bool small = rho2 < T(0.5);
   T f_series = T(0), h_series = T(0);
