@@ -1,0 +1,251 @@
+// CSV particle and result files: exact round trips, the input format's freedoms, and every kind of
+// bad input named by file, line and column.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "vortex/csv.hpp"
+#include "vortex/generators.hpp"
+
+namespace fs = std::filesystem;
+using namespace vortex;
+
+namespace {
+
+// A fresh folder per test, so that tests can run in parallel.
+class CsvTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(VORTEX_BINARY_DIR) / "test-files" / "csv" / info->name();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string write_text(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name), std::ios::binary) << text;
+    return path(name);
+  }
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      names.push_back(entry.path().filename().string());
+    }
+    return names;
+  }
+  // The message of the FileError that reading `text` as sources throws.
+  std::string source_error(const std::string& text) {
+    const std::string file = write_text("bad.csv", text);
+    try {
+      read_particles_csv(file);
+    } catch (const FileError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "no error for:\n" << text;
+    return "";
+  }
+
+  fs::path dir_;
+};
+
+std::vector<std::string> read_lines(const std::string& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<double> parse_row(const std::string& line) {
+  std::vector<double> values;
+  std::stringstream in(line);
+  for (std::string cell; std::getline(in, cell, ',');)
+    values.push_back(std::strtod(cell.c_str(), nullptr));
+  return values;
+}
+
+void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(std::signbit(a[i]), std::signbit(b[i])) << i;
+    EXPECT_EQ(a[i], b[i]) << i;
+  }
+}
+
+}  // namespace
+
+TEST_F(CsvTest, ParticlesRoundTripExactly) {
+  ParticleSet p = random_cube(300, 11);
+  // Extremes of the double range must survive 17 significant digits as well.
+  p.push_back(-0.0, 1e-300, -1.7976931348623157e308, 4.9406564584124654e-324, -2.5e-308, 0.1,
+              5e-324);
+  p.push_back(1.0 / 3.0, -2.0 / 3.0, 1e15 + 0.3, 123456789.12345678, -1e-17, 0, 1e300);
+  const std::string file = path("particles.csv");
+  write_particles_csv(file, p);
+  EXPECT_EQ(read_lines(file).front(), "x,y,z,Gx,Gy,Gz,sigma");
+  const ParticleSet q = read_particles_csv(file);
+  expect_same_bits(q.x, p.x);
+  expect_same_bits(q.y, p.y);
+  expect_same_bits(q.z, p.z);
+  expect_same_bits(q.gx, p.gx);
+  expect_same_bits(q.gy, p.gy);
+  expect_same_bits(q.gz, p.gz);
+  expect_same_bits(q.sigma, p.sigma);
+  const Points targets = read_points_csv(file);
+  expect_same_bits(targets.x, p.x);
+  expect_same_bits(targets.z, p.z);
+}
+
+TEST_F(CsvTest, ResultColumnsAreExactAndInTargetOrder) {
+  const ParticleSet p = random_cube(50, 3);
+  VelocityField field;
+  field.resize(p.size(), true);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (int c = 0; c < 3; ++c) field.u[c][i] = 0.1 * c + std::sqrt(static_cast<double>(i));
+    for (int c = 0; c < 9; ++c) field.du[c][i] = c - std::cbrt(static_cast<double>(i) + 0.5);
+  }
+  write_field_csv(path("with_gradient.csv"), p, field);
+  const auto lines = read_lines(path("with_gradient.csv"));
+  ASSERT_EQ(lines.size(), p.size() + 1);
+  EXPECT_EQ(lines[0],
+            "x,y,z,ux,uy,uz,dux_dx,dux_dy,dux_dz,duy_dx,duy_dy,duy_dz,duz_dx,duz_dy,duz_dz");
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const auto row = parse_row(lines[i + 1]);
+    ASSERT_EQ(row.size(), 15u);
+    EXPECT_EQ(row[0], p.x[i]);
+    EXPECT_EQ(row[1], p.y[i]);
+    EXPECT_EQ(row[2], p.z[i]);
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(row[3 + c], field.u[c][i]);
+    for (int c = 0; c < 9; ++c) EXPECT_EQ(row[6 + c], field.du[c][i]);  // row a, column b at 3a+b
+  }
+
+  field.resize(p.size(), false);
+  write_field_csv(path("velocity.csv"), p, field);
+  const auto velocity_lines = read_lines(path("velocity.csv"));
+  EXPECT_EQ(velocity_lines[0], "x,y,z,ux,uy,uz");
+  EXPECT_EQ(parse_row(velocity_lines[1]).size(), 6u);
+  EXPECT_EQ(field_csv_header(false), "x,y,z,ux,uy,uz");
+}
+
+TEST_F(CsvTest, ValuesUseSeventeenSignificantDigits) {
+  ParticleSet p;
+  p.push_back(0.1, 1, 0, 0, 0, 0, 0.5);
+  write_particles_csv(path("p.csv"), p);
+  EXPECT_EQ(read_lines(path("p.csv"))[1], "0.10000000000000001,1,0,0,0,0,0.5");
+}
+
+TEST_F(CsvTest, ColumnsInAnyOrderWithCommentsBlankLinesAndExtraColumns) {
+  const std::string file = write_text("free.csv",
+                                      "# a comment before the header\n"
+                                      "\n"
+                                      "id, Sigma ,gz,GY,Gx,z,y,x,note\r\n"
+                                      "  # an indented comment\n"
+                                      "1,0.5,3,2,1,-3,-2,-1,first\r\n"
+                                      "\n"
+                                      "2,0.25,+6,5e0,4,1e-3,.5,7,second\n");
+  const ParticleSet p = read_particles_csv(file);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p.x[0], -1);
+  EXPECT_EQ(p.y[0], -2);
+  EXPECT_EQ(p.z[0], -3);
+  EXPECT_EQ(p.gx[0], 1);
+  EXPECT_EQ(p.gy[0], 2);
+  EXPECT_EQ(p.gz[0], 3);
+  EXPECT_EQ(p.sigma[0], 0.5);
+  EXPECT_EQ(p.x[1], 7);
+  EXPECT_EQ(p.y[1], 0.5);
+  EXPECT_EQ(p.z[1], 1e-3);
+  EXPECT_EQ(p.gz[1], 6);
+  EXPECT_EQ(p.sigma[1], 0.25);
+}
+
+TEST_F(CsvTest, TargetsNeedOnlyCoordinates) {
+  const std::string file = write_text("targets.csv", "z,x,y\n3,1,2\n6,4,5\n");
+  const Points t = read_points_csv(file);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.x[1], 4);
+  EXPECT_EQ(t.y[1], 5);
+  EXPECT_EQ(t.z[1], 6);
+  EXPECT_THROW(read_particles_csv(file), FileError);
+}
+
+TEST_F(CsvTest, BadNumbersNameFileLineAndColumn) {
+  const std::string header = "x,y,z,Gx,Gy,Gz,sigma\n";
+  const std::string good = "0,0,0,1,1,1,0.1\n";
+  const std::string file = path("bad.csv");
+  EXPECT_EQ(source_error(header + good + "0,0,0,nan,1,1,0.1\n"),
+            file + ":3: column 'Gx': \"nan\" is not finite");
+  EXPECT_EQ(source_error(header + "0,0,inf,1,1,1,0.1\n"),
+            file + ":2: column 'z': \"inf\" is not finite");
+  EXPECT_EQ(source_error(header + "0,-INF,0,1,1,1,0.1\n"),
+            file + ":2: column 'y': \"-INF\" is not finite");
+  EXPECT_EQ(source_error("# comment\n" + header + good + good + "0,0,0,1,1,1,abc\n"),
+            file + ":5: column 'sigma': \"abc\" is not a number");
+  EXPECT_EQ(source_error(header + "0,0,0,1,1,1,0\n"),
+            file + ":2: column 'sigma': core radius must be positive, got \"0\"");
+  EXPECT_EQ(source_error(header + "0,0,0,1,1,1,-0.5\n"),
+            file + ":2: column 'sigma': core radius must be positive, got \"-0.5\"");
+  EXPECT_EQ(source_error(header + "0,0,0,1,,1,0.1\n"), file + ":2: column 'Gy': empty value");
+  EXPECT_EQ(source_error(header + "1e999,0,0,1,1,1,0.1\n"),
+            file + ":2: column 'x': \"1e999\" is out of range");
+  EXPECT_EQ(source_error(header + "0,0,0,1,1,1,0.1,9\n"),
+            file + ":2: expected 7 fields as in the header, found 8");
+  EXPECT_EQ(source_error(header + "0 0 0 1 1 1 0.1\n"),
+            file + ":2: expected 7 fields as in the header, found 1");
+}
+
+TEST_F(CsvTest, MissingOrDuplicateColumns) {
+  const std::string file = path("bad.csv");
+  EXPECT_EQ(source_error("# particles\nx,y,z,Gx,Gy,Gz\n0,0,0,1,1,1\n"),
+            file + ":2: missing column 'sigma' (header: x,y,z,Gx,Gy,Gz)");
+  EXPECT_EQ(source_error("x,y,z,Gx,Gy,Gz,sigma,X\n0,0,0,1,1,1,1,2\n"),
+            file + ":1: column 'x' appears twice in the header");
+}
+
+TEST_F(CsvTest, EmptyFilesAreErrors) {
+  const std::string file = path("bad.csv");
+  EXPECT_EQ(source_error(""), file + ": empty file: no header line and no data rows");
+  EXPECT_EQ(source_error("# only comments\n\n   \n"),
+            file + ": empty file: no header line and no data rows");
+  EXPECT_EQ(source_error("x,y,z,Gx,Gy,Gz,sigma\n# nothing else\n"),
+            file + ": empty file: no data rows after the header");
+}
+
+TEST_F(CsvTest, UnreadablePathsAreErrors) {
+  const std::string missing = path("missing.csv");
+  try {
+    read_particles_csv(missing);
+    FAIL() << "no error";
+  } catch (const FileError& e) {
+    EXPECT_EQ(std::string(e.what()), missing + ": cannot open: No such file or directory");
+  }
+  EXPECT_THROW(read_points_csv(dir_.string()), FileError);
+}
+
+TEST_F(CsvTest, FailedWritesLeaveNothingBehind) {
+  const ParticleSet p = random_cube(10, 1);
+  EXPECT_THROW(write_particles_csv(path("no-such-folder/p.csv"), p), FileError);
+  VelocityField wrong_size;
+  wrong_size.resize(3, false);
+  EXPECT_THROW(write_field_csv(path("field.csv"), p, wrong_size), std::invalid_argument);
+  ParticleSet bad = p;
+  bad.sigma[4] = -1;
+  EXPECT_THROW(write_particles_csv(path("bad.csv"), bad), std::invalid_argument);
+  EXPECT_TRUE(files().empty());
+
+  // An abandoned write removes its temporary file and leaves an existing file untouched.
+  write_particles_csv(path("p.csv"), p);
+  {
+    AtomicFile file(path("p.csv"));
+    file.write("half");
+  }
+  EXPECT_EQ(files(), std::vector<std::string>{"p.csv"});
+  EXPECT_EQ(read_particles_csv(path("p.csv")).x, p.x);
+}
