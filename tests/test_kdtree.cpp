@@ -1,0 +1,138 @@
+// VAMSplit k-d tree: a permutation, full leaves, tight boxes, arity, and degenerate inputs.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "support/reference.hpp"
+#include "vortex/kdtree.hpp"
+
+namespace vortex {
+namespace {
+
+void check_tree(const KdTree& tree, const ParticleSet& p, int bucket, int arity) {
+  const std::size_t n = p.size();
+  ASSERT_EQ(tree.size(), n);
+  // Every index exactly once.
+  std::vector<int> seen(n, 0);
+  for (std::size_t i : tree.permutation) {
+    ASSERT_LT(i, n);
+    ++seen[i];
+  }
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(seen[i], 1) << "index " << i;
+  if (n == 0) {
+    EXPECT_TRUE(tree.nodes.empty());
+    return;
+  }
+  // All leaves but one are full, and the leaves tile [0, n) in order.
+  int partial = 0, next = 0;
+  for (int leaf : tree.leaves) {
+    const KdNode& node = tree.nodes[leaf];
+    ASSERT_TRUE(node.is_leaf());
+    EXPECT_EQ(node.begin, next);
+    next = node.end;
+    EXPECT_GE(node.count(), 1);
+    EXPECT_LE(node.count(), bucket);
+    if (node.count() != bucket) ++partial;
+  }
+  EXPECT_EQ(next, static_cast<int>(n));
+  EXPECT_LE(partial, 1);
+  for (std::size_t k = 0; k < tree.nodes.size(); ++k) {
+    const KdNode& node = tree.nodes[k];
+    // Children are contiguous and partition the parent's range.
+    if (!node.is_leaf()) {
+      EXPECT_GE(node.num_children, 2);
+      EXPECT_LE(node.num_children, arity);
+      int begin = node.begin;
+      for (int c = node.first_child; c < node.first_child + node.num_children; ++c) {
+        EXPECT_EQ(tree.nodes[c].parent, static_cast<int>(k));
+        EXPECT_EQ(tree.nodes[c].begin, begin);
+        begin = tree.nodes[c].end;
+      }
+      EXPECT_EQ(begin, node.end);
+    } else {
+      EXPECT_LE(node.count(), bucket);
+    }
+    // Tight box, center, radius and max sigma from the node's own particles.
+    double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300}, smax = 0;
+    for (int i = node.begin; i < node.end; ++i) {
+      const std::size_t j = tree.permutation[i];
+      const double x[3] = {p.x[j], p.y[j], p.z[j]};
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = std::min(lo[d], x[d]);
+        hi[d] = std::max(hi[d], x[d]);
+      }
+      smax = std::max(smax, p.sigma[j]);
+    }
+    double r = 0;
+    for (int i = node.begin; i < node.end; ++i) {
+      const std::size_t j = tree.permutation[i];
+      const double x[3] = {p.x[j], p.y[j], p.z[j]};
+      double d2 = 0;
+      for (int d = 0; d < 3; ++d) d2 += (x[d] - node.center[d]) * (x[d] - node.center[d]);
+      r = std::max(r, std::sqrt(d2));
+    }
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_EQ(node.lo[d], lo[d]);
+      EXPECT_EQ(node.hi[d], hi[d]);
+      EXPECT_DOUBLE_EQ(node.center[d], 0.5 * (lo[d] + hi[d]));
+    }
+    EXPECT_NEAR(node.radius, r, 1e-15);
+    EXPECT_EQ(node.max_sigma, smax);
+  }
+}
+
+class KdTreeShapes : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
+
+TEST_P(KdTreeShapes, IsAPermutationWithFullLeavesAndTightBoxes) {
+  const auto [n, bucket, arity] = GetParam();
+  ParticleSet p = testing::random_cube(n, 1000 + n);
+  for (std::size_t i = 0; i < p.size(); ++i) p.sigma[i] = 0.01 * (1 + i % 7);
+  const KdTree tree = build_kdtree(PointsView(p), p.sigma.data(), bucket, arity);
+  check_tree(tree, p, bucket, arity);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, KdTreeShapes,
+                         ::testing::Combine(::testing::Values(1, 5, 64, 65, 1000, 4097),
+                                            ::testing::Values(1, 7, 64),
+                                            ::testing::Values(2, 4, 8)));
+
+TEST(KdTree, IdenticalPoints) {
+  ParticleSet p;
+  for (int i = 0; i < 300; ++i) p.push_back(0.5, 0.5, 0.5, 0, 0, 1, 0.1);
+  const KdTree tree = build_kdtree(PointsView(p), p.sigma.data(), 16, 8);
+  check_tree(tree, p, 16, 8);
+  EXPECT_EQ(tree.nodes[0].radius, 0.0);
+}
+
+TEST(KdTree, CollinearPointsSplitAlongTheLine) {
+  ParticleSet p;
+  for (int i = 0; i < 256; ++i) p.push_back(0.1, 0.002 * ((i * 37) % 256), -0.3, 1, 0, 0, 0.1);
+  const KdTree tree = build_kdtree(PointsView(p), p.sigma.data(), 8, 2);
+  check_tree(tree, p, 8, 2);
+  // Leaves are consecutive intervals of y.
+  for (int leaf : tree.leaves) {
+    const KdNode& node = tree.nodes[leaf];
+    EXPECT_LE(node.hi[1] - node.lo[1], 0.002 * 7 + 1e-12);
+  }
+}
+
+TEST(KdTree, EmptySetAndBadParameters) {
+  ParticleSet p;
+  const KdTree tree = build_kdtree(PointsView(p), nullptr, 8, 2);
+  check_tree(tree, p, 8, 2);
+  ParticleSet q = testing::random_cube(10, 3);
+  EXPECT_THROW(build_kdtree(PointsView(q), nullptr, 0, 2), std::invalid_argument);
+  EXPECT_THROW(build_kdtree(PointsView(q), nullptr, 4, 3), std::invalid_argument);
+}
+
+TEST(KdTree, TargetTreeWithoutSigmaHasZeroMaxSigma) {
+  const Points t = testing::random_points(500, 4, 0, 1);
+  const KdTree tree = build_kdtree(PointsView(t), nullptr, 32, 4);
+  for (const KdNode& node : tree.nodes) EXPECT_EQ(node.max_sigma, 0.0);
+}
+
+}  // namespace
+}  // namespace vortex
