@@ -1,0 +1,61 @@
+#pragma once
+// Owning device and pinned-host buffers. Both only grow: reserve() keeps the allocation when it is
+// large enough, so a Solver that is called every time step allocates once.
+
+#include <cstddef>
+#include <utility>
+
+namespace vortex::gpu {
+
+enum class Memory { Device, PinnedHost };
+
+// Raw allocation of `bytes` (never null for bytes > 0; throws on failure) and its release
+// (errors ignored: it runs in destructors).
+void* allocate(Memory kind, std::size_t bytes);
+void release(Memory kind, void* p) noexcept;
+
+template <class T, Memory Kind>
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(std::size_t n) { reserve(n); }
+  ~Buffer() { release(Kind, data_); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  Buffer(Buffer&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), capacity_(std::exchange(o.capacity_, 0)) {}
+  Buffer& operator=(Buffer&& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(capacity_, o.capacity_);
+    return *this;
+  }
+
+  // Makes room for n elements; old contents are not kept when it reallocates.
+  T* reserve(std::size_t n) {
+    if (n > capacity_) {
+      // Some headroom, so that slowly growing sizes do not reallocate every call.
+      const std::size_t grown = n + n / 8;
+      release(Kind, data_);
+      data_ = nullptr;
+      capacity_ = 0;
+      data_ = static_cast<T*>(allocate(Kind, grown * sizeof(T)));
+      capacity_ = grown;
+    }
+    return data_;
+  }
+
+  T* data() const { return data_; }
+  std::size_t capacity() const { return capacity_; }
+  std::size_t bytes() const { return capacity_ * sizeof(T); }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+template <class T>
+using DeviceBuffer = Buffer<T, Memory::Device>;
+template <class T>
+using PinnedBuffer = Buffer<T, Memory::PinnedHost>;
+
+}  // namespace vortex::gpu

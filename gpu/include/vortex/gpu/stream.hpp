@@ -1,0 +1,41 @@
+#pragma once
+// Owning CUDA stream and event handles.
+
+#include <cuda_runtime_api.h>
+
+namespace vortex::gpu {
+
+class Stream {
+ public:
+  Stream();  // non-blocking with respect to the legacy default stream
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  cudaStream_t get() const { return stream_; }
+  void synchronize() const;
+  // Work queued on this stream after the call waits for `event`.
+  void wait(cudaEvent_t event) const;
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class Event {
+ public:
+  Event();  // with timing
+  ~Event();
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  cudaEvent_t get() const { return event_; }
+  void record(const Stream& stream) const;
+  void synchronize() const;
+  // Seconds from `start` to this event; both must have completed.
+  double seconds_since(const Event& start) const;
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+}  // namespace vortex::gpu

@@ -1,0 +1,12 @@
+// Far-field kernels of orders 1 to 6.
+
+#include "far_kernel.cuh"
+
+namespace vortex::gpu {
+VORTEX_INSTANTIATE_FAR_ORDER(1)
+VORTEX_INSTANTIATE_FAR_ORDER(2)
+VORTEX_INSTANTIATE_FAR_ORDER(3)
+VORTEX_INSTANTIATE_FAR_ORDER(4)
+VORTEX_INSTANTIATE_FAR_ORDER(5)
+VORTEX_INSTANTIATE_FAR_ORDER(6)
+}  // namespace vortex::gpu
