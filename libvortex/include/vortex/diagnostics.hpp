@@ -1,0 +1,61 @@
+#pragma once
+// Invariants and integral quantities of a particle set, and a per-step CSV writer.
+//
+// For an unbounded flow, with Gamma_p = omega dV of particle p:
+//   total vorticity   Omega = sum Gamma_p                       (zero for a closed vortex)
+//   linear impulse    I = 1/2 sum x_p x Gamma_p                 (conserved inviscid and viscous)
+//   angular impulse   A = 1/3 sum x_p x (x_p x Gamma_p)         (conserved inviscid and viscous)
+//   energy            E = sum u_p . (x_p x Gamma_p)             (Saffman 1992: E = int u.(x x
+//   omega)) enstrophy         Z = sum omega(x_p) . Gamma_p              (the smoothed vorticity at
+//   the particles) helicity          H = sum u_p . Gamma_p
+// The last three need the velocity field (and its gradient for Z) at the particles.
+
+#include <array>
+#include <cstddef>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "vortex/field.hpp"
+#include "vortex/particles.hpp"
+
+namespace vortex {
+
+struct Diagnostics {
+  double time = 0;
+  std::size_t count = 0;
+  std::array<double, 3> total_vorticity{};
+  std::array<double, 3> linear_impulse{};
+  std::array<double, 3> angular_impulse{};
+  double energy = 0;        // NaN without a field
+  double enstrophy = 0;     // NaN without a gradient
+  double helicity = 0;      // NaN without a field
+  double max_strength = 0;  // max |Gamma_p|
+  double sum_strength = 0;  // sum |Gamma_p|
+};
+
+// Sums in a fixed order (independent of the thread count). `field`, when given, must hold the
+// velocity (and optionally the gradient) at the particles.
+Diagnostics compute_diagnostics(const ParticleSet& particles, const VelocityField* field = nullptr,
+                                double time = 0);
+
+// |a - b| / |b| for vectors, with a floor on |b| so that a zero reference does not divide by zero.
+double relative_change(const std::array<double, 3>& value, const std::array<double, 3>& reference,
+                       double floor = 1e-300);
+double norm(const std::array<double, 3>& v);
+
+// Writes one row per call: step, time, count, the three vectors, the scalars, then any extra
+// columns the caller declared. Flushed every row, so a run that stops leaves a readable file.
+class DiagnosticsCsv {
+ public:
+  DiagnosticsCsv(const std::string& path, std::vector<std::string> extra_columns = {});
+  void write(long step, const Diagnostics& d, const std::vector<double>& extra = {});
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::size_t extra_count_;
+  std::ofstream out_;
+};
+
+}  // namespace vortex

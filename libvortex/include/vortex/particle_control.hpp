@@ -1,0 +1,40 @@
+#pragma once
+// Keeping the particle count bounded: particles that carry negligible strength are removed, and
+// particles closer than a merge distance to a stronger one are merged, in both cases by handing
+// their strength to the surrounding particles with fractions f_q that satisfy
+//
+//   sum_q f_q = 1,   sum_q f_q (x_q - x_p) = 0,
+//
+// of least weighted norm (weights 1 + |x_q - x_p|^2 / h^2, as in the VRM). The first condition
+// conserves the total vorticity, the second the linear impulse 1/2 sum x x Gamma, exactly (to
+// rounding); the angular impulse changes by the second moment of the removed strength only.
+// Removals are done one at a time in order of increasing |Gamma|, never onto removed particles.
+
+#include <cstddef>
+
+#include "vortex/particles.hpp"
+
+namespace vortex {
+
+struct ParticleControlOptions {
+  double spacing = 0;              // h (> 0)
+  double remove_threshold = 1e-6;  // remove |Gamma| < remove_threshold * max |Gamma|
+  double merge_distance = 0;       // merge pairs closer than merge_distance * h (0: never)
+  std::size_t max_particles = 0;   // > 0: remove the weakest until at most this many remain
+  double absorb_radius = 1.5;      // receivers within absorb_radius * h (doubled while too few)
+};
+
+void validate(const ParticleControlOptions& options);
+
+struct ParticleControlStats {
+  std::size_t removed = 0;      // weak particles removed
+  std::size_t merged = 0;       // close particles merged into neighbours
+  std::size_t kept = 0;         // candidates kept because no receivers were found
+  double removed_strength = 0;  // sum |Gamma| handed over
+  double threshold = 0;         // the |Gamma| below which particles were removed
+};
+
+ParticleControlStats control_particles(ParticleSet& particles,
+                                       const ParticleControlOptions& options);
+
+}  // namespace vortex

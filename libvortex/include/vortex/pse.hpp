@@ -1,0 +1,48 @@
+#pragma once
+// Particle strength exchange (Degond & Mas-Gallic 1989): the Laplacian of the vorticity replaced by
+// an integral operator that exchanges strength between neighbours,
+//
+//   dGamma_p/dt = nu / eps^2 sum_q V (Gamma_q - Gamma_p) eta_eps(x_p - x_q),
+//   eta_eps(x)  = eps^-3 eta(|x|/eps),  eta(rho) = 2 (2 pi)^(-3/2) exp(-rho^2 / 2),
+//
+// with eta normalized so that int eta(x) x_1^2 dx = 2 (second-order accurate in eps). V is the
+// particle volume (h^3 on a lattice of spacing h). Each pair term is antisymmetric, so the total
+// vorticity is conserved to rounding; on a lattice with eps >= h the quadrature error is below
+// exp(-2 pi^2 eps^2 / h^2), and the second moment grows by 2 nu t per dimension. Particles do not
+// move or appear: the particles must already cover the region the vorticity diffuses into.
+
+#include <vector>
+
+#include "vortex/neighbor_search.hpp"
+#include "vortex/particles.hpp"
+
+namespace vortex {
+
+struct PseOptions {
+  double epsilon = 0;  // kernel width eps (> 0), typically the particle spacing h
+  double volume = 0;   // particle volume V (> 0), h^3 on a lattice
+  double cutoff = 6;   // neighbours within cutoff * eps (exp(-18) ~ 1.5e-8 beyond)
+  // Largest nu dt / eps^2 of one sub-step (Heun is stable up to 0.5 with this kernel).
+  double max_substep = 0.2;
+};
+
+// Throws std::invalid_argument naming the bad option.
+void validate(const PseOptions& options);
+
+// The exchange weights V eps^-5 eta(|x_p - x_q| / eps) of every particle's neighbours (the
+// particle itself excluded), so that dGamma_p/dt = nu sum_q w_pq (Gamma_q - Gamma_p).
+struct PseWeights {
+  NeighborLists neighbors;
+  std::vector<double> weights;  // aligned with neighbors.indices
+};
+PseWeights pse_weights(const ParticleSet& particles, const PseOptions& options);
+
+// dGamma/dt of every particle (resized to particles.size()).
+void pse_rates(const ParticleSet& particles, const PseWeights& weights, double nu,
+               std::vector<double>& dgx, std::vector<double>& dgy, std::vector<double>& dgz);
+
+// Advances the strengths by dt at fixed positions with Heun's method, in as many equal sub-steps
+// as max_substep requires. Returns the number of sub-steps.
+int pse_diffuse(ParticleSet& particles, double nu, double dt, const PseOptions& options);
+
+}  // namespace vortex

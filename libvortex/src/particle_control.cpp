@@ -1,0 +1,150 @@
+#include "vortex/particle_control.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "vortex/neighbor_search.hpp"
+
+namespace vortex {
+
+namespace {
+
+double strength(const ParticleSet& p, std::size_t i) {
+  return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
+}
+
+// Least-norm fractions with zeroth and first moments; false when the receivers do not span 3-D.
+bool absorb_fractions(const std::vector<Eigen::Vector4d>& rows, const std::vector<double>& cost,
+                      std::vector<double>& f) {
+  Eigen::Matrix4d h = Eigen::Matrix4d::Zero();
+  for (std::size_t q = 0; q < rows.size(); ++q)
+    h.noalias() += rows[q] * rows[q].transpose() / cost[q];
+  const Eigen::FullPivLU<Eigen::Matrix4d> lu(h);
+  if (lu.rank() < 4) return false;
+  const Eigen::Vector4d lambda = lu.solve(Eigen::Vector4d(1, 0, 0, 0));
+  f.resize(rows.size());
+  for (std::size_t q = 0; q < rows.size(); ++q) f[q] = rows[q].dot(lambda) / cost[q];
+  return true;
+}
+
+}  // namespace
+
+void validate(const ParticleControlOptions& o) {
+  if (!(o.spacing > 0) || !std::isfinite(o.spacing))
+    throw std::invalid_argument("particle control: spacing must be positive, got " +
+                                std::to_string(o.spacing));
+  if (!(o.remove_threshold >= 0) || o.remove_threshold >= 1)
+    throw std::invalid_argument("particle control: remove_threshold must be in [0, 1)");
+  if (!(o.merge_distance >= 0) || o.merge_distance >= 1)
+    throw std::invalid_argument("particle control: merge_distance must be in [0, 1)");
+  if (!(o.absorb_radius >= 1))
+    throw std::invalid_argument("particle control: absorb_radius must be at least 1");
+}
+
+ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOptions& o) {
+  validate(o);
+  ParticleControlStats stats;
+  const std::size_t n = p.size();
+  if (n == 0) return stats;
+  const double h = o.spacing;
+  std::vector<double> s(n);
+  double smax = 0;
+  for (std::size_t i = 0; i < n; ++i) smax = std::max(smax, s[i] = strength(p, i));
+  double threshold = o.remove_threshold * smax;
+  if (o.max_particles > 0 && n > o.max_particles) {
+    std::vector<double> sorted = s;
+    const std::size_t excess = n - o.max_particles;
+    std::nth_element(sorted.begin(), sorted.begin() + (excess - 1), sorted.end());
+    // Everything up to and including the excess-th weakest goes.
+    threshold = std::max(threshold, std::nextafter(sorted[excess - 1], HUGE_VAL));
+  }
+  stats.threshold = threshold;
+
+  // Candidates: weak ones, and the weaker partner of every pair closer than the merge distance.
+  std::vector<char> candidate(n, 0), merge(n, 0);
+  for (std::size_t i = 0; i < n; ++i) candidate[i] = s[i] < threshold;
+  const NeighborSearch search(p);
+  if (o.merge_distance > 0) {
+    std::vector<int> found;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (candidate[i]) continue;
+      search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * h, found);
+      for (int j : found) {
+        if (static_cast<std::size_t>(j) == i || candidate[j]) continue;
+        if (s[j] > s[i] || (s[j] == s[i] && static_cast<std::size_t>(j) < i)) {
+          candidate[i] = 1;
+          merge[i] = 1;
+          break;
+        }
+      }
+    }
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < n; ++i)
+    if (candidate[i]) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
+
+  std::vector<char> removed(n, 0);
+  std::vector<int> found, receivers;
+  std::vector<Eigen::Vector4d> rows;
+  std::vector<double> cost, f;
+  for (std::size_t i : order) {
+    bool done = false;
+    for (double r = o.absorb_radius * h; !done && r <= 8 * o.absorb_radius * h; r *= 2) {
+      search.query(p.x[i], p.y[i], p.z[i], r, found);
+      receivers.clear();
+      rows.clear();
+      cost.clear();
+      for (int j : found) {
+        if (static_cast<std::size_t>(j) == i || removed[j]) continue;
+        const double dx = (p.x[j] - p.x[i]) / h, dy = (p.y[j] - p.y[i]) / h,
+                     dz = (p.z[j] - p.z[i]) / h;
+        receivers.push_back(j);
+        rows.emplace_back(1, dx, dy, dz);
+        cost.push_back(1 + dx * dx + dy * dy + dz * dz);
+      }
+      if (receivers.size() < 4 || !absorb_fractions(rows, cost, f)) continue;
+      for (std::size_t k = 0; k < receivers.size(); ++k) {
+        const int j = receivers[k];
+        p.gx[j] += f[k] * p.gx[i];
+        p.gy[j] += f[k] * p.gy[i];
+        p.gz[j] += f[k] * p.gz[i];
+      }
+      done = true;
+    }
+    if (!done) {
+      ++stats.kept;
+      continue;
+    }
+    removed[i] = 1;
+    stats.removed_strength += strength(p, i);
+    if (merge[i])
+      ++stats.merged;
+    else
+      ++stats.removed;
+  }
+
+  // Compact, keeping the order of the survivors.
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (removed[i]) continue;
+    p.x[w] = p.x[i];
+    p.y[w] = p.y[i];
+    p.z[w] = p.z[i];
+    p.gx[w] = p.gx[i];
+    p.gy[w] = p.gy[i];
+    p.gz[w] = p.gz[i];
+    p.sigma[w] = p.sigma[i];
+    ++w;
+  }
+  p.resize(w);
+  return stats;
+}
+
+}  // namespace vortex

@@ -1,0 +1,94 @@
+#include "vortex/pse.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace vortex {
+
+void validate(const PseOptions& o) {
+  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon))
+    throw std::invalid_argument("PSE: epsilon must be positive, got " + std::to_string(o.epsilon));
+  if (!(o.volume > 0) || !std::isfinite(o.volume))
+    throw std::invalid_argument("PSE: volume must be positive, got " + std::to_string(o.volume));
+  if (!(o.cutoff > 0)) throw std::invalid_argument("PSE: cutoff must be positive");
+  if (!(o.max_substep > 0) || o.max_substep > 0.5)
+    throw std::invalid_argument("PSE: max_substep must be in (0, 0.5]");
+}
+
+PseWeights pse_weights(const ParticleSet& p, const PseOptions& o) {
+  validate(o);
+  PseWeights w;
+  if (p.size() == 0) return w;
+  const NeighborSearch search(p);
+  w.neighbors = search.all_within(p, o.cutoff * o.epsilon);
+  w.weights.assign(w.neighbors.indices.size(), 0.0);
+  const double eps2 = o.epsilon * o.epsilon;
+  const double scale = 2.0 * std::pow(2.0 * M_PI, -1.5) * o.volume / (eps2 * eps2 * o.epsilon);
+  const std::size_t n = p.size();
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
+    for (std::size_t k = w.neighbors.offsets[i]; k < w.neighbors.offsets[i + 1]; ++k) {
+      const int j = w.neighbors.indices[k];
+      if (j == i) continue;  // weight 0: the self term cancels
+      const double dx = p.x[i] - p.x[j], dy = p.y[i] - p.y[j], dz = p.z[i] - p.z[j];
+      w.weights[k] = scale * std::exp(-0.5 * (dx * dx + dy * dy + dz * dz) / eps2);
+    }
+  }
+  return w;
+}
+
+void pse_rates(const ParticleSet& p, const PseWeights& w, double nu, std::vector<double>& dgx,
+               std::vector<double>& dgy, std::vector<double>& dgz) {
+  const std::size_t n = p.size();
+  dgx.assign(n, 0.0);
+  dgy.assign(n, 0.0);
+  dgz.assign(n, 0.0);
+  if (n == 0) return;
+  if (w.neighbors.size() != n) throw std::invalid_argument("pse_rates: weights of another set");
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
+    double sx = 0, sy = 0, sz = 0;
+    for (std::size_t k = w.neighbors.offsets[i]; k < w.neighbors.offsets[i + 1]; ++k) {
+      const int j = w.neighbors.indices[k];
+      const double c = w.weights[k];
+      sx += c * (p.gx[j] - p.gx[i]);
+      sy += c * (p.gy[j] - p.gy[i]);
+      sz += c * (p.gz[j] - p.gz[i]);
+    }
+    dgx[i] = nu * sx;
+    dgy[i] = nu * sy;
+    dgz[i] = nu * sz;
+  }
+}
+
+int pse_diffuse(ParticleSet& p, double nu, double dt, const PseOptions& o) {
+  validate(o);
+  if (!(nu >= 0) || !(dt >= 0)) throw std::invalid_argument("pse_diffuse: nu and dt must be >= 0");
+  if (nu == 0 || dt == 0 || p.size() == 0) return 0;
+  const PseWeights w = pse_weights(p, o);
+  const int substeps =
+      std::max(1, static_cast<int>(std::ceil(nu * dt / (o.max_substep * o.epsilon * o.epsilon))));
+  const double h = dt / substeps;
+  const std::size_t n = p.size();
+  std::vector<double> k1x, k1y, k1z, k2x, k2y, k2z;
+  ParticleSet stage = p;
+  for (int s = 0; s < substeps; ++s) {
+    pse_rates(p, w, nu, k1x, k1y, k1z);
+    for (std::size_t i = 0; i < n; ++i) {
+      stage.gx[i] = p.gx[i] + h * k1x[i];
+      stage.gy[i] = p.gy[i] + h * k1y[i];
+      stage.gz[i] = p.gz[i] + h * k1z[i];
+    }
+    pse_rates(stage, w, nu, k2x, k2y, k2z);
+    for (std::size_t i = 0; i < n; ++i) {
+      p.gx[i] += 0.5 * h * (k1x[i] + k2x[i]);
+      p.gy[i] += 0.5 * h * (k1y[i] + k2y[i]);
+      p.gz[i] += 0.5 * h * (k1z[i] + k2z[i]);
+    }
+  }
+  return substeps;
+}
+
+}  // namespace vortex

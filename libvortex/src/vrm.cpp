@@ -1,0 +1,309 @@
+#include "vortex/vrm.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+
+#include "vortex/neighbor_search.hpp"
+
+namespace vortex {
+
+namespace {
+
+using Vec10 = Eigen::Matrix<double, 10, 1>;
+using Mat10 = Eigen::Matrix<double, 10, 10>;
+
+// Moment row of a neighbour at offset d: 1, d, and the six second-order products.
+Vec10 moment_row(const std::array<double, 3>& d) {
+  Vec10 a;
+  a << 1, d[0], d[1], d[2], d[0] * d[0], d[1] * d[1], d[2] * d[2], d[0] * d[1], d[0] * d[2],
+      d[1] * d[2];
+  return a;
+}
+
+Vec10 moment_target(double s2) {
+  Vec10 b;
+  b << 1, 0, 0, 0, s2, s2, s2, 0, 0, 0;
+  return b;
+}
+
+double weight(const std::array<double, 3>& d) {
+  return 1.0 + d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
+
+// Makes sum f = 1 hold to rounding by adjusting the particle's own share.
+void close_sum(std::vector<double>& f, int self) {
+  double others = 0;
+  for (std::size_t q = 0; q < f.size(); ++q)
+    if (static_cast<int>(q) != self) others += f[q];
+  f[self] = 1.0 - others;
+}
+
+// Lattice node key; nodes are h * (i, j, k) with |i|, |j|, |k| < 2^20.
+std::uint64_t node_key(long i, long j, long k) {
+  const std::uint64_t off = 1u << 20;
+  return ((static_cast<std::uint64_t>(i + off) & 0x1FFFFF) << 42) |
+         ((static_cast<std::uint64_t>(j + off) & 0x1FFFFF) << 21) |
+         (static_cast<std::uint64_t>(k + off) & 0x1FFFFF);
+}
+
+}  // namespace
+
+void validate(const VrmOptions& o) {
+  if (!(o.spacing > 0) || !std::isfinite(o.spacing))
+    throw std::invalid_argument("VRM: spacing h must be positive, got " +
+                                std::to_string(o.spacing));
+  if (!(o.radius_factor > 0)) throw std::invalid_argument("VRM: radius_factor must be positive");
+  if (!(o.min_radius >= 1.0))
+    throw std::invalid_argument("VRM: min_radius must be at least 1 (reach lattice neighbours)");
+  if (!(o.hole_distance > 0 && o.hole_distance < 1))
+    throw std::invalid_argument("VRM: hole_distance must be in (0, 1)");
+  if (!(o.insert_threshold >= 0)) throw std::invalid_argument("VRM: insert_threshold must be >= 0");
+  if (!(o.core_radius >= 0)) throw std::invalid_argument("VRM: core_radius must be >= 0");
+  if (o.max_rounds < 1) throw std::invalid_argument("VRM: max_rounds must be >= 1");
+}
+
+bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
+                          double second_moment, std::vector<double>& f, double* residual_out,
+                          int* iterations_out) {
+  const int m = static_cast<int>(offsets.size());
+  f.assign(m, 0.0);
+  if (m == 0 || self < 0 || self >= m) return false;
+  std::vector<Vec10> a(m);
+  std::vector<double> c(m);
+  for (int q = 0; q < m; ++q) {
+    a[q] = moment_row(offsets[q]);
+    c[q] = weight(offsets[q]);
+  }
+  const Vec10 b = moment_target(second_moment);
+  const double tol = 1e-12 * std::max(1.0, second_moment);
+
+  auto dual_value = [&](const Vec10& lambda) {
+    double v = b.dot(lambda);
+    for (int q = 0; q < m; ++q) {
+      const double t = std::max(0.0, a[q].dot(lambda));
+      v -= 0.5 * t * t / c[q];
+    }
+    return v;
+  };
+
+  // Start from the multipliers of the problem without the sign constraints.
+  Mat10 h_all = Mat10::Zero();
+  for (int q = 0; q < m; ++q) h_all.noalias() += a[q] * a[q].transpose() / c[q];
+  const double mu = 1e-13 * std::max(1.0, h_all.trace());
+  Vec10 lambda = (h_all + mu * Mat10::Identity()).ldlt().solve(b);
+
+  double residual = 0;
+  int it = 0;
+  bool ok = false;
+  for (; it < 60; ++it) {
+    Vec10 r = b;
+    Mat10 h = mu * Mat10::Identity();
+    for (int q = 0; q < m; ++q) {
+      const double t = a[q].dot(lambda);
+      if (t > 0) {
+        f[q] = t / c[q];
+        r.noalias() -= f[q] * a[q];
+        h.noalias() += a[q] * a[q].transpose() / c[q];
+      } else {
+        f[q] = 0;
+      }
+    }
+    residual = r.cwiseAbs().maxCoeff();
+    if (!std::isfinite(residual)) break;
+    if (residual <= tol) {
+      ok = true;
+      break;
+    }
+    const Vec10 step = h.ldlt().solve(r);
+    const double slope = r.dot(step);
+    const double d0 = dual_value(lambda);
+    double alpha = 1;
+    while (alpha > 1e-10 && dual_value(lambda + alpha * step) < d0 + 1e-4 * alpha * slope)
+      alpha *= 0.5;
+    if (alpha <= 1e-10) break;
+    lambda += alpha * step;
+  }
+  if (residual_out) *residual_out = residual;
+  if (iterations_out) *iterations_out = it;
+  if (!ok) return false;
+  close_sum(f, self);
+  return f[self] >= -1e-12;
+}
+
+bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offsets, int self,
+                                 double second_moment, std::vector<double>& f) {
+  const int m = static_cast<int>(offsets.size());
+  f.assign(m, 0.0);
+  if (m == 0 || self < 0 || self >= m) return false;
+  std::vector<Vec10> a(m);
+  Mat10 h = Mat10::Zero();
+  for (int q = 0; q < m; ++q) {
+    a[q] = moment_row(offsets[q]);
+    h.noalias() += a[q] * a[q].transpose() / weight(offsets[q]);
+  }
+  const Vec10 b = moment_target(second_moment);
+  const Eigen::FullPivLU<Mat10> lu(h);
+  if (lu.rank() < 10) return false;
+  const Vec10 lambda = lu.solve(b);
+  for (int q = 0; q < m; ++q) f[q] = a[q].dot(lambda) / weight(offsets[q]);
+  close_sum(f, self);
+  return true;
+}
+
+VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) {
+  validate(o);
+  if (!(nu >= 0) || !(dt >= 0) || !std::isfinite(nu) || !std::isfinite(dt))
+    throw std::invalid_argument("VRM: nu and dt must be finite and >= 0");
+  const auto start = std::chrono::steady_clock::now();
+  VrmStats stats;
+  const double h = o.spacing;
+  const double radius = std::max(o.radius_factor * std::sqrt(nu * dt), o.min_radius * h);
+  stats.radius = radius;
+  if (nu == 0 || dt == 0 || p.size() == 0) return stats;
+  const double s2 = 2.0 * nu * dt / (h * h);
+
+  const std::size_t n0 = p.size();  // particles that own strength this step
+  double max_strength = 0;
+  for (std::size_t i = 0; i < n0; ++i)
+    max_strength = std::max(max_strength,
+                            std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]));
+  const double weak = o.insert_threshold * max_strength;
+
+  // Per owner: neighbour indices and fractions; state 0 = unsolved, 1 = solved, 2 = given up.
+  std::vector<std::vector<int>> nbr(n0);
+  std::vector<std::vector<double>> frac(n0);
+  std::vector<char> state(n0, 0);
+  std::vector<char> is_weak(n0, 0);
+  for (std::size_t i = 0; i < n0; ++i) {
+    const double s = std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
+    if (s == 0) state[i] = 2;  // nothing to redistribute
+    is_weak[i] = s < weak;
+  }
+  std::unordered_set<std::uint64_t> occupied_nodes;
+  double max_residual = 0, neighbor_total = 0;
+  std::size_t solved_count = 0;
+
+  for (int round = 0; round < o.max_rounds; ++round) {
+    stats.rounds = round + 1;
+    const NeighborSearch search(p);
+    std::vector<std::vector<std::uint64_t>> proposals(n0);
+    const bool last_round = round + 1 == o.max_rounds;
+    double round_residual = 0, round_neighbors = 0;
+    std::size_t round_solved = 0;
+#pragma omp parallel reduction(max : round_residual) reduction(+ : round_neighbors, round_solved)
+    {
+      std::vector<int> found;
+      std::vector<std::array<double, 3>> offsets;
+      std::vector<double> f;
+#pragma omp for schedule(dynamic, 64)
+      for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0); ++i) {
+        if (state[i] != 0) continue;
+        search.query(p.x[i], p.y[i], p.z[i], radius, found);
+        offsets.resize(found.size());
+        int self = -1;
+        for (std::size_t k = 0; k < found.size(); ++k) {
+          const int j = found[k];
+          if (j == i) self = static_cast<int>(k);
+          offsets[k] = {(p.x[j] - p.x[i]) / h, (p.y[j] - p.y[i]) / h, (p.z[j] - p.z[i]) / h};
+        }
+        double res = 0;
+        if (solve_redistribution(offsets, self, s2, f, &res)) {
+          nbr[i] = found;
+          frac[i] = f;
+          state[i] = 1;
+          round_residual = std::max(round_residual, res);
+          round_neighbors += static_cast<double>(found.size());
+          ++round_solved;
+          continue;
+        }
+        if (o.insert && !is_weak[i] && !last_round) {
+          // Free lattice nodes within R of the particle.
+          const long r_cells = static_cast<long>(std::ceil(radius / h));
+          const long ci = std::lround(p.x[i] / h), cj = std::lround(p.y[i] / h),
+                     ck = std::lround(p.z[i] / h);
+          for (long di = -r_cells; di <= r_cells; ++di)
+            for (long dj = -r_cells; dj <= r_cells; ++dj)
+              for (long dk = -r_cells; dk <= r_cells; ++dk) {
+                const double nx = (ci + di) * h, ny = (cj + dj) * h, nz = (ck + dk) * h;
+                const double ex = nx - p.x[i], ey = ny - p.y[i], ez = nz - p.z[i];
+                if (ex * ex + ey * ey + ez * ez > radius * radius * (1 - 1e-9)) continue;
+                double d2 = 0;
+                search.nearest(nx, ny, nz, &d2);
+                if (d2 < o.hole_distance * o.hole_distance * h * h) continue;
+                proposals[i].push_back(node_key(ci + di, cj + dj, ck + dk));
+              }
+          continue;
+        }
+        // Weak, not inserting, or out of rounds: signed fractions, or keep the strength.
+        if (solve_redistribution_signed(offsets, self, s2, f)) {
+          nbr[i] = found;
+          frac[i] = f;
+          state[i] = 3;
+        } else {
+          state[i] = 4;
+        }
+      }
+    }
+    max_residual = std::max(max_residual, round_residual);
+    neighbor_total += round_neighbors;
+    solved_count += round_solved;
+
+    // Insert the proposed nodes in particle order (deterministic), each once.
+    std::size_t added = 0;
+    for (std::size_t i = 0; i < n0; ++i) {
+      for (std::uint64_t key : proposals[i]) {
+        if (!occupied_nodes.insert(key).second) continue;
+        const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
+        const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
+        const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
+        const double s = o.core_radius > 0 ? o.core_radius : p.sigma[i];
+        p.push_back(ki * h, kj * h, kk * h, 0, 0, 0, s);
+        ++added;
+      }
+    }
+    stats.inserted += added;
+    bool pending = false;
+    for (std::size_t i = 0; i < n0; ++i) pending |= state[i] == 0;
+    if (!pending) break;
+    if (added == 0 && round + 2 < o.max_rounds) round = o.max_rounds - 2;  // go to the last round
+  }
+
+  // Scatter in particle order.
+  std::vector<double> gx(p.size(), 0.0), gy(p.size(), 0.0), gz(p.size(), 0.0);
+  for (std::size_t i = 0; i < n0; ++i) {
+    if (state[i] == 1 || state[i] == 3) {
+      const double sx = p.gx[i], sy = p.gy[i], sz = p.gz[i];
+      for (std::size_t k = 0; k < nbr[i].size(); ++k) {
+        const int j = nbr[i][k];
+        const double w = frac[i][k];
+        gx[j] += w * sx;
+        gy[j] += w * sy;
+        gz[j] += w * sz;
+      }
+      if (state[i] == 1)
+        ++stats.diffused;
+      else
+        ++stats.signed_fallback;
+    } else {
+      gx[i] += p.gx[i];
+      gy[i] += p.gy[i];
+      gz[i] += p.gz[i];
+      if (state[i] != 2) ++stats.kept;
+    }
+  }
+  p.gx.swap(gx);
+  p.gy.swap(gy);
+  p.gz.swap(gz);
+  stats.max_residual = max_residual;
+  stats.mean_neighbors = solved_count ? neighbor_total / static_cast<double>(solved_count) : 0;
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace vortex
