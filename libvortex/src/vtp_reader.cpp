@@ -82,6 +82,12 @@ double load_as_double(const std::string& type, const unsigned char* bytes, bool 
   return static_cast<double>(load<std::uint64_t>(bytes, swap));
 }
 
+// The shortest text that reads back as the value, for error messages.
+std::string number_text(double value) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+}
+
 bool host_is_little_endian() {
   const std::uint16_t probe = 1;
   unsigned char first;
@@ -162,7 +168,7 @@ class VtpReader {
             if (!std::isfinite(xyz[3 * i + c])) {
               throw FileError(scanner_where(piece.points->tag_offset) + "point " +
                               std::to_string(data.points.size()) + ": coordinate " + "xyz"[c] +
-                              " is not finite (" + std::to_string(xyz[3 * i + c]) + ")");
+                              " is not finite (" + number_text(xyz[3 * i + c]) + ")");
             }
           }
           data.points.push_back(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
@@ -262,19 +268,25 @@ class VtpReader {
     std::vector<std::string> stack;
     bool seen_vtkfile = false;
     ArraySpec* open_array = nullptr;
+    bool array_text_closed = false;
     while (scanner.next(tag)) {
       if (tag.kind == xml::Tag::Kind::End) {
         if (stack.empty() || stack.back() != tag.name) {
           throw FileError(scanner.where(tag.begin) + "unexpected </" + tag.name + ">");
         }
         if (tag.name == "DataArray" && open_array) {
-          open_array->text_end = tag.begin;
+          if (!array_text_closed) open_array->text_end = tag.begin;
           open_array = nullptr;
         }
         stack.pop_back();
         continue;
       }
       const std::string parent = stack.empty() ? "" : stack.back();
+      // An array's inline data ends where its first child element (an InformationKey) starts.
+      if (open_array && !array_text_closed) {
+        open_array->text_end = tag.begin;
+        array_text_closed = true;
+      }
       if (tag.name == "VTKFile") {
         seen_vtkfile = true;
         const auto* type = tag.attribute("type");
@@ -311,6 +323,7 @@ class VtpReader {
         ArraySpec spec = array_spec(tag, scanner);
         spec.text_begin = spec.text_end = tag.end;
         if (parent == "Points") {
+          if (spec.name.empty()) spec.name = "Points";
           if (!piece.points) {
             piece.points = spec;
             open_array = &*piece.points;
@@ -319,6 +332,7 @@ class VtpReader {
           piece.point_data.push_back(spec);
           open_array = &piece.point_data.back();
         }
+        array_text_closed = false;
         if (tag.kind == xml::Tag::Kind::Empty) open_array = nullptr;
       } else if (tag.name == "AppendedData") {
         const auto* encoding = tag.attribute("encoding");
@@ -471,7 +485,7 @@ ParticleSet read_particles_vtp(const std::string& path) {
     for (int c = 0; c < 3; ++c) {
       const double g = circulation.values[3 * i + c];
       if (!std::isfinite(g)) {
-        throw FileError(where(vtp_arrays::kCirculation, i) + "value " + std::to_string(g) +
+        throw FileError(where(vtp_arrays::kCirculation, i) + "value " + number_text(g) +
                         " is not finite");
       }
     }
@@ -480,12 +494,11 @@ ParticleSet read_particles_vtp(const std::string& path) {
     p.gz[i] = circulation.values[3 * i + 2];
     const double s = radius.values[i];
     if (!std::isfinite(s)) {
-      throw FileError(where(vtp_arrays::kRadius, i) + "value " + std::to_string(s) +
-                      " is not finite");
+      throw FileError(where(vtp_arrays::kRadius, i) + "value " + number_text(s) + " is not finite");
     }
     if (!(s > 0)) {
       throw FileError(where(vtp_arrays::kRadius, i) + "core radius must be positive, got " +
-                      std::to_string(s));
+                      number_text(s));
     }
     p.sigma[i] = s;
   }
