@@ -1,0 +1,247 @@
+// Seeded particle generators: reproducibility, counts, and the properties each case promises.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "vortex/generators.hpp"
+#include "vortex/solver.hpp"
+
+using namespace vortex;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+double gamma_norm(const ParticleSet& p, std::size_t i) {
+  return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
+}
+
+void expect_identical(const ParticleSet& a, const ParticleSet& b) {
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.y, b.y);
+  EXPECT_EQ(a.z, b.z);
+  EXPECT_EQ(a.gx, b.gx);
+  EXPECT_EQ(a.gy, b.gy);
+  EXPECT_EQ(a.gz, b.gz);
+  EXPECT_EQ(a.sigma, b.sigma);
+}
+
+// Impulse (1/2) sum x x Gamma.
+std::array<double, 3> impulse(const ParticleSet& p) {
+  std::array<double, 3> I{0, 0, 0};
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    I[0] += 0.5 * (p.y[i] * p.gz[i] - p.z[i] * p.gy[i]);
+    I[1] += 0.5 * (p.z[i] * p.gx[i] - p.x[i] * p.gz[i]);
+    I[2] += 0.5 * (p.x[i] * p.gy[i] - p.y[i] * p.gx[i]);
+  }
+  return I;
+}
+
+}  // namespace
+
+TEST(RandomCube, SeededAndReproducible) {
+  const ParticleSet a = random_cube(1000, 1);
+  expect_identical(a, random_cube(1000, 1));
+  EXPECT_NE(a.x, random_cube(1000, 2).x);
+  // The draws do not depend on the standard library: positions are the top 53 bits of
+  // mt19937_64's outputs for seed 1 (2469588189546311528, 2516265689700432462, ...).
+  EXPECT_EQ(a.x[0], 0.13387664401253263);
+  EXPECT_EQ(a.y[0], 0.13640703636619722);
+  EXPECT_EQ(a.z[0], 0.45121490384453811);
+  // A prefix of a larger set is the smaller set, apart from sigma.
+  const ParticleSet b = random_cube(2000, 1);
+  EXPECT_EQ(std::vector<double>(b.x.begin(), b.x.begin() + 1000), a.x);
+  EXPECT_TRUE(random_cube(0, 1).size() == 0);
+}
+
+TEST(RandomCube, ThePapersCase) {
+  const std::size_t n = 20000;
+  const ParticleSet p = random_cube(n, 7);
+  ASSERT_EQ(p.size(), n);
+  const double sigma = std::pow(static_cast<double>(n), -1.0 / 3.0);
+  double mean_norm = 0;
+  std::array<double, 3> mean_direction{0, 0, 0}, mean_position{0, 0, 0};
+  for (std::size_t i = 0; i < n; ++i) {
+    for (double c : {p.x[i], p.y[i], p.z[i]}) {
+      EXPECT_GE(c, 0);
+      EXPECT_LT(c, 1);
+    }
+    EXPECT_EQ(p.sigma[i], sigma);
+    const double g = gamma_norm(p, i);
+    EXPECT_LE(g, 1.5 * sigma * sigma);
+    mean_norm += g / n;
+    mean_direction[0] += p.gx[i] / g / n;
+    mean_direction[1] += p.gy[i] / g / n;
+    mean_direction[2] += p.gz[i] / g / n;
+    mean_position[0] += p.x[i] / n;
+    mean_position[1] += p.y[i] / n;
+    mean_position[2] += p.z[i] / n;
+  }
+  // |Gamma| uniform in [0, 1.5 sigma^2]: mean 0.75 sigma^2 (standard error 0.3% here).
+  EXPECT_NEAR(mean_norm / (0.75 * sigma * sigma), 1, 0.015);
+  // Isotropic directions and uniform positions (standard errors about 0.004 and 0.002).
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_NEAR(mean_direction[c], 0, 0.02);
+    EXPECT_NEAR(mean_position[c], 0.5, 0.01);
+  }
+}
+
+TEST(VortexRing, CountsAndGeometry) {
+  RingOptions o;
+  o.layers = 2;
+  const ParticleSet p = vortex_ring(o);
+  const double h = o.core_radius / 2.5;
+  const int stations = static_cast<int>(std::lround(2 * kPi * o.radius / h));
+  ASSERT_EQ(p.size(), static_cast<std::size_t>(stations) * 19);
+  EXPECT_EQ(ring_particle_count(o), p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    EXPECT_NEAR(p.sigma[i], o.overlap * h, 1e-15);
+    // Every particle lies in the core: within a of the circle of radius R.
+    const double from_axis = std::hypot(p.x[i], p.y[i]);
+    EXPECT_LE(std::hypot(from_axis - o.radius, p.z[i]), o.core_radius);
+  }
+  expect_identical(p, vortex_ring(o));
+}
+
+TEST(VortexRing, CirculationOfEveryCrossSection) {
+  RingOptions o;
+  o.circulation = 2.5;
+  o.layers = 3;
+  o.stations = 40;
+  const ParticleSet p = vortex_ring(o);
+  const std::size_t per_section = 1 + 3 * 3 * 4;
+  ASSERT_EQ(p.size(), 40 * per_section);
+  // A particle's strength is its circulation times the arc length 2 pi r / stations it stands for.
+  for (int s = 0; s < 40; ++s) {
+    double circulation = 0;
+    for (std::size_t k = 0; k < per_section; ++k) {
+      const std::size_t i = s * per_section + k;
+      circulation += gamma_norm(p, i) * 40 / (2 * kPi * std::hypot(p.x[i], p.y[i]));
+    }
+    EXPECT_NEAR(circulation, o.circulation, 1e-12);
+  }
+  // The vector strengths of a closed ring sum to zero.
+  double sx = 0, sy = 0, sz = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    sx += p.gx[i];
+    sy += p.gy[i];
+    sz += p.gz[i];
+  }
+  EXPECT_NEAR(std::hypot(sx, sy, sz), 0, 1e-12);
+}
+
+TEST(VortexRing, ImpulseAlongTheAxisForAnyOrientation) {
+  RingOptions o;
+  o.radius = 2;
+  o.core_radius = 0.3;
+  o.circulation = 1.5;
+  o.center = {1, -2, 3};
+  o.axis = {1, 2, -2};  // |axis| = 3
+  const ParticleSet p = vortex_ring(o);
+  ParticleSet centered = p;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    centered.x[i] -= o.center[0];
+    centered.y[i] -= o.center[1];
+    centered.z[i] -= o.center[2];
+  }
+  const auto I = impulse(centered);
+  // Thin-ring impulse pi R^2 Gamma along +axis; the core's finite size changes it by O(a^2/R^2).
+  const double expected = kPi * o.radius * o.radius * o.circulation;
+  EXPECT_NEAR(I[0], expected * 1 / 3.0, 0.03 * expected);
+  EXPECT_NEAR(I[1], expected * 2 / 3.0, 0.03 * expected);
+  EXPECT_NEAR(I[2], expected * -2 / 3.0, 0.03 * expected);
+  // Without the shift the impulse is the same, since the strengths sum to zero.
+  const auto J = impulse(p);
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(J[c], I[c], 1e-9);
+}
+
+TEST(VortexRing, MovesTowardPlusAxis) {
+  RingOptions o;
+  o.layers = 1;
+  o.axis = {0, 0, 1};
+  const ParticleSet p = vortex_ring(o);
+  SolverOptions options;
+  options.method = Method::Direct;
+  options.backend = Backend::Cpu;
+  const VelocityField f = Solver(options).evaluate(p, false);
+  double uz = 0, ur = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    uz += f.u[2][i] / p.size();
+    ur += (f.u[0][i] * p.x[i] + f.u[1][i] * p.y[i]) / std::hypot(p.x[i], p.y[i]) / p.size();
+  }
+  EXPECT_GT(uz, 0);
+  EXPECT_LT(std::abs(ur), 0.1 * uz);  // a ring translates; it hardly grows or shrinks
+}
+
+TEST(VortexRing, OptionsForACount) {
+  for (std::size_t n : {1u, 100u, 1000u, 20000u, 100000u, 1000000u}) {
+    const RingOptions o = ring_options_for_count(n);
+    const std::size_t per_section = 1 + 3 * o.layers * (o.layers + 1);
+    const std::size_t count = ring_particle_count(o);
+    EXPECT_EQ(count, static_cast<std::size_t>(o.stations) * per_section);
+    if (o.stations > 3) {
+      EXPECT_LE(std::abs(static_cast<double>(count) - static_cast<double>(n)),
+                per_section / 2.0 + 0.5)
+          << n;
+    }
+    EXPECT_EQ(vortex_ring(o).size(), count);
+  }
+  EXPECT_GT(ring_options_for_count(1000000).layers, ring_options_for_count(1000).layers);
+}
+
+TEST(VortexRing, RejectsBadOptions) {
+  RingOptions o;
+  o.core_radius = 2;
+  EXPECT_THROW(vortex_ring(o), std::invalid_argument);
+  o = RingOptions{};
+  o.axis = {0, 0, 0};
+  EXPECT_THROW(vortex_ring(o), std::invalid_argument);
+  o = RingOptions{};
+  o.layers = -1;
+  EXPECT_THROW(vortex_ring(o), std::invalid_argument);
+}
+
+TEST(PlummerSphere, HalfMassRadiusMatchesTheory) {
+  const std::size_t n = 200000;
+  PlummerOptions o;
+  o.scale_radius = 2;
+  const ParticleSet p = plummer_sphere(n, 5, o);
+  ASSERT_EQ(p.size(), n);
+  std::vector<double> r(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    r[i] = std::sqrt(p.x[i] * p.x[i] + p.y[i] * p.y[i] + p.z[i] * p.z[i]);
+    EXPECT_LE(r[i], o.max_radius * o.scale_radius);
+  }
+  std::nth_element(r.begin(), r.begin() + n / 2, r.end());
+  const double theory = plummer_half_mass_radius(o);
+  // Untruncated: a / sqrt(2^(2/3) - 1) = 1.3048 a; the truncation at 20 a moves it by 0.3%.
+  EXPECT_NEAR(theory / o.scale_radius, 1.3048, 0.006);
+  EXPECT_NEAR(r[n / 2] / theory, 1, 0.02);
+}
+
+TEST(PlummerSphere, CoreRadiiFollowTheLocalSpacing) {
+  const ParticleSet p = plummer_sphere(50000, 9);
+  expect_identical(p, plummer_sphere(50000, 9));
+  double inner = 0, outer = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    EXPECT_LE(gamma_norm(p, i), 1.5 * p.sigma[i] * p.sigma[i]);
+    EXPECT_GT(p.sigma[i], 0);
+    const double r = std::sqrt(p.x[i] * p.x[i] + p.y[i] * p.y[i] + p.z[i] * p.z[i]);
+    if (r < 0.1) inner = std::max(inner, p.sigma[i]);
+    if (r > 3) outer = outer == 0 ? p.sigma[i] : std::min(outer, p.sigma[i]);
+  }
+  EXPECT_LT(inner, outer);  // denser centre, smaller cores
+  // At the centre the density is 3 n / (4 pi a^3) (the truncation hardly matters).
+  const double spacing = std::cbrt(4 * kPi / (3 * 50000.0));
+  EXPECT_NEAR(inner / spacing, 1, 0.02);
+
+  PlummerOptions fixed;
+  fixed.sigma = 0.05;
+  const ParticleSet q = plummer_sphere(1000, 9, fixed);
+  for (double s : q.sigma) EXPECT_EQ(s, 0.05);
+  fixed.sigma = -1;
+  EXPECT_THROW(plummer_sphere(10, 1, fixed), std::invalid_argument);
+}
