@@ -118,29 +118,30 @@ std::array<std::vector<double>, K> read_columns(const std::string& path,
   const std::size_t n_fields = fields.size();
   while (lines.next(line)) {
     split_fields(line, fields);
-    const std::string where = path + ":" + std::to_string(lines.line_number()) + ": ";
+    // Messages are built only when something is wrong.
+    auto where = [&] { return path + ":" + std::to_string(lines.line_number()) + ": "; };
     if (fields.size() != n_fields) {
-      throw FileError(where + "expected " + std::to_string(n_fields) +
+      throw FileError(where() + "expected " + std::to_string(n_fields) +
                       " fields as in the header, found " + std::to_string(fields.size()));
     }
     for (std::size_t k = 0; k < K; ++k) {
       std::string_view token = fields[static_cast<std::size_t>(columns[k].field)];
-      const std::string column = std::string("column '") + columns[k].name + "': ";
-      if (token.empty()) throw FileError(where + column + "empty value");
+      auto fail = [&](const std::string& problem) {
+        throw FileError(where() + "column '" + columns[k].name + "': " + problem);
+      };
+      auto quoted = [&] { return "\"" + std::string(token) + "\""; };
+      if (token.empty()) fail("empty value");
       std::string_view digits = token;
       if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);
       double value = 0;
       const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-      const std::string quoted = "\"" + std::string(token) + "\"";
-      if (ec == std::errc::result_out_of_range) {
-        throw FileError(where + column + quoted + " is out of range");
-      }
+      if (ec == std::errc::result_out_of_range) fail(quoted() + " is out of range");
       if (ec != std::errc() || end != digits.data() + digits.size()) {
-        throw FileError(where + column + quoted + " is not a number");
+        fail(quoted() + " is not a number");
       }
-      if (!std::isfinite(value)) throw FileError(where + column + quoted + " is not finite");
+      if (!std::isfinite(value)) fail(quoted() + " is not finite");
       if (static_cast<int>(k) == sigma_column && !(value > 0)) {
-        throw FileError(where + column + "core radius must be positive, got " + quoted);
+        fail("core radius must be positive, got " + quoted());
       }
       values[k].push_back(value);
     }
