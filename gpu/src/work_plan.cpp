@@ -95,11 +95,14 @@ WorkPlan plan_tree(const ListView& lists, const Balance& balance) {
     if (lists.far_offsets)
       total_far += groups * (lists.far_offsets[leaf + 1] - lists.far_offsets[leaf]);
   }
-  const std::int64_t wanted = std::max<std::int64_t>(
-      1, static_cast<std::int64_t>(balance.resident_blocks) * balance.items_per_resident);
-  const std::int64_t near_limit =
-      std::max<std::int64_t>(ceil_div(total_near, wanted), std::int64_t(balance.min_tiles) * b);
-  const std::int64_t far_limit = std::max<std::int64_t>(ceil_div(total_far, wanted), 16);
+  auto wanted = [&](std::size_t resident) {
+    return std::max<std::int64_t>(1,
+                                  static_cast<std::int64_t>(resident) * balance.items_per_resident);
+  };
+  const std::int64_t near_limit = std::max<std::int64_t>(
+      ceil_div(total_near, wanted(balance.resident_blocks)), std::int64_t(balance.min_tiles) * b);
+  const std::int64_t far_limit =
+      std::max<std::int64_t>(ceil_div(total_far, wanted(balance.far_resident_blocks)), 16);
 
   std::vector<std::int64_t> near_cost, far_cost;
   plan.group_slots.push_back(0);

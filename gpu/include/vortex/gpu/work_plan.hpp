@@ -30,11 +30,12 @@ struct WorkPlan {
 };
 
 struct Balance {
-  int block_threads = 64;           // targets per group and sources per tile
-  std::size_t resident_blocks = 1;  // blocks that run at once on the device
-  int items_per_resident = 4;       // aim for this many items per resident block
-  int min_tiles = 4;                // no item smaller than this many full tiles (when splitting)
-  int max_pieces = 64;              // at most this many items per group and list
+  int block_threads = 64;               // targets per group and sources per tile
+  std::size_t resident_blocks = 1;      // pair-sum blocks that run at once on the device
+  std::size_t far_resident_blocks = 1;  // the same for the multipole sums
+  int items_per_resident = 4;           // aim for this many items per resident block
+  int min_tiles = 4;    // no item smaller than this many full tiles (when splitting)
+  int max_pieces = 64;  // at most this many items per group and list
 };
 
 // Lists per target leaf (CSR): near entries are source particle ranges, far entries source nodes.
