@@ -1,0 +1,153 @@
+#pragma once
+// Multipole expansions of the vector potential of a cluster of vortex particles (host side):
+// P2M, M2M and the per-box velocity expansion consumed by M2P (evaluation.hpp).
+//
+// For a box centered at c holding particles x_j with strengths G_j, and y_j = x_j - c,
+//
+//   psi_e(x) = sum_j G_{j,e} / |x - x_j| = sum_{n=0}^p sum_{m=-n}^n conj(C_{e,n}^m) I_n^m(x - c),
+//   C_{e,n}^m = sum_j G_{j,e} R_n^m(y_j)            (no 1/(4 pi); harmonics: solid_harmonics.hpp)
+//
+// Storage M[e * coefficient_count(p) + k], e = 0, 1, 2 for x, y, z, k degree-major: the cos part
+// of C at cos_index(n, m) and the sin part at sin_index(n, m), i.e. M = sum_j G_j (real R_k(y_j)).
+// Hence the monopole M[e * count + 0] is the total strength sum_j G_{j,e}, and with the weights
+// w_0 = 1, w_{m>0} = 2,  psi_e(x) = sum_k w_m(k) M_{e,k} I_k(x - c)  (I_k real, same layout).
+//
+// Truncation error for a box of radius a (all |y_j| <= a) and a target at distance R > a:
+//   |psi - psi_p| <= sum_j |G_j| / (R - a) * (a/R)^(p+1),
+// and each derivative costs about one more power of R/(R-a), so velocity and gradient converge
+// like (a/R)^(p+1) / (1 - a/R) relative to the field of the cluster.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "vortex/hd.hpp"
+#include "vortex/multipole/ladder.hpp"
+#include "vortex/multipole/solid_harmonics.hpp"
+
+namespace vortex::multipole {
+
+// Reals of the three expansions of one box.
+VORTEX_HD constexpr int multipole_size(int p) {
+  return 3 * coefficient_count(p);
+}
+
+// Velocity expansion (input of M2P): u_a(x) = sum_k V_{a,k} I_k(x - c) over the harmonics of
+// degrees 1..p+1, with the weights w_m and the curl already applied. Slot j = k - 1 holds harmonic
+// k (degree-major, solid_harmonics.hpp); its three components are at V[4 j + a] (a = 0, 1, 2) and a
+// zero at V[4 j + 3], so that one box's expansion is an array of 4-vectors (SIMD lanes on the CPU,
+// float4 on the GPU).
+VORTEX_HD constexpr int velocity_slot_count(int p) {
+  return (p + 1) * (p + 3);
+}
+VORTEX_HD constexpr int velocity_expansion_size(int p) {
+  return 4 * velocity_slot_count(p);
+}
+
+namespace detail {
+inline void check_order(int p, int lowest, const char* what) {
+  if (p < lowest || p > kMaxOrder)
+    throw std::invalid_argument(std::string(what) + ": expansion order " + std::to_string(p) +
+                                " outside [" + std::to_string(lowest) + ", " +
+                                std::to_string(kMaxOrder) + "]");
+}
+
+// Complex value (re, im) of X_n^m for any sign of m, from a degree-major array (zero if |m| > n).
+template <class T>
+struct Complex {
+  T re, im;
+};
+template <class T>
+inline Complex<T> signed_order(const T* X, int n, int m) {
+  const int am = m < 0 ? -m : m;
+  if (am > n) return {T(0), T(0)};
+  const T re = X[cos_index(n, am)];
+  const T im = am > 0 ? X[sin_index(n, am)] : T(0);
+  if (m >= 0) return {re, im};
+  const T sign = (am & 1) ? T(-1) : T(1);
+  return {sign * re, -sign * im};
+}
+}  // namespace detail
+
+// Adds a particle of strength (gx, gy, gz) at offset (dx, dy, dz) = x_particle - center to the
+// three expansions M[3 * (p+1)^2].
+template <class T>
+void p2m(int p, T dx, T dy, T dz, T gx, T gy, T gz, T* M) {
+  detail::check_order(p, 0, "p2m");
+  T R[coefficient_count(kMaxOrder)];
+  regular_harmonics(p, dx, dy, dz, R);
+  const int count = coefficient_count(p);
+  T* Mx = M;
+  T* My = M + count;
+  T* Mz = M + 2 * count;
+  for (int k = 0; k < count; ++k) {
+    Mx[k] += gx * R[k];
+    My[k] += gy * R[k];
+    Mz[k] += gz * R[k];
+  }
+}
+
+// Adds the child's three expansions, translated to the parent's center, to the parent's:
+// (dx, dy, dz) = child center - parent center. Exact for the truncated coefficients, by the
+// addition theorem C_n^m(parent) = sum_{k,l} R_k^l(d) C_{n-k}^{m-l}(child).
+template <class T>
+void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
+  detail::check_order(p, 0, "m2m");
+  T R[coefficient_count(kMaxOrder)];
+  regular_harmonics(p, dx, dy, dz, R);
+  const int count = coefficient_count(p);
+  for (int e = 0; e < 3; ++e) {
+    const T* C = child + e * count;
+    T* out = parent + e * count;
+    for (int n = 0; n <= p; ++n) {
+      for (int m = 0; m <= n; ++m) {
+        T re = T(0), im = T(0);
+        for (int k = 0; k <= n; ++k) {
+          // C_{n-k}^{m-l} vanishes unless |m - l| <= n - k.
+          const int l_lo = m - (n - k) > -k ? m - (n - k) : -k;
+          const int l_hi = m + (n - k) < k ? m + (n - k) : k;
+          for (int l = l_lo; l <= l_hi; ++l) {
+            const detail::Complex<T> a = detail::signed_order(R, k, l);
+            const detail::Complex<T> b = detail::signed_order(C, n - k, m - l);
+            re += a.re * b.re - a.im * b.im;
+            im += a.re * b.im + a.im * b.re;
+          }
+        }
+        out[cos_index(n, m)] += re;
+        if (m > 0) out[sin_index(n, m)] += im;
+      }
+    }
+  }
+}
+
+// Velocity expansion V[velocity_expansion_size(p)] (overwritten) of the three expansions M, so that
+// u = curl psi = sum_k V_k I_k: u_a = eps_abc d_b psi_c, the derivatives taken on the coefficients
+// by the transposed ladder relations (ladder.hpp).
+template <class T>
+void m2v(int p, const T* M, T* V) {
+  detail::check_order(p, 0, "m2v");
+  const int count = coefficient_count(p);
+  const int count1 = coefficient_count(p + 1);
+  std::vector<T> A(count), B(9 * count1);  // B[(3 b + e) * count1 + k]: d_b psi_e
+  for (int e = 0; e < 3; ++e) {
+    for (int n = 0; n <= p; ++n) {
+      A[cos_index(n, 0)] = M[e * count + cos_index(n, 0)];
+      for (int m = 1; m <= n; ++m) {
+        A[cos_index(n, m)] = T(2) * M[e * count + cos_index(n, m)];
+        A[sin_index(n, m)] = T(2) * M[e * count + sin_index(n, m)];
+      }
+    }
+    irregular_coefficient_derivatives(p, A.data(), &B[(0 + e) * count1], &B[(3 + e) * count1],
+                                      &B[(6 + e) * count1]);
+  }
+  auto d = [&](int b, int e, int k) { return B[(3 * b + e) * count1 + k]; };
+  auto put = [&](T* slot, int k) {
+    slot[0] = d(1, 2, k) - d(2, 1, k);
+    slot[1] = d(2, 0, k) - d(0, 2, k);
+    slot[2] = d(0, 1, k) - d(1, 0, k);
+    slot[3] = T(0);
+  };
+  for (int k = 1; k < count1; ++k) put(V + 4 * (k - 1), k);
+}
+
+}  // namespace vortex::multipole

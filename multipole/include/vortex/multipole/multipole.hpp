@@ -1,0 +1,8 @@
+#pragma once
+// The multipole module: real solid harmonics, ladder relations, P2M / M2M / M2V, M2P evaluation of
+// velocity and velocity gradient, and local expansions (M2L / L2P).
+
+#include "vortex/multipole/evaluation.hpp"
+#include "vortex/multipole/expansion.hpp"
+#include "vortex/multipole/ladder.hpp"
+#include "vortex/multipole/solid_harmonics.hpp"
