@@ -81,7 +81,10 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
     c[q] = weight(offsets[q]);
   }
   const Vec10 b = moment_target(second_moment);
+  // Converged residuals sit at 1e-16..1e-12 (rounding of the 10 x 10 solves); a stalled line
+  // search below `loose` is rounding too, not infeasibility.
   const double tol = 1e-12 * std::max(1.0, second_moment);
+  const double loose = 1e-9 * std::max(1.0, second_moment);
 
   auto dual_value = [&](const Vec10& lambda) {
     double v = b.dot(lambda);
@@ -95,15 +98,42 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
   // Start from the multipliers of the problem without the sign constraints.
   Mat10 h_all = Mat10::Zero();
   for (int q = 0; q < m; ++q) h_all.noalias() += a[q] * a[q].transpose() / c[q];
-  const double mu = 1e-13 * std::max(1.0, h_all.trace());
-  Vec10 lambda = (h_all + mu * Mat10::Identity()).ldlt().solve(b);
+  const double scale = std::max(1.0, h_all.trace() / 10);
+  Vec10 lambda = (h_all + 1e-8 * scale * Mat10::Identity()).ldlt().solve(b);
 
-  double residual = 0;
-  int it = 0;
+  // Newton steps on the active set. The generalized Hessian is singular where the active rows do
+  // not span all ten moments (a lattice stencil has no xy products, say). Should a step not
+  // ascend, damped steps follow
+  // (Levenberg-Marquardt); large damping is plain gradient ascent, which the backtracking always
+  // accepts on this concave C^1 function.
+  // A trial point is accepted when the dual rises enough (Armijo) or, near the solution where that
+  // rise is below the rounding of the dual value, when the moment residual falls.
+  auto residual_at = [&](const Vec10& l) {
+    Vec10 r = b;
+    for (int q = 0; q < m; ++q) {
+      const double t = a[q].dot(l);
+      if (t > 0) r.noalias() -= (t / c[q]) * a[q];
+    }
+    return r.cwiseAbs().maxCoeff();
+  };
+  auto ascend = [&](const Vec10& step, double slope, double d0, double r0) {
+    if (!(slope > 0)) return false;
+    for (double alpha = 1; alpha > 1e-4; alpha *= 0.5) {
+      const Vec10 trial = lambda + alpha * step;
+      if (dual_value(trial) >= d0 + 1e-4 * alpha * slope || residual_at(trial) < 0.5 * r0) {
+        lambda = trial;
+        return true;
+      }
+    }
+    return false;
+  };
+  double residual = 0, best = HUGE_VAL;
+  int it = 0, stalled = 0;
   bool ok = false;
+  Eigen::SelfAdjointEigenSolver<Mat10> eigen;
   for (; it < 60; ++it) {
     Vec10 r = b;
-    Mat10 h = mu * Mat10::Identity();
+    Mat10 h = Mat10::Zero();
     for (int q = 0; q < m; ++q) {
       const double t = a[q].dot(lambda);
       if (t > 0) {
@@ -120,17 +150,37 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
       ok = true;
       break;
     }
-    const Vec10 step = h.ldlt().solve(r);
-    const double slope = r.dot(step);
+    // Without a solution the dual is unbounded: lambda grows while the residual stays put.
+    if (residual < 0.9 * best) {
+      best = residual;
+      stalled = 0;
+    } else if (++stalled >= 8) {
+      break;
+    }
     const double d0 = dual_value(lambda);
-    double alpha = 1;
-    while (alpha > 1e-10 && dual_value(lambda + alpha * step) < d0 + 1e-4 * alpha * slope)
-      alpha *= 0.5;
-    if (alpha <= 1e-10) break;
-    lambda += alpha * step;
+    eigen.compute(h);
+    const Vec10& mu = eigen.eigenvalues();
+    const double cut = 1e-12 * std::max(mu.maxCoeff(), 1e-300);
+    // Range of the active rows: Newton. Outside it (moments the active set cannot reach yet):
+    // gradient ascent, which brings new neighbours into the active set; rounding noise there is
+    // dropped rather than amplified.
+    Vec10 coef = eigen.eigenvectors().transpose() * r;
+    const double noise = 1e-10 * r.norm();
+    for (int k = 0; k < 10; ++k)
+      coef[k] = mu[k] > cut                 ? coef[k] / mu[k]
+                : std::abs(coef[k]) > noise ? coef[k] / (1e-6 * scale)
+                                            : 0.0;
+    const Vec10 newton = eigen.eigenvectors() * coef;
+    bool stepped = ascend(newton, r.dot(newton), d0, residual);
+    for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
+      const Vec10 step = (h + damping * scale * Mat10::Identity()).ldlt().solve(r);
+      stepped = ascend(step, r.dot(step), d0, residual);
+    }
+    if (!stepped) break;  // no ascent left: rounding level, or the dual is unbounded
   }
   if (residual_out) *residual_out = residual;
   if (iterations_out) *iterations_out = it;
+  if (!ok && residual <= loose) ok = true;  // stalled at rounding level
   if (!ok) return false;
   close_sum(f, self);
   return f[self] >= -1e-12;
