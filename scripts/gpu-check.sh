@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# On the GPU machine: configure with CUDA for sm_90, build, run every test (GPU ones included), time
+# the pair kernel and the solver's CUDA direct and tree paths, and print a short table last.
+# Logs go to $OUT (default ./gpu-check-out).
+#
+#   bash scripts/gpu-check.sh            everything
+#   STAGES="build bench" bash scripts/gpu-check.sh
+#   SIZES_TREE="500000 1000000" TREE_ARGS="--order 7 --source-bucket 512" bash scripts/gpu-check.sh
+
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/gpu-check-out}
+BUILD=${BUILD:-build-gpu-check}
+JOBS=${JOBS:-16}
+STAGES=${STAGES:-"build test timing sass bench"}
+SIZES_TREE=${SIZES_TREE:-"500000 1000000 10000000"}
+DIRECT_N=${DIRECT_N:-1000000}
+TREE_ARGS=${TREE_ARGS:-"--order 7 --theta 0.6 --target-bucket 64 --source-bucket 512 --arity 8"}
+BUILD_TARGETS=${BUILD_TARGETS:-all}  # e.g. "vortex-bench test_gpu_direct" for a partial build
+TEST_REGEX=${TEST_REGEX:-}            # ctest -R filter; empty = every test
+mkdir -p "$OUT"
+SUMMARY="$OUT/summary.txt"
+: >"$SUMMARY"
+has() { [[ " $STAGES " == *" $1 "* ]]; }
+note() { echo "$*" | tee -a "$SUMMARY"; }
+
+note "gpu-check $(date -u +%Y-%m-%dT%H:%MZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo +changes)"
+note "$(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null)"
+note "$(nproc) CPU cores; $(nvcc --version | tail -1)"
+
+if has build; then
+  start=$SECONDS
+  {
+    cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DVORTEX_WITH_VTK=OFF -DVORTEX_CUDA=ON &&
+      cmake --build "$BUILD" -j"$JOBS" --target $BUILD_TARGETS
+  } >"$OUT/build.log" 2>&1
+  rc=$?
+  note "build: rc=$rc in $((SECONDS - start)) s"
+  if [ $rc -ne 0 ]; then
+    grep -E "error|Error" "$OUT/build.log" | head -40
+    exit $rc
+  fi
+fi
+
+if has test; then
+  start=$SECONDS
+  ctest --test-dir "$BUILD" -j8 --timeout 300 --output-on-failure ${TEST_REGEX:+-R "$TEST_REGEX"} \
+    >"$OUT/ctest.log" 2>&1
+  rc=$?
+  note "ctest: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
+  grep -E "^\s*[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess)" "$OUT/ctest.log" | head -30 | tee -a "$SUMMARY"
+  # Whether the GPU suites really ran (they skip without a device).
+  note "  GPU tests: $(grep -cE 'Test +#[0-9]+: .*Gpu.* Passed' "$OUT/ctest.log") passed, $(grep -cE 'Test +#[0-9]+: .*Gpu.*Skipped' "$OUT/ctest.log") skipped, $(grep -cE 'Test +#[0-9]+: .*Gpu.*(Failed|Exception|Timeout)' "$OUT/ctest.log") failed"
+fi
+
+if has timing; then
+  VORTEX_GPU_TIMING=1 "$BUILD/test_gpu_kernel_timing" 2>&1 | tee "$OUT/kernel_timing.log" |
+    grep -E "^(pair|arithmetic|float|double)" | tee -a "$SUMMARY"
+fi
+
+if has sass; then
+  # Registers, shared memory and stack of every kernel; instruction mix of the hot ones.
+  obj=$(find "$BUILD" -name pair_kernel.cu.o | head -1)
+  far=$(find "$BUILD" -name far_orders_7_8.cu.o | head -1)
+  {
+    for f in "$obj" "$far"; do
+      cuobjdump -res-usage "$f" 2>&1 | grep -B1 -E "REG" | grep -E "Function|REG" |
+        sed -E 's/_ZN6vortex3gpu[A-Za-z0-9_]*(pair_kernel|far_kernel)/\1/' | paste - - | head -40
+    done
+    for pat in 'pair_kernelILNS_4CoreE0ELNS0_10ArithmeticE1ELb1' 'far_kernelILi7ELNS0_10ArithmeticE1ELb1'; do
+      for f in "$obj" "$far"; do
+        name=$(cuobjdump -sass "$f" | grep -oE "Function : [^ ]*${pat}[^ ]*" | head -1 | cut -d' ' -f3)
+        [ -n "$name" ] || continue
+        echo "== $pat"
+        cuobjdump -sass -fun "$name" "$f" | grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+[A-Z0-9]+(\.[A-Z0-9.]+)?' |
+          awk '{print $2}' | sed -E 's/\..*//' | sort | uniq -c | sort -rn | head -25
+        cuobjdump -sass -fun "$name" "$f" >"$OUT/sass_$(echo "$pat" | cut -c1-12).txt"
+      done
+    done
+  } >"$OUT/sass_summary.txt" 2>&1
+fi
+
+bench() {  # label, args...
+  local label=$1
+  shift
+  local start=$SECONDS
+  "$BUILD/vortex-bench" "$@" --json "$OUT/bench_$label.json" >"$OUT/bench_$label.log" 2>&1
+  local rc=$?
+  echo "== $label (rc=$rc, $((SECONDS - start)) s): vortex-bench $*" >>"$OUT/bench.log"
+  cat "$OUT/bench_$label.log" >>"$OUT/bench.log"
+  rm -f "$OUT/bench_$label.log"
+}
+
+if has bench; then
+  bench direct_float --case cube --n "$DIRECT_N" --runs cuda-direct-float --repeat 3 --sample 1000
+  bench direct_double --case cube --n 200000 --runs cuda-direct-double --repeat 3 --sample 1000
+  for n in $SIZES_TREE; do
+    repeat=5
+    [ "$n" -ge 5000000 ] && repeat=3
+    # shellcheck disable=SC2086
+    bench "tree_$n" --case cube --n "$n" --runs cuda-tree-float --repeat $repeat --sample 1000 $TREE_ARGS
+  done
+  # One file for all results.
+  python3 - "$OUT" >"$OUT/table.txt" <<'PY'
+import json, glob, os, sys
+out = sys.argv[1]
+rows = []
+for f in sorted(glob.glob(os.path.join(out, "bench_*.json"))):
+    d = json.load(open(f))
+    for r in d["results"]:
+        t = r["times"]; e = r["error"]
+        rows.append((d["n"], r["method"], r["precision"], t, r["interactions_per_s"], e))
+print("%-9s %-6s %-6s %8s %7s %7s %7s %7s %7s %7s %10s %9s %9s" % ("N", "method", "prec", "total", "tree", "lists", "multip", "near", "far", "xfer", "pairs/s*", "u.mean", "du.mean"))
+for n, m, p, t, ips, e in rows:
+    near = t["near"]
+    pairs = ips * t["total"] if m == "direct" else float("nan")
+    rate = pairs / near if (m == "direct" and near > 0) else float("nan")
+    print("%-9d %-6s %-6s %8.4f %7.4f %7.4f %7.4f %7.4f %7.4f %7.4f %10.3e %9.2e %9.2e" % (
+        n, m, p, t["total"], t["tree"], t["lists"], t["multipole"], near, t["far"], t["transfer"],
+        rate, e["velocity_mean_rel"], e["gradient_mean_rel"] or 0))
+print("* direct: N^2 / kernel time (CUDA events, median call)")
+PY
+fi
+
+note ""
+[ -f "$OUT/table.txt" ] && tee -a "$SUMMARY" <"$OUT/table.txt"
+# At most a few files come back from the machine: everything but the summary in one archive.
+(cd "$OUT" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt ./* && find . -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt -delete)
