@@ -26,11 +26,15 @@ struct TreePlan {
   // Three expansions per source node, box-major:
   // multipoles[(node * 3 + component) * (p+1)^2 + k], component = Gamma x, y, z.
   std::vector<double> multipoles;
+  // The same expansions with the curl applied, as M2P consumes them (multipole::m2v):
+  // velocity_expansions[node * multipole::velocity_expansion_size(p) + k].
+  std::vector<double> velocity_expansions;
 
   int coefficients_per_expansion() const { return (order + 1) * (order + 1); }
 };
 
-// P2M on leaves, M2M up the tree; fills plan.multipoles. Parallel over nodes of one level.
+// P2M on leaves, M2M up the tree, then M2V on every node; fills plan.multipoles and
+// plan.velocity_expansions. Parallel over the nodes of one level.
 void compute_multipoles(TreePlan& plan);
 
 // Direct sum of all sources onto all targets (caller's order), without the 1/(4 pi) factor applied

@@ -1,20 +1,14 @@
-// Upward pass: P2M on source leaves, M2M from children to parents, level by level.
+// Upward pass: P2M on source leaves, M2M from children to parents level by level, and the
+// velocity expansion of every node.
 
 #include <algorithm>
 
 #include "evaluation.hpp"
-#if __has_include("vortex/multipole/multipole.hpp")
 #include "vortex/multipole/multipole.hpp"
-#define VORTEX_MULTIPOLE_READY 1
-#endif
-#include <stdexcept>
 
 namespace vortex::detail {
 
 void compute_multipoles(TreePlan& plan) {
-#ifndef VORTEX_MULTIPOLE_READY
-  throw std::logic_error("multipole module missing");
-#else
   const KdTree& tree = plan.source_tree;
   const int p = plan.order;
   const int count = plan.coefficients_per_expansion();
@@ -56,7 +50,13 @@ void compute_multipoles(TreePlan& plan) {
       }
     }
   }
-#endif
+
+  const std::size_t vsize = multipole::velocity_expansion_size(p);
+  plan.velocity_expansions.resize(static_cast<std::size_t>(num_nodes) * vsize);
+#pragma omp parallel for schedule(static)
+  for (int k = 0; k < num_nodes; ++k)
+    multipole::m2v(p, plan.multipoles.data() + static_cast<std::size_t>(k) * stride,
+                   plan.velocity_expansions.data() + k * vsize);
 }
 
 }  // namespace vortex::detail

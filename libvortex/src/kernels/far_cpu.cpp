@@ -3,11 +3,7 @@
 
 #include "../evaluation.hpp"
 #include "vortex/biot_savart.hpp"
-#if __has_include("vortex/multipole/multipole.hpp")
 #include "vortex/multipole/multipole.hpp"
-#define VORTEX_MULTIPOLE_READY 1
-#endif
-#include <stdexcept>
 
 namespace vortex::detail {
 
@@ -16,11 +12,8 @@ constexpr double kInvFourPi = 0.079577471545947667884;
 }
 
 void evaluate_far_cpu(const TreePlan& plan, bool gradient, VelocityField& out) {
-#ifndef VORTEX_MULTIPOLE_READY
-  throw std::logic_error("multipole module missing");
-#else
   const int p = plan.order;
-  const std::size_t stride = 3 * static_cast<std::size_t>(plan.coefficients_per_expansion());
+  const std::size_t stride = multipole::velocity_expansion_size(p);
   const auto& lists = plan.lists;
   const int num_leaves = static_cast<int>(plan.target_tree.leaves.size());
 #pragma omp parallel for schedule(dynamic, 1)
@@ -34,19 +27,18 @@ void evaluate_far_cpu(const TreePlan& plan, bool gradient, VelocityField& out) {
       for (int k = first; k < last; ++k) {
         const int s = lists.far_nodes[k];
         const KdNode& box = plan.source_tree.nodes[s];
-        const double* M = plan.multipoles.data() + s * stride;
+        const double* V = plan.velocity_expansions.data() + s * stride;
         const double dx = tx - box.center[0], dy = ty - box.center[1], dz = tz - box.center[2];
         if (gradient)
-          multipole::m2p_velocity_gradient(p, M, dx, dy, dz, acc);
+          multipole::m2p_velocity_gradient(p, V, dx, dy, dz, acc);
         else
-          multipole::m2p_velocity(p, M, dx, dy, dz, acc);
+          multipole::m2p_velocity(p, V, dx, dy, dz, acc);
       }
       for (int a = 0; a < 3; ++a) out.u[a][i] += kInvFourPi * acc.u[a];
       if (gradient)
         for (int k = 0; k < 9; ++k) out.du[k][i] += kInvFourPi * acc.du[k];
     }
   }
-#endif
 }
 
 }  // namespace vortex::detail

@@ -1,0 +1,126 @@
+// The treecode through the Solver: within the expected error of the direct sum for every core,
+// independent of the thread count, and in the caller's order.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "support/reference.hpp"
+#include "vortex/solver.hpp"
+
+namespace vortex {
+namespace {
+
+using testing::mean_relative_gradient;
+using testing::mean_relative_velocity;
+using testing::random_cube;
+using testing::relative_l2_gradient;
+using testing::relative_l2_velocity;
+
+SolverOptions tree_cpu(Core core, int order, double theta, int threads = 0) {
+  SolverOptions o;
+  o.core = core;
+  o.method = Method::Tree;
+  o.backend = Backend::Cpu;
+  o.tree.order = order;
+  o.tree.theta = theta;
+  o.tree.target_bucket = 32;
+  o.tree.source_bucket = 32;
+  o.threads = threads;
+  return o;
+}
+
+SolverOptions direct_cpu(Core core) {
+  SolverOptions o;
+  o.core = core;
+  o.method = Method::Direct;
+  o.backend = Backend::Cpu;
+  return o;
+}
+
+class TreeVsDirect : public ::testing::TestWithParam<Core> {};
+
+TEST_P(TreeVsDirect, WithinTheExpansionErrorBound) {
+  const Core core = GetParam();
+  // Small cores, so that the far field is used even by the algebraic cores (large kappa).
+  const ParticleSet p = random_cube(6000, 31, 0.002);
+  const VelocityField ref = Solver(direct_cpu(core)).evaluate(p, true);
+  const double theta = 0.5;
+  const VelocityField tree = Solver(tree_cpu(core, 8, theta)).evaluate(p, true);
+  if (core == Core::RosenheadMoore) {
+    // Its kappa (1225 sigma) exceeds the cube: every pair is summed directly.
+    EXPECT_EQ(tree.stats.multipole_interactions, 0u);
+    EXPECT_LT(relative_l2_velocity(tree, ref), 1e-13);
+  } else {
+    EXPECT_GT(tree.stats.multipole_interactions, 0u);
+  }
+  // Per far box the relative error is below theta^(p+1)/(1-theta) (velocity) and one power of
+  // theta less for the gradient; summed over boxes of both signs it stays below that bound.
+  const double bound_u = std::pow(theta, 9) / (1 - theta);
+  const double bound_du = std::pow(theta, 8) / (1 - theta);
+  EXPECT_LT(relative_l2_velocity(tree, ref), bound_u);
+  EXPECT_LT(relative_l2_gradient(tree, ref), bound_du);
+  EXPECT_LT(mean_relative_velocity(tree, ref), bound_u);
+  EXPECT_LT(mean_relative_gradient(tree, ref), bound_du);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCores, TreeVsDirect,
+                         ::testing::Values(Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
+                                           Core::WinckelmansLeonard, Core::Singular),
+                         [](const auto& info) {
+                           std::string name = to_string(info.param);
+                           name.erase(std::remove(name.begin(), name.end(), '-'), name.end());
+                           return name;
+                         });
+
+TEST(Tree, ErrorFallsWithOrder) {
+  const ParticleSet p = random_cube(4000, 32);
+  const VelocityField ref = Solver(direct_cpu(Core::Exponential)).evaluate(p, true);
+  double previous = 1;
+  for (int order : {2, 4, 6, 8, 10}) {
+    const VelocityField tree = Solver(tree_cpu(Core::Exponential, order, 0.5)).evaluate(p, true);
+    const double e = relative_l2_velocity(tree, ref);
+    EXPECT_LT(e, previous) << "p = " << order;
+    EXPECT_LT(e, 2 * std::pow(0.5, order + 1)) << "p = " << order;
+    previous = e;
+  }
+}
+
+TEST(Tree, SameResultForOneAndTwoThreads) {
+  const ParticleSet p = random_cube(5000, 33);
+  const VelocityField one = Solver(tree_cpu(Core::Exponential, 6, 0.6, 1)).evaluate(p, true);
+  const VelocityField two = Solver(tree_cpu(Core::Exponential, 6, 0.6, 2)).evaluate(p, true);
+  EXPECT_LT(relative_l2_velocity(one, two), 1e-14);
+  EXPECT_LT(relative_l2_gradient(one, two), 1e-14);
+}
+
+TEST(Tree, ResultsComeBackInTheCallersOrder) {
+  // Shuffle the particles: each particle's result must follow it.
+  const ParticleSet p = random_cube(3000, 34);
+  std::vector<std::size_t> order(p.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(35));
+  ParticleSet q;
+  for (std::size_t i : order)
+    q.push_back(p.x[i], p.y[i], p.z[i], p.gx[i], p.gy[i], p.gz[i], p.sigma[i]);
+  Solver solver(tree_cpu(Core::Exponential, 6, 0.6));
+  const VelocityField a = solver.evaluate(p, true), b = solver.evaluate(q, true);
+  for (std::size_t k = 0; k < order.size(); ++k)
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(b.u[c][k], a.u[c][order[k]], 1e-12 * std::abs(a.u[c][order[k]]) + 1e-14);
+}
+
+TEST(Tree, SeparateTargetsAgreeWithDirect) {
+  const ParticleSet p = random_cube(4000, 36);
+  const Points t = testing::random_points(1000, 37, -0.5, 1.5);
+  const VelocityField ref = Solver(direct_cpu(Core::Exponential)).evaluate(p, t, true);
+  const VelocityField tree = Solver(tree_cpu(Core::Exponential, 8, 0.5)).evaluate(p, t, true);
+  EXPECT_LT(relative_l2_velocity(tree, ref), std::pow(0.5, 9) / 0.5);
+  EXPECT_LT(relative_l2_gradient(tree, ref), std::pow(0.5, 8) / 0.5);
+}
+
+}  // namespace
+}  // namespace vortex
