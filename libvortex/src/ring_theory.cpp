@@ -248,4 +248,100 @@ RingTheory particle_ring_theory(const RingOptions& o, Core core) {
   return t;
 }
 
+namespace {
+
+// Per-particle cylindrical quantities about the axis.
+struct Cylindrical {
+  double z, rho, gamma_theta;
+};
+
+Cylindrical cylindrical(const ParticleSet& p, std::size_t i, const std::array<double, 3>& c,
+                        const std::array<double, 3>& n) {
+  const double r[3] = {p.x[i] - c[0], p.y[i] - c[1], p.z[i] - c[2]};
+  const double z = r[0] * n[0] + r[1] * n[1] + r[2] * n[2];
+  const double radial[3] = {r[0] - z * n[0], r[1] - z * n[1], r[2] - z * n[2]};
+  const double rho =
+      std::sqrt(radial[0] * radial[0] + radial[1] * radial[1] + radial[2] * radial[2]);
+  if (rho == 0) return {z, 0, 0};
+  // e_theta = n x e_rho
+  const double e[3] = {(n[1] * radial[2] - n[2] * radial[1]) / rho,
+                       (n[2] * radial[0] - n[0] * radial[2]) / rho,
+                       (n[0] * radial[1] - n[1] * radial[0]) / rho};
+  return {z, rho, p.gx[i] * e[0] + p.gy[i] * e[1] + p.gz[i] * e[2]};
+}
+
+std::array<double, 3> unit(const std::array<double, 3>& a) {
+  const double n = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  if (!(n > 0) || !std::isfinite(n))
+    throw std::invalid_argument("ring axis must be a non-zero vector");
+  return {a[0] / n, a[1] / n, a[2] / n};
+}
+
+struct RingSums {
+  double w = 0, wz = 0, circulation = 0;
+  void add(const Cylindrical& q) {
+    if (q.rho == 0) return;
+    w += q.rho * q.gamma_theta;
+    wz += q.rho * q.gamma_theta * q.z;
+    circulation += q.gamma_theta / (2 * M_PI * q.rho);
+  }
+  RingMeasure measure() const {
+    RingMeasure m;
+    m.impulse = 0.5 * w;
+    m.circulation = circulation;
+    m.position = w != 0 ? wz / w : 0;
+    m.radius = circulation * m.impulse > 0 ? std::sqrt(m.impulse / (M_PI * circulation)) : 0;
+    return m;
+  }
+};
+
+}  // namespace
+
+RingMeasure measure_ring(const ParticleSet& p, const std::array<double, 3>& center,
+                         const std::array<double, 3>& axis) {
+  const auto n = unit(axis);
+  RingSums sums;
+  for (std::size_t i = 0; i < p.size(); ++i) sums.add(cylindrical(p, i, center, n));
+  return sums.measure();
+}
+
+std::array<RingMeasure, 2> measure_two_rings(const ParticleSet& p,
+                                             const std::array<double, 3>& center,
+                                             const std::array<double, 3>& axis,
+                                             const std::array<RingMeasure, 2>& guess) {
+  const auto n = unit(axis);
+  std::vector<Cylindrical> q(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) q[i] = cylindrical(p, i, center, n);
+  std::array<RingMeasure, 2> rings = guess;
+  for (int pass = 0; pass < 4; ++pass) {
+    RingSums sums[2];
+    for (const Cylindrical& c : q) {
+      double d[2];
+      for (int k = 0; k < 2; ++k)
+        d[k] = std::hypot(c.rho - rings[k].radius, c.z - rings[k].position);
+      sums[d[1] < d[0] ? 1 : 0].add(c);
+    }
+    for (int k = 0; k < 2; ++k) rings[k] = sums[k].measure();
+  }
+  return rings;
+}
+
+double fitted_slope(const std::vector<double>& t, const std::vector<double>& y) {
+  const std::size_t n = std::min(t.size(), y.size());
+  if (n < 2) return 0;
+  double mt = 0, my = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    mt += t[i];
+    my += y[i];
+  }
+  mt /= n;
+  my /= n;
+  double stt = 0, sty = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    stt += (t[i] - mt) * (t[i] - mt);
+    sty += (t[i] - mt) * (y[i] - my);
+  }
+  return stt > 0 ? sty / stt : 0;
+}
+
 }  // namespace vortex

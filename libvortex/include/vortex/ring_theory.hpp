@@ -41,10 +41,12 @@
 // moves at U = Gamma / (4 pi R) (ln(8 R / delta) - 0.558), 0.558 = (1 - gamma_E + ln 2) / 2. The
 // virtual origin t0 is set so that the formula matches the initial ring (delta_0 of eq. (2)).
 
+#include <array>
 #include <vector>
 
 #include "vortex/core_function.hpp"
 #include "vortex/generators.hpp"
+#include "vortex/particles.hpp"
 
 namespace vortex {
 
@@ -109,5 +111,32 @@ RingTheory particle_ring_theory(const RingOptions& options, Core core);
 // makes of it), smoothed by cores of radius sigma: eq. (2) with the continuous distribution.
 double gaussian_particle_ring_speed(const ProjectedCore& core, double circulation, double radius,
                                     double delta, double sigma);
+
+// Position of a ring on its axis, measured from the particles. With the axis n through `center`,
+// each particle has an axial coordinate z, a distance rho from the axis and an azimuthal strength
+// Gamma_theta; its share of the impulse along the axis is rho Gamma_theta. Then
+//   position     Z = sum rho Gamma_theta z / sum rho Gamma_theta   (impulse-weighted centroid)
+//   radius       R = sqrt(I / (pi Gamma)),  I = 1/2 sum rho Gamma_theta  (the impulse radius)
+//   circulation  Gamma = sum Gamma_theta / (2 pi rho)                (exact for the generated
+//   rings)
+struct RingMeasure {
+  double position = 0;
+  double radius = 0;
+  double circulation = 0;
+  double impulse = 0;
+};
+
+RingMeasure measure_ring(const ParticleSet& particles, const std::array<double, 3>& center,
+                         const std::array<double, 3>& axis);
+
+// Two coaxial rings: particles go to the ring whose core (R, Z) is nearest in the meridional
+// plane, starting from `guess`, refined a few times. Rings are returned in the order of `guess`.
+std::array<RingMeasure, 2> measure_two_rings(const ParticleSet& particles,
+                                             const std::array<double, 3>& center,
+                                             const std::array<double, 3>& axis,
+                                             const std::array<RingMeasure, 2>& guess);
+
+// Least-squares slope of y(t).
+double fitted_slope(const std::vector<double>& t, const std::vector<double>& y);
 
 }  // namespace vortex
