@@ -103,13 +103,16 @@ std::vector<Window> window_speeds(const std::vector<double>& t, const std::vecto
   std::vector<Window> out;
   const std::size_t n = t.size();
   if (n < first + 4 || windows < 1) return out;
-  const std::size_t length = std::max<std::size_t>(3, (n - first) / windows);
-  for (std::size_t b = first; b + length <= n; b += length) {
-    const std::vector<double> tt(t.begin() + b, t.begin() + b + length);
-    const std::vector<double> zz(z.begin() + b, z.begin() + b + length);
+  const int count = static_cast<int>(std::min<std::size_t>(windows, (n - first) / 3));
+  for (int w = 0; w < count; ++w) {
+    // Consecutive windows share their end points.
+    const std::size_t b = first + (n - 1 - first) * w / count;
+    const std::size_t e = first + (n - 1 - first) * (w + 1) / count + 1;
+    const std::vector<double> tt(t.begin() + b, t.begin() + e);
+    const std::vector<double> zz(z.begin() + b, z.begin() + e);
     const double dt = tt.back() - tt.front();
     const double theory = theory_z.empty() ? std::numeric_limits<double>::quiet_NaN()
-                                           : (theory_z[b + length - 1] - theory_z[b]) / dt;
+                                           : (theory_z[e - 1] - theory_z[b]) / dt;
     out.push_back({0.5 * (tt.front() + tt.back()), fitted_slope(tt, zz), theory});
   }
   return out;
