@@ -44,7 +44,9 @@ void direct_sum_cpu(const ParticleSet& sources, PointsView targets, Core core, b
 
 // Near field (P2P over the near lists) and far field (M2P over the far lists) on CPU threads.
 // Results are added to `out`, which is in target-tree order and already sized; 1/(4 pi) included.
-void evaluate_near_cpu(const TreePlan& plan, Core core, bool gradient, VelocityField& out);
+// single_precision: pair sums in float (per source range), accumulated in double.
+void evaluate_near_cpu(const TreePlan& plan, Core core, bool single_precision, bool gradient,
+                       VelocityField& out);
 void evaluate_far_cpu(const TreePlan& plan, bool gradient, VelocityField& out);
 
 // Device buffers and streams kept between calls of one Solver (defined by the CUDA backend).

@@ -196,13 +196,14 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
     detail::compute_multipoles(plan);
     sorted.stats.times.multipole = seconds_since(stage);
     stage = Clock::now();
-    detail::evaluate_near_cpu(plan, options_.core, gradient, sorted);
+    const bool single = options_.precision == Precision::Float;
+    detail::evaluate_near_cpu(plan, options_.core, single, gradient, sorted);
     sorted.stats.times.near = seconds_since(stage);
     stage = Clock::now();
     detail::evaluate_far_cpu(plan, gradient, sorted);
     sorted.stats.times.far = seconds_since(stage);
     sorted.stats.backend = "cpu";
-    sorted.stats.precision = "double";
+    sorted.stats.precision = single ? "float" : "double";
     sorted.stats.device = cpu_device_name();
   }
   stage = Clock::now();

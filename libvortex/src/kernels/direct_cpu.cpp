@@ -1,8 +1,5 @@
 // Direct O(N^2) sum on CPU threads, double precision.
 
-#include <cmath>
-#include <vector>
-
 #include "../evaluation.hpp"
 #include "pair_sum.hpp"
 
@@ -16,10 +13,8 @@ void direct_sum_cpu(const ParticleSet& sources, PointsView targets, Core core, b
                     VelocityField& out) {
   const std::size_t ns = sources.size(), nt = targets.size();
   out.resize(nt, gradient);
-  std::vector<double> inv_sigma(ns);
-  for (std::size_t j = 0; j < ns; ++j) inv_sigma[j] = 1.0 / sources.sigma[j];
-  const SourceArrays s{sources.x.data(),  sources.y.data(),  sources.z.data(), sources.gx.data(),
-                       sources.gy.data(), sources.gz.data(), inv_sigma.data()};
+  const SourceStorage<double> storage(sources);
+  const SourceArrays<double> s = storage.arrays();
   dispatch_core(core, [&](auto c) {
     constexpr Core C = decltype(c)::value;
 #pragma omp parallel for schedule(dynamic, 16)

@@ -28,8 +28,10 @@ void near_ranges(const TreePlan& plan, int leaf, std::vector<Range>& ranges) {
   }
 }
 
-template <Core C>
-void near_field(const TreePlan& plan, const SourceArrays& s, bool gradient, VelocityField& out) {
+// T is the arithmetic of the pair sums; positions are taken relative to the source root's center.
+template <Core C, class T>
+void near_field(const TreePlan& plan, const SourceArrays<T>& s, const double origin[3],
+                bool gradient, VelocityField& out) {
   const int num_leaves = static_cast<int>(plan.target_tree.leaves.size());
 #pragma omp parallel
   {
@@ -39,7 +41,9 @@ void near_field(const TreePlan& plan, const SourceArrays& s, bool gradient, Velo
       near_ranges(plan, leaf, ranges);
       const KdNode& t = plan.target_tree.nodes[plan.target_tree.leaves[leaf]];
       for (int i = t.begin; i < t.end; ++i) {
-        const double tx = plan.targets.x[i], ty = plan.targets.y[i], tz = plan.targets.z[i];
+        const T tx = static_cast<T>(plan.targets.x[i] - origin[0]);
+        const T ty = static_cast<T>(plan.targets.y[i] - origin[1]);
+        const T tz = static_cast<T>(plan.targets.z[i] - origin[2]);
         if (gradient) {
           VelocityGradientAccumulator<double> acc;
           for (const Range& r : ranges)
@@ -58,13 +62,19 @@ void near_field(const TreePlan& plan, const SourceArrays& s, bool gradient, Velo
 
 }  // namespace
 
-void evaluate_near_cpu(const TreePlan& plan, Core core, bool gradient, VelocityField& out) {
-  const ParticleSet& src = plan.sources;
-  std::vector<double> inv_sigma(src.size());
-  for (std::size_t j = 0; j < src.size(); ++j) inv_sigma[j] = 1.0 / src.sigma[j];
-  const SourceArrays s{src.x.data(),  src.y.data(),  src.z.data(),    src.gx.data(),
-                       src.gy.data(), src.gz.data(), inv_sigma.data()};
-  dispatch_core(core, [&](auto c) { near_field<decltype(c)::value>(plan, s, gradient, out); });
+void evaluate_near_cpu(const TreePlan& plan, Core core, bool single_precision, bool gradient,
+                       VelocityField& out) {
+  const double* origin = plan.source_tree.nodes[0].center;
+  dispatch_core(core, [&](auto c) {
+    constexpr Core C = decltype(c)::value;
+    if (single_precision) {
+      const SourceStorage<float> storage(plan.sources, origin);
+      near_field<C>(plan, storage.arrays(), origin, gradient, out);
+    } else {
+      const SourceStorage<double> storage(plan.sources, origin);
+      near_field<C>(plan, storage.arrays(), origin, gradient, out);
+    }
+  });
 }
 
 }  // namespace vortex::detail
