@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <numeric>
 #include <stdexcept>
 
 namespace vortex::gpu {
@@ -13,65 +12,43 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
-// Appends the groups of the targets range r, at most b targets each.
+// Calls fn for each group of the target range r, at most b targets each.
 template <class Fn>
 void for_each_group(Range r, int b, Fn&& fn) {
   for (int begin = r.begin; begin < r.end; begin += b)
     fn(TargetGroup{begin, std::min(b, r.end - begin)});
 }
 
-// Puts items in launch order, costliest first; equal costs keep their order.
+// Puts items in launch order, costliest first (longest-processing-time order), by a stable
+// counting sort on quarter octaves of the cost: linear time, and equal costs keep their order.
 void order_by_cost(std::vector<WorkItem>& items, const std::vector<std::int64_t>& cost) {
-  std::vector<int> order(items.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost[a] > cost[b]; });
+  constexpr int kBuckets = 4 * 64;
+  auto bucket = [](std::int64_t c) {
+    const int b = c > 1 ? static_cast<int>(4 * std::log2(static_cast<double>(c))) : 0;
+    return kBuckets - 1 - std::min(b, kBuckets - 1);  // costliest first
+  };
+  std::vector<std::size_t> start(kBuckets + 1, 0);
+  for (std::int64_t c : cost) ++start[bucket(c) + 1];
+  for (int b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
   std::vector<WorkItem> sorted(items.size());
-  for (std::size_t i = 0; i < order.size(); ++i) sorted[i] = items[order[i]];
+  for (std::size_t i = 0; i < items.size(); ++i) sorted[start[bucket(cost[i])]++] = items[i];
   items.swap(sorted);
 }
 
-// Source ranges of one list with abutting ranges merged, so that tiles run full across leaves that
-// are neighbours in memory.
-void merge_ranges(const Range* entries, int n, std::vector<Range>& merged) {
-  merged.clear();
+// Appends the source ranges of one list to `out` with abutting ranges merged, so that tiles run
+// full across leaves that are neighbours in memory. Returns the number of sources.
+std::int64_t merge_ranges(const Range* entries, int n, std::vector<Range>& out, std::size_t first) {
+  std::int64_t total = 0;
   for (int i = 0; i < n; ++i) {
     const Range r = entries[i];
     if (r.size() <= 0) continue;
-    if (!merged.empty() && merged.back().end == r.begin)
-      merged.back().end = r.end;
+    total += r.size();
+    if (out.size() > first && out.back().end == r.begin)
+      out.back().end = r.end;
     else
-      merged.push_back(r);
+      out.push_back(r);
   }
-}
-
-// Cuts the concatenation of `ranges` (total `total` particles) into pieces of `piece` particles and
-// appends one near item per piece.
-void cut_near(WorkPlan& plan, std::vector<std::int64_t>& cost, int group,
-              const std::vector<Range>& ranges, std::int64_t piece, int& slot) {
-  std::int64_t room = piece;
-  int first = static_cast<int>(plan.near_ranges.size());
-  std::int64_t filled = 0;
-  auto close = [&] {
-    const int last = static_cast<int>(plan.near_ranges.size());
-    if (last == first) return;
-    plan.near_items.push_back(WorkItem{group, first, last, slot++});
-    cost.push_back(filled);
-    first = last;
-    filled = 0;
-    room = piece;
-  };
-  for (const Range& r : ranges) {
-    int b = r.begin;
-    while (b < r.end) {
-      const int take = static_cast<int>(std::min<std::int64_t>(r.end - b, room));
-      plan.near_ranges.push_back(Range{b, b + take});
-      b += take;
-      room -= take;
-      filled += take;
-      if (room == 0) close();
-    }
-  }
-  close();
+  return total;
 }
 
 }  // namespace
@@ -81,17 +58,20 @@ WorkPlan plan_tree(const ListView& lists, const Balance& balance) {
   WorkPlan plan;
   const int b = balance.block_threads;
   plan.block_threads = b;
+  const int num_leaves = lists.num_leaves;
 
-  // Totals, for the item-size limits.
-  std::vector<std::vector<Range>> merged(lists.num_leaves);
+  // Merged near ranges of every leaf, flat; items of unsplit lists index them directly.
+  std::vector<int> merged(num_leaves + 1, 0);
+  std::vector<std::int64_t> sources(num_leaves);
+  plan.near_ranges.reserve(lists.near_offsets[num_leaves]);
   std::int64_t total_near = 0, total_far = 0;
-  for (int leaf = 0; leaf < lists.num_leaves; ++leaf) {
+  for (int leaf = 0; leaf < num_leaves; ++leaf) {
     const int lo = lists.near_offsets[leaf], hi = lists.near_offsets[leaf + 1];
-    merge_ranges(lists.near_entries + lo, hi - lo, merged[leaf]);
-    std::int64_t s = 0;
-    for (const Range& r : merged[leaf]) s += r.size();
+    sources[leaf] =
+        merge_ranges(lists.near_entries + lo, hi - lo, plan.near_ranges, plan.near_ranges.size());
+    merged[leaf + 1] = static_cast<int>(plan.near_ranges.size());
     const std::int64_t groups = ceil_div(lists.target_leaves[leaf].size(), b);
-    total_near += groups * s;
+    total_near += groups * sources[leaf];
     if (lists.far_offsets)
       total_far += groups * (lists.far_offsets[leaf + 1] - lists.far_offsets[leaf]);
   }
@@ -105,35 +85,60 @@ WorkPlan plan_tree(const ListView& lists, const Balance& balance) {
       std::max<std::int64_t>(ceil_div(total_far, wanted(balance.far_resident_blocks)), 16);
 
   std::vector<std::int64_t> near_cost, far_cost;
+  std::vector<Range> list;
   plan.group_slots.push_back(0);
   int slot = 0;
-  for (int leaf = 0; leaf < lists.num_leaves; ++leaf) {
-    const std::vector<Range>& ranges = merged[leaf];
-    std::int64_t s = 0;
-    for (const Range& r : ranges) s += r.size();
+  for (int leaf = 0; leaf < num_leaves; ++leaf) {
+    const std::int64_t s = sources[leaf];
     const int far_lo = lists.far_offsets ? lists.far_offsets[leaf] : 0;
-    const int far_hi = lists.far_offsets ? lists.far_offsets[leaf + 1] : 0;
-    const int nf = far_hi - far_lo;
+    const int nf = lists.far_offsets ? lists.far_offsets[leaf + 1] - far_lo : 0;
+    const std::int64_t near_pieces =
+        s > 0 ? std::min<std::int64_t>(balance.max_pieces, ceil_div(s, near_limit)) : 0;
+    const int far_pieces =
+        nf > 0
+            ? static_cast<int>(std::min<std::int64_t>(balance.max_pieces, ceil_div(nf, far_limit)))
+            : 0;
+    if (near_pieces > 1)
+      list.assign(plan.near_ranges.begin() + merged[leaf],
+                  plan.near_ranges.begin() + merged[leaf + 1]);
     for_each_group(lists.target_leaves[leaf], b, [&](TargetGroup g) {
       const int group = static_cast<int>(plan.groups.size());
       plan.groups.push_back(g);
-      if (s > 0) {
-        const std::int64_t pieces =
-            std::min<std::int64_t>(balance.max_pieces, ceil_div(s, near_limit));
-        const std::int64_t piece = ceil_div(ceil_div(s, pieces), b) * b;
-        cut_near(plan, near_cost, group, ranges, piece, slot);
-        plan.pair_interactions += std::uint64_t(g.count) * std::uint64_t(s);
+      if (near_pieces == 1) {
+        plan.near_items.push_back(WorkItem{group, merged[leaf], merged[leaf + 1], slot++});
+        near_cost.push_back(s);
+      } else if (near_pieces > 1) {
+        // Pieces of whole tiles, cut from the concatenated ranges; the cut ranges are appended.
+        const std::int64_t piece = ceil_div(ceil_div(s, near_pieces), b) * b;
+        std::int64_t room = piece, filled = 0;
+        int first = static_cast<int>(plan.near_ranges.size());
+        auto close = [&] {
+          const int last = static_cast<int>(plan.near_ranges.size());
+          if (last == first) return;
+          plan.near_items.push_back(WorkItem{group, first, last, slot++});
+          near_cost.push_back(filled);
+          first = last;
+          filled = 0;
+          room = piece;
+        };
+        for (const Range& r : list) {
+          for (int begin = r.begin; begin < r.end;) {
+            const int take = static_cast<int>(std::min<std::int64_t>(r.end - begin, room));
+            plan.near_ranges.push_back(Range{begin, begin + take});
+            begin += take;
+            room -= take;
+            filled += take;
+            if (room == 0) close();
+          }
+        }
+        close();
       }
-      if (nf > 0) {
-        const int pieces =
-            static_cast<int>(std::min<std::int64_t>(balance.max_pieces, ceil_div(nf, far_limit)));
-        const int piece = static_cast<int>(ceil_div(nf, pieces));
+      if (s > 0) plan.pair_interactions += std::uint64_t(g.count) * std::uint64_t(s);
+      if (far_pieces > 0) {
+        const int piece = static_cast<int>(ceil_div(nf, far_pieces));
         for (int e = 0; e < nf; e += piece) {
-          const int first = static_cast<int>(plan.far_nodes.size());
           const int n = std::min(piece, nf - e);
-          plan.far_nodes.insert(plan.far_nodes.end(), lists.far_nodes + far_lo + e,
-                                lists.far_nodes + far_lo + e + n);
-          plan.far_items.push_back(WorkItem{group, first, first + n, slot++});
+          plan.far_items.push_back(WorkItem{group, far_lo + e, far_lo + e + n, slot++});
           far_cost.push_back(n);
         }
         plan.multipole_interactions += std::uint64_t(g.count) * std::uint64_t(nf);
@@ -171,15 +176,16 @@ WorkPlan plan_direct(int num_targets, int num_sources, const Balance& balance) {
     if (fill >= 0.96) break;
   }
 
+  // The source pieces are shared by all groups.
+  for (std::int64_t s = 0; s < num_sources; s += best_piece)
+    plan.near_ranges.push_back(Range{static_cast<int>(s), static_cast<int>(std::min<std::int64_t>(
+                                                              num_sources, s + best_piece))});
+  const int pieces = static_cast<int>(plan.near_ranges.size());
   plan.group_slots.push_back(0);
   int slot = 0;
   for (std::int64_t g = 0; g < groups; ++g) {
-    for (std::int64_t s = 0; s < num_sources; s += best_piece) {
-      const int first = static_cast<int>(plan.near_ranges.size());
-      plan.near_ranges.push_back(Range{static_cast<int>(s), static_cast<int>(std::min<std::int64_t>(
-                                                                num_sources, s + best_piece))});
-      plan.near_items.push_back(WorkItem{static_cast<int>(g), first, first + 1, slot++});
-    }
+    for (int k = 0; k < pieces; ++k)
+      plan.near_items.push_back(WorkItem{static_cast<int>(g), k, k + 1, slot++});
     plan.group_slots.push_back(slot);
   }
   plan.pair_interactions = std::uint64_t(num_targets) * std::uint64_t(num_sources);

@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -38,9 +40,43 @@ constexpr int kDirectThreads = 128;
 constexpr int kMaxGroupThreads = 256;
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
+
+// memcpy on all threads: staging copies are hundreds of MB at large N.
+void parallel_copy(void* dst, const void* src, std::size_t bytes) {
+  constexpr std::size_t kChunk = std::size_t(1) << 22;
+  const std::ptrdiff_t chunks = static_cast<std::ptrdiff_t>((bytes + kChunk - 1) / kChunk);
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+    const std::size_t lo = c * kChunk, n = std::min(kChunk, bytes - lo);
+    std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, n);
+  }
 }
+
+// Host phases of one call, printed to stderr when VORTEX_CUDA_VERBOSE is set (the Solver's stage
+// times lump several of them together).
+class HostPhases {
+ public:
+  HostPhases() : on_(std::getenv("VORTEX_CUDA_VERBOSE") != nullptr), last_(Clock::now()) {}
+  // Seconds since the previous mark (or construction), recorded under `name`.
+  double mark(const char* name) {
+    const auto now = Clock::now();
+    const double s = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    if (on_) text_ += std::string(" ") + name + "=" + std::to_string(1e3 * s) + "ms";
+    return s;
+  }
+  void add(const char* name, double seconds) {
+    if (on_) text_ += std::string(" ") + name + "=" + std::to_string(1e3 * seconds) + "ms";
+  }
+  ~HostPhases() {
+    if (on_) std::fprintf(stderr, "vortex cuda:%s\n", text_.c_str());
+  }
+
+ private:
+  bool on_;
+  Clock::time_point last_;
+  std::string text_;
+};
 
 // A host array staged through pinned memory into a device buffer that only grows.
 template <class T>
@@ -59,7 +95,7 @@ struct Staged {
   }
   void upload(const std::vector<T>& v, cudaStream_t s) {
     if (v.empty()) return;
-    std::memcpy(host_data(v.size()), v.data(), v.size() * sizeof(T));
+    parallel_copy(host_data(v.size()), v.data(), v.size() * sizeof(T));
     upload(v.size(), s);
   }
 };
@@ -162,7 +198,7 @@ void upload_particles(CudaWorkspace& ws, std::size_t source_bytes, std::size_t t
 void stage_plan(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t num_targets,
                 bool gradient) {
   auto copy = [](auto& staged, const auto& v) {
-    if (!v.empty()) std::memcpy(staged.host_data(v.size()), v.data(), v.size() * sizeof(v[0]));
+    if (!v.empty()) parallel_copy(staged.host_data(v.size()), v.data(), v.size() * sizeof(v[0]));
   };
   copy(ws.groups, plan.groups);
   copy(ws.group_slots, plan.group_slots);
@@ -250,7 +286,7 @@ std::size_t resident_blocks(const CudaWorkspace& ws, int per_multiprocessor) {
 
 void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
                      const SolverOptions& options, bool gradient, VelocityField& out) {
-  const auto wall = Clock::now();
+  HostPhases phases;
   const std::size_t n = targets.size();
   if (out.size() != n || out.has_gradient != gradient) out.resize(n, gradient);
   const g::Arithmetic a = arithmetic_of(options.precision);
@@ -264,7 +300,7 @@ void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView t
 
   const std::size_t source_bytes = pack_particles(ws, sources, targets, a);
   stage_plan(ws, plan, n, gradient);
-  const double pack_time = seconds_since(wall);
+  const double pack_time = phases.mark("plan_pack");
   ws.start.record(ws.compute);
   upload_particles(ws, source_bytes, n * vec_bytes(a));
   upload_plan(ws, plan);
@@ -275,26 +311,29 @@ void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView t
   ws.near_end.record(ws.compute);
   launch_combine_and_download(ws, plan, n, gradient);
   ws.compute.synchronize();
+  phases.mark("wait_gpu");
 
-  const auto unpack = Clock::now();
   unpack_results(ws, n, gradient, out);
+  const double unpack_time = phases.mark("unpack");
   fill_common_stats(ws, a, plan, out.stats);
   out.stats.times.near = ws.far_end.seconds_since(ws.near_start);
   out.stats.times.transfer = pack_time + ws.uploaded.seconds_since(ws.start) +
-                             ws.downloaded.seconds_since(ws.far_end) + seconds_since(unpack);
+                             ws.downloaded.seconds_since(ws.far_end) + unpack_time;
+  phases.add("gpu_pair_kernel", ws.near_end.seconds_since(ws.near_start));
 }
 
 void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& options,
                         bool gradient, VelocityField& out) {
-  auto wall = Clock::now();
+  HostPhases phases;
   const std::size_t n = plan.targets.size();
   if (out.size() != n || out.has_gradient != gradient) out.resize(n, gradient);
   const g::Arithmetic a = arithmetic_of(options.precision);
   const KdTree& tt = plan.target_tree;
   const KdTree& st = plan.source_tree;
+  const auto& lists = plan.lists;
   const int num_leaves = static_cast<int>(tt.leaves.size());
 
-  // Target leaves and near entries as particle ranges.
+  // Target leaves and near entries as particle ranges; work items of bounded cost.
   std::vector<g::Range> leaves(num_leaves);
   int largest = 1;
   for (int i = 0; i < num_leaves; ++i) {
@@ -302,9 +341,10 @@ void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& 
     leaves[i] = {node.begin, node.end};
     largest = std::max(largest, node.count());
   }
-  const auto& lists = plan.lists;
   std::vector<g::Range> near_entries(lists.near_nodes.size());
-  for (std::size_t k = 0; k < near_entries.size(); ++k) {
+  const std::ptrdiff_t num_near = static_cast<std::ptrdiff_t>(near_entries.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < num_near; ++k) {
     const KdNode& node = st.nodes[lists.near_nodes[k]];
     near_entries[k] = {node.begin, node.end};
   }
@@ -323,11 +363,12 @@ void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& 
   view.far_offsets = lists.far_offsets.data();
   view.far_nodes = lists.far_nodes.data();
   const g::WorkPlan work = g::plan_tree(view, balance);
+  double transfer_host = phases.mark("plan");
 
   // Near field first: it needs no multipoles.
   const std::size_t source_bytes = pack_particles(ws, plan.sources, PointsView(plan.targets), a);
   stage_plan(ws, work, n, gradient);
-  double transfer_host = seconds_since(wall);
+  transfer_host += phases.mark("pack");
   ws.start.record(ws.compute);
   upload_particles(ws, source_bytes, n * vec_bytes(a));
   upload_plan(ws, work);
@@ -337,53 +378,47 @@ void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& 
   ws.near_end.record(ws.compute);
 
   // Far lists travel on the copy stream while the near field runs.
-  wall = Clock::now();
   const cudaStream_t cs = ws.copy.get();
   ws.far_lists_start.record(ws.copy);
   ws.far_items.upload(work.far_items, cs);
-  ws.far_nodes.upload(work.far_nodes, cs);
+  ws.far_nodes.upload(lists.far_nodes, cs);
   ws.far_lists_end.record(ws.copy);
-  transfer_host += seconds_since(wall);
+  transfer_host += phases.mark("launch_near");
 
-  // Multipoles on the host meanwhile, then the velocity expansions M2P reads.
-  wall = Clock::now();
+  // Multipoles and velocity expansions on the host meanwhile.
   compute_multipoles(plan);
-  const int p = plan.order;
+  const double multipole_time = phases.mark("multipoles");
   const std::size_t num_nodes = st.nodes.size();
-  const std::size_t msize = 3 * std::size_t(plan.coefficients_per_expansion());
-  const std::size_t vsize = multipole::velocity_expansion_size(p);
+  const std::size_t vsize = multipole::velocity_expansion_size(plan.order);
+  if (plan.velocity_expansions.size() != num_nodes * vsize)
+    throw std::logic_error("compute_multipoles left velocity expansions of the wrong size");
   const std::size_t real = a == g::Arithmetic::Double ? sizeof(double) : sizeof(float);
   unsigned char* vbytes = ws.expansions.host_data(num_nodes * vsize * real);
   unsigned char* cbytes = ws.centers.host_data(num_nodes * vec_bytes(a));
-#pragma omp parallel
-  {
-    std::vector<double> v(vsize);
-#pragma omp for schedule(static)
-    for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(num_nodes); ++k) {
-      multipole::m2v(p, plan.multipoles.data() + k * msize, v.data());
-      const double* c = st.nodes[k].center;
-      if (a == g::Arithmetic::Double) {
-        std::memcpy(vbytes + k * vsize * real, v.data(), vsize * sizeof(double));
-        reinterpret_cast<g::Vec4<double>*>(cbytes)[k] = {c[0], c[1], c[2], 0.0};
-      } else {
-        float* dst = reinterpret_cast<float*>(vbytes) + k * vsize;
-        for (std::size_t i = 0; i < vsize; ++i) dst[i] = float(v[i]);
-        reinterpret_cast<g::Vec4<float>*>(cbytes)[k] = {float(c[0]), float(c[1]), float(c[2]), 0.f};
-      }
-    }
+  if (a == g::Arithmetic::Double) {
+    parallel_copy(vbytes, plan.velocity_expansions.data(), num_nodes * vsize * real);
+  } else {
+    float* v = reinterpret_cast<float*>(vbytes);
+    const std::ptrdiff_t total = static_cast<std::ptrdiff_t>(num_nodes * vsize);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < total; ++i) v[i] = float(plan.velocity_expansions[i]);
   }
-  const double multipole_time = seconds_since(wall);
-
-  wall = Clock::now();
+  for (std::size_t k = 0; k < num_nodes; ++k) {
+    const double* c = st.nodes[k].center;
+    if (a == g::Arithmetic::Double)
+      reinterpret_cast<g::Vec4<double>*>(cbytes)[k] = {c[0], c[1], c[2], 0.0};
+    else
+      reinterpret_cast<g::Vec4<float>*>(cbytes)[k] = {float(c[0]), float(c[1]), float(c[2]), 0.f};
+  }
   ws.expansions_start.record(ws.copy);
   ws.expansions.upload(num_nodes * vsize * real, cs);
   ws.centers.upload(num_nodes * vec_bytes(a), cs);
   ws.expansions_end.record(ws.copy);
   ws.compute.wait(ws.expansions_end.get());
-  transfer_host += seconds_since(wall);
+  transfer_host += phases.mark("pack_expansions");
 
   g::FarSum f;
-  f.order = p;
+  f.order = plan.order;
   f.arithmetic = a;
   f.gradient = gradient;
   f.block_threads = threads;
@@ -399,19 +434,25 @@ void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& 
   g::launch_far_sum(f, ws.compute.get());
   launch_combine_and_download(ws, work, n, gradient);
   ws.compute.synchronize();
+  phases.mark("wait_gpu");
 
-  wall = Clock::now();
   unpack_results(ws, n, gradient, out);
-  transfer_host += seconds_since(wall);
+  transfer_host += phases.mark("unpack");
 
   fill_common_stats(ws, a, work, out.stats);
   out.stats.times.multipole = multipole_time;
   out.stats.times.near = ws.near_end.seconds_since(ws.near_start);
   out.stats.times.far = ws.far_end.seconds_since(ws.far_start);
-  out.stats.times.transfer = transfer_host + ws.uploaded.seconds_since(ws.start) +
-                             ws.far_lists_end.seconds_since(ws.far_lists_start) +
-                             ws.expansions_end.seconds_since(ws.expansions_start) +
-                             ws.downloaded.seconds_since(ws.far_end);
+  const double uploads = ws.uploaded.seconds_since(ws.start) +
+                         ws.far_lists_end.seconds_since(ws.far_lists_start) +
+                         ws.expansions_end.seconds_since(ws.expansions_start);
+  const double download = ws.downloaded.seconds_since(ws.far_end);
+  out.stats.times.transfer = transfer_host + uploads + download;
+  phases.add("gpu_near", out.stats.times.near);
+  phases.add("gpu_far", out.stats.times.far);
+  phases.add("gpu_upload", uploads);
+  phases.add("gpu_download", download);
+  phases.add("gpu_idle_before_far", ws.far_start.seconds_since(ws.near_end));
 }
 
 }  // namespace vortex::detail

@@ -35,9 +35,11 @@ class GpuDirect : public ::testing::TestWithParam<Core> {
 
 TEST_P(GpuDirect, MatchesCpuDoubleInFloatAndDouble) {
   const Core core = GetParam();
-  // Not a multiple of any block size; a few particles close together exercise the small-rho series.
+  // Not a multiple of any block size. A close pair exercises the small-rho series of the cores;
+  // the singular kernel is left without it: 1/r^3 at r = 1e-4 is beyond float positions.
   ParticleSet p = random_cube(3001, 21);
-  p.push_back(p.x[0] + 1e-4, p.y[0], p.z[0], 1e-4, 2e-4, -1e-4, p.sigma[0]);
+  if (core != Core::Singular)
+    p.push_back(p.x[0] + 1e-4, p.y[0], p.z[0], 1e-4, 2e-4, -1e-4, p.sigma[0]);
   const VelocityField ref = Solver(direct(core, Backend::Cpu, Precision::Double)).evaluate(p, true);
 
   const VelocityField f = Solver(direct(core, Backend::Cuda, Precision::Float)).evaluate(p, true);

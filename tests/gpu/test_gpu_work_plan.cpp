@@ -97,7 +97,7 @@ TEST(GpuWorkPlan, TreeCoversEveryPairOnce) {
     }
     for (const WorkItem& it : plan.far_items) {
       if (plan.groups[it.group].begin != l.leaves[leaf].begin) continue;
-      for (int e = it.entry_begin; e < it.entry_end; ++e) ++got_far[plan.far_nodes[e]];
+      for (int e = it.entry_begin; e < it.entry_end; ++e) ++got_far[l.far_nodes[e]];
     }
     EXPECT_EQ(got_near, want_near) << "leaf " << leaf;
     EXPECT_EQ(got_far, want_far) << "leaf " << leaf;
@@ -107,7 +107,7 @@ TEST(GpuWorkPlan, TreeCoversEveryPairOnce) {
   EXPECT_EQ(plan.pair_interactions, pairs);
   EXPECT_EQ(plan.multipole_interactions, m2p);
 
-  // Long lists were split, and the costliest items come first.
+  // Long lists were split, and the costliest items come first (to a quarter octave).
   EXPECT_GT(plan.near_items.size(), l.leaves.size() / 2);
   auto cost = [&](const WorkItem& it) {
     long c = 0;
@@ -115,7 +115,7 @@ TEST(GpuWorkPlan, TreeCoversEveryPairOnce) {
     return c;
   };
   for (std::size_t i = 1; i < plan.near_items.size(); ++i)
-    EXPECT_GE(cost(plan.near_items[i - 1]), cost(plan.near_items[i]));
+    EXPECT_GE(1.19 * cost(plan.near_items[i - 1]), cost(plan.near_items[i]));
   long largest_list = 0;
   for (std::size_t leaf = 0; leaf < l.leaves.size(); ++leaf) {
     long s = 0;

@@ -39,6 +39,7 @@ struct Balance {
 };
 
 // Lists per target leaf (CSR): near entries are source particle ranges, far entries source nodes.
+// Far items index far_nodes itself, so that array goes to the device as it is.
 struct ListView {
   const Range* target_leaves = nullptr;  // per leaf, target particle range
   int num_leaves = 0;
