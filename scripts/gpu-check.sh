@@ -12,10 +12,15 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
-STAGES=${STAGES:-"build test timing sass bench"}
+STAGES=${STAGES:-"build test timing sass sweep bench"}
 SIZES_TREE=${SIZES_TREE:-"500000 1000000 10000000"}
 DIRECT_N=${DIRECT_N:-1000000}
-TREE_ARGS=${TREE_ARGS:-"--order 7 --theta 0.6 --target-bucket 64 --source-bucket 512 --arity 8"}
+TREE_ARGS=${TREE_ARGS:-"--order 8 --theta 0.6 --target-bucket 64 --source-bucket 256 --arity 8"}
+# Tree parameter sets tried at N = SWEEP_N; the fastest whose mean velocity error is within
+# ERROR_TARGET replaces TREE_ARGS for the timed sizes.
+SWEEP_N=${SWEEP_N:-1000000}
+ERROR_TARGET=${ERROR_TARGET:-2e-4}
+SWEEP=${SWEEP:-"--order 7 --theta 0.6 --source-bucket 512;--order 8 --theta 0.6 --source-bucket 512;--order 8 --theta 0.6 --source-bucket 256;--order 8 --theta 0.6 --source-bucket 128;--order 7 --theta 0.5 --source-bucket 256;--order 9 --theta 0.65 --source-bucket 256;--order 8 --theta 0.55 --source-bucket 256"}
 BUILD_TARGETS=${BUILD_TARGETS:-all}  # e.g. "vortex-bench test_gpu_direct" for a partial build
 TEST_REGEX=${TEST_REGEX:-}            # ctest -R filter; empty = every test
 mkdir -p "$OUT"
@@ -85,12 +90,41 @@ bench() {  # label, args...
   local label=$1
   shift
   local start=$SECONDS
-  "$BUILD/vortex-bench" "$@" --json "$OUT/bench_$label.json" >"$OUT/bench_$label.log" 2>&1
+  VORTEX_CUDA_VERBOSE=1 "$BUILD/vortex-bench" "$@" --json "$OUT/bench_$label.json" >"$OUT/bench_$label.log" 2>&1
   local rc=$?
   echo "== $label (rc=$rc, $((SECONDS - start)) s): vortex-bench $*" >>"$OUT/bench.log"
   cat "$OUT/bench_$label.log" >>"$OUT/bench.log"
   rm -f "$OUT/bench_$label.log"
 }
+
+if has sweep; then
+  k=0
+  IFS=';' read -ra configs <<<"$SWEEP"
+  for args in "${configs[@]}"; do
+    k=$((k + 1))
+    # shellcheck disable=SC2086
+    bench "sweep$k" --case cube --n "$SWEEP_N" --runs cuda-tree-float --repeat 3 --sample 1000 \
+      --target-bucket 64 --arity 8 $args
+    echo "$args" >"$OUT/sweep$k.args"
+  done
+  best=$(python3 - "$OUT" "$ERROR_TARGET" 2>"$OUT/sweep.txt" <<'PY'
+import glob, json, os, sys
+out, target = sys.argv[1], float(sys.argv[2])
+best = None
+for f in sorted(glob.glob(os.path.join(out, "bench_sweep*.json"))):
+    args = open(f.replace("bench_", "").replace(".json", ".args")).read().strip()
+    r = json.load(open(f))["results"][0]
+    t, e = r["times"]["total"], r["error"]["velocity_mean_rel"]
+    print("sweep: %-48s total %.4f s  u.mean %.2e  near %.4f far %.4f" % (args, t, e, r["times"]["near"], r["times"]["far"]), file=sys.stderr)
+    if e <= target and (best is None or t < best[0]):
+        best = (t, args)
+print(best[1] if best else "")
+PY
+  )
+  tee -a "$SUMMARY" <"$OUT/sweep.txt"
+  if [ -n "$best" ]; then TREE_ARGS="--target-bucket 64 --arity 8 $best"; fi
+  note "sweep at N=$SWEEP_N: chosen TREE_ARGS=$TREE_ARGS"
+fi
 
 if has bench; then
   bench direct_float --case cube --n "$DIRECT_N" --runs cuda-direct-float --repeat 3 --sample 1000
@@ -107,6 +141,8 @@ import json, glob, os, sys
 out = sys.argv[1]
 rows = []
 for f in sorted(glob.glob(os.path.join(out, "bench_*.json"))):
+    if "sweep" in f:
+        continue
     d = json.load(open(f))
     for r in d["results"]:
         t = r["times"]; e = r["error"]

@@ -146,24 +146,45 @@ CudaWorkspacePtr make_cuda_workspace() {
 
 namespace {
 
+// Positions are stored relative to `origin` (the middle of the sources), so that float keeps its
+// digits for particle sets far from the coordinate origin.
+struct Origin {
+  double x = 0, y = 0, z = 0;
+};
+
 template <class T>
-void pack_sources(const ParticleSet& s, unsigned char* pos_bytes, unsigned char* str_bytes) {
+void pack_sources(const ParticleSet& s, Origin o, unsigned char* pos_bytes,
+                  unsigned char* str_bytes) {
   auto* pos = reinterpret_cast<g::Vec4<T>*>(pos_bytes);
   auto* str = reinterpret_cast<g::Vec4<T>*>(str_bytes);
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
-    pos[i] = {T(s.x[i]), T(s.y[i]), T(s.z[i]), T(1.0 / s.sigma[i])};
+    pos[i] = {T(s.x[i] - o.x), T(s.y[i] - o.y), T(s.z[i] - o.z), T(1.0 / s.sigma[i])};
     str[i] = {T(s.gx[i]), T(s.gy[i]), T(s.gz[i]), T(0)};
   }
 }
 
 template <class T>
-void pack_points(PointsView p, unsigned char* bytes) {
+void pack_points(PointsView p, Origin o, unsigned char* bytes) {
   auto* out = reinterpret_cast<g::Vec4<T>*>(bytes);
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(p.size());
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i) out[i] = {T(p.x[i]), T(p.y[i]), T(p.z[i]), T(0)};
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    out[i] = {T(p.x[i] - o.x), T(p.y[i] - o.y), T(p.z[i] - o.z), T(0)};
+}
+
+// The middle of the sources' bounding box.
+Origin middle(const ParticleSet& s) {
+  double lo[3] = {s.x[0], s.y[0], s.z[0]}, hi[3] = {lo[0], lo[1], lo[2]};
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
+#pragma omp parallel for reduction(min : lo[:3]) reduction(max : hi[:3])
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    lo[0] = std::min(lo[0], s.x[i]), hi[0] = std::max(hi[0], s.x[i]);
+    lo[1] = std::min(lo[1], s.y[i]), hi[1] = std::max(hi[1], s.y[i]);
+    lo[2] = std::min(lo[2], s.z[i]), hi[2] = std::max(hi[2], s.z[i]);
+  }
+  return {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
 }
 
 // Bytes of one Vec4 in the call's arithmetic.
@@ -172,17 +193,18 @@ std::size_t vec_bytes(g::Arithmetic a) {
 }
 
 // Packs sources and targets into pinned memory; returns the bytes of each array.
-std::size_t pack_particles(CudaWorkspace& ws, const ParticleSet& s, PointsView t, g::Arithmetic a) {
+std::size_t pack_particles(CudaWorkspace& ws, const ParticleSet& s, PointsView t, Origin o,
+                           g::Arithmetic a) {
   const std::size_t sb = s.size() * vec_bytes(a), tb = t.size() * vec_bytes(a);
   unsigned char* pos = ws.positions.host_data(sb);
   unsigned char* str = ws.strengths.host_data(sb);
   unsigned char* tgt = ws.targets.host_data(tb);
   if (a == g::Arithmetic::Double) {
-    pack_sources<double>(s, pos, str);
-    pack_points<double>(t, tgt);
+    pack_sources<double>(s, o, pos, str);
+    pack_points<double>(t, o, tgt);
   } else {
-    pack_sources<float>(s, pos, str);
-    pack_points<float>(t, tgt);
+    pack_sources<float>(s, o, pos, str);
+    pack_points<float>(t, o, tgt);
   }
   return sb;
 }
@@ -298,7 +320,7 @@ void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView t
   const g::WorkPlan plan =
       g::plan_direct(static_cast<int>(n), static_cast<int>(sources.size()), balance);
 
-  const std::size_t source_bytes = pack_particles(ws, sources, targets, a);
+  const std::size_t source_bytes = pack_particles(ws, sources, targets, middle(sources), a);
   stage_plan(ws, plan, n, gradient);
   const double pack_time = phases.mark("plan_pack");
   ws.start.record(ws.compute);
@@ -366,7 +388,9 @@ void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& 
   double transfer_host = phases.mark("plan");
 
   // Near field first: it needs no multipoles.
-  const std::size_t source_bytes = pack_particles(ws, plan.sources, PointsView(plan.targets), a);
+  const Origin origin{st.nodes[0].center[0], st.nodes[0].center[1], st.nodes[0].center[2]};
+  const std::size_t source_bytes =
+      pack_particles(ws, plan.sources, PointsView(plan.targets), origin, a);
   stage_plan(ws, work, n, gradient);
   transfer_host += phases.mark("pack");
   ws.start.record(ws.compute);
@@ -405,10 +429,11 @@ void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& 
   }
   for (std::size_t k = 0; k < num_nodes; ++k) {
     const double* c = st.nodes[k].center;
+    const double x = c[0] - origin.x, y = c[1] - origin.y, z = c[2] - origin.z;
     if (a == g::Arithmetic::Double)
-      reinterpret_cast<g::Vec4<double>*>(cbytes)[k] = {c[0], c[1], c[2], 0.0};
+      reinterpret_cast<g::Vec4<double>*>(cbytes)[k] = {x, y, z, 0.0};
     else
-      reinterpret_cast<g::Vec4<float>*>(cbytes)[k] = {float(c[0]), float(c[1]), float(c[2]), 0.f};
+      reinterpret_cast<g::Vec4<float>*>(cbytes)[k] = {float(x), float(y), float(z), 0.f};
   }
   ws.expansions_start.record(ws.copy);
   ws.expansions.upload(num_nodes * vsize * real, cs);
