@@ -305,6 +305,20 @@ void dispatch_order(int p, const char* what, F&& f) {
       check_order(p, 1, what);
   }
 }
+
+// The same for p in Lo..Hi.
+template <int Lo, int Hi, class F>
+void dispatch_range_from(int p, F& f) {
+  if constexpr (Lo <= Hi) {
+    if (p == Lo) return f(std::integral_constant<int, Lo>{});
+    dispatch_range_from<Lo + 1, Hi>(p, f);
+  }
+}
+template <int Lo, int Hi, class F>
+void dispatch_range(int p, const char* what, F&& f) {
+  check_order(p, Lo, what, Hi);
+  dispatch_range_from<Lo, Hi>(p, f);
+}
 }  // namespace detail
 
 // Host versions with a run-time order p in 1..16 (std::invalid_argument otherwise).

@@ -45,11 +45,11 @@ VORTEX_HD constexpr int velocity_expansion_size(int p) {
 }
 
 namespace detail {
-inline void check_order(int p, int lowest, const char* what) {
-  if (p < lowest || p > kMaxOrder)
+inline void check_order(int p, int lowest, const char* what, int highest = kMaxOrder) {
+  if (p < lowest || p > highest)
     throw std::invalid_argument(std::string(what) + ": expansion order " + std::to_string(p) +
                                 " outside [" + std::to_string(lowest) + ", " +
-                                std::to_string(kMaxOrder) + "]");
+                                std::to_string(highest) + "]");
 }
 
 // Complex value (re, im) of X_n^m for any sign of m, from a degree-major array (zero if |m| > n).

@@ -7,4 +7,5 @@
 #include "vortex/multipole/evaluation.hpp"
 #include "vortex/multipole/expansion.hpp"
 #include "vortex/multipole/ladder.hpp"
+#include "vortex/multipole/local.hpp"
 #include "vortex/multipole/solid_harmonics.hpp"
