@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "gpu_cases.hpp"
 #include "support/reference.hpp"
 #include "vortex/solver.hpp"
 
@@ -36,8 +37,8 @@ class GpuDirect : public ::testing::TestWithParam<Core> {
 TEST_P(GpuDirect, MatchesCpuDoubleInFloatAndDouble) {
   const Core core = GetParam();
   // Not a multiple of any block size. A close pair exercises the small-rho series of the cores;
-  // the singular kernel is left without it: 1/r^3 at r = 1e-4 is beyond float positions.
-  ParticleSet p = random_cube(3001, 21);
+  // the singular kernel is left without it (see gpu_case).
+  ParticleSet p = testing::gpu_case(core, 3001, 21);
   if (core != Core::Singular)
     p.push_back(p.x[0] + 1e-4, p.y[0], p.z[0], 1e-4, 2e-4, -1e-4, p.sigma[0]);
   const VelocityField ref = Solver(direct(core, Backend::Cpu, Precision::Double)).evaluate(p, true);
@@ -56,7 +57,7 @@ TEST_P(GpuDirect, MatchesCpuDoubleInFloatAndDouble) {
 
 TEST_P(GpuDirect, SeparateTargetsAndVelocityOnly) {
   const Core core = GetParam();
-  const ParticleSet p = random_cube(1500, 22);
+  const ParticleSet p = testing::gpu_case(core, 1500, 22);
   Points t = random_points(777, 23, -0.3, 1.3);
   t.push_back(p.x[5], p.y[5], p.z[5]);  // a target exactly on a source
   const VelocityField ref =

@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 
+#include "gpu_cases.hpp"
 #include "support/reference.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/solver.hpp"
@@ -61,7 +62,7 @@ class GpuTree : public ::testing::TestWithParam<Core> {
 
 TEST_P(GpuTree, MatchesCpuTreeAndDirect) {
   const Core core = GetParam();
-  const ParticleSet p = random_cube(12000, 41);
+  const ParticleSet p = testing::gpu_case(core, 12000, 41);
   const VelocityField cpu = Solver(tree(core, Backend::Cpu, Precision::Double)).evaluate(p, true);
   const VelocityField f = Solver(tree(core, Backend::Cuda, Precision::Float)).evaluate(p, true);
   EXPECT_EQ(f.stats.backend, "cuda");
