@@ -39,36 +39,34 @@ namespace vortex::multipole {
 namespace detail {
 // The three components of a velocity slot. The CPU build loads the whole 4-vector slot (the 4th
 // lane is zero) into one SIMD register and keeps two sets of partial sums to hide FMA latency;
-// the GPU reads three lanes and keeps one set to save registers.
-#if defined(__CUDACC__) || !(defined(__GNUC__) || defined(__clang__))
-constexpr int kPartialSums = 1;   // per accumulator of m2p_velocity_gradient
-constexpr int kVelocitySums = 1;  // m2p_velocity
+// the GPU reads three lanes and keeps one set to save registers. The two lane types have
+// different names so that host objects built by different compilers never mix them.
 template <class T>
-struct Lanes {
+struct Lanes3 {
   T v[3];
+  static VORTEX_HD Lanes3 load(const T* p) { return {{p[0], p[1], p[2]}}; }
+  static VORTEX_HD Lanes3 zero() { return {{T(0), T(0), T(0)}}; }
 };
 template <class T>
-VORTEX_HD Lanes<T> load_lanes(const T* p) {
-  return {{p[0], p[1], p[2]}};
-}
-template <class T>
-VORTEX_HD Lanes<T> zero_lanes() {
-  return {{T(0), T(0), T(0)}};
-}
-template <class T>
-VORTEX_HD void madd(Lanes<T>& acc, const Lanes<T>& v, T s) {
+VORTEX_HD void madd(Lanes3<T>& acc, const Lanes3<T>& v, T s) {
   acc.v[0] += v.v[0] * s;
   acc.v[1] += v.v[1] * s;
   acc.v[2] += v.v[2] * s;
 }
 template <class T>
-VORTEX_HD T lane(const Lanes<T>& x, int a) {
+VORTEX_HD T lane(const Lanes3<T>& x, int a) {
   return x.v[a];
 }
 template <class T>
-VORTEX_HD Lanes<T> operator+(const Lanes<T>& x, const Lanes<T>& y) {
+VORTEX_HD Lanes3<T> operator+(const Lanes3<T>& x, const Lanes3<T>& y) {
   return {{x.v[0] + y.v[0], x.v[1] + y.v[1], x.v[2] + y.v[2]}};
 }
+
+#if defined(__CUDACC__) || !(defined(__GNUC__) || defined(__clang__))
+constexpr int kPartialSums = 1;   // per accumulator of m2p_velocity_gradient
+constexpr int kVelocitySums = 1;  // m2p_velocity
+template <class T>
+using Lanes = Lanes3<T>;
 #else
 constexpr int kPartialSums = 2;
 constexpr int kVelocitySums = 8;
@@ -76,34 +74,40 @@ constexpr int kVelocitySums = 8;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 template <class T>
-struct Lanes {
+struct SimdLanes {
   typedef T type __attribute__((vector_size(4 * sizeof(T))));
   type v;
+  static SimdLanes load(const T* p) {
+    SimdLanes x;
+    __builtin_memcpy(&x.v, p, sizeof(x.v));
+    return x;
+  }
+  static SimdLanes zero() { return SimdLanes{}; }
 };
 template <class T>
-inline Lanes<T> load_lanes(const T* p) {
-  Lanes<T> x;
-  __builtin_memcpy(&x.v, p, sizeof(x.v));
-  return x;
-}
-template <class T>
-inline Lanes<T> zero_lanes() {
-  return Lanes<T>{};
-}
-template <class T>
-inline void madd(Lanes<T>& acc, const Lanes<T>& v, T s) {
+inline void madd(SimdLanes<T>& acc, const SimdLanes<T>& v, T s) {
   acc.v += v.v * s;
 }
 template <class T>
-inline T lane(const Lanes<T>& x, int a) {
+inline T lane(const SimdLanes<T>& x, int a) {
   return x.v[a];
 }
 template <class T>
-inline Lanes<T> operator+(const Lanes<T>& x, const Lanes<T>& y) {
+inline SimdLanes<T> operator+(const SimdLanes<T>& x, const SimdLanes<T>& y) {
   return {x.v + y.v};
 }
 #pragma GCC diagnostic pop
+template <class T>
+using Lanes = SimdLanes<T>;
 #endif
+template <class T>
+VORTEX_HD Lanes<T> load_lanes(const T* p) {
+  return Lanes<T>::load(p);
+}
+template <class T>
+VORTEX_HD Lanes<T> zero_lanes() {
+  return Lanes<T>::zero();
+}
 
 // Irregular harmonics at d != 0, degree-major (solid_harmonics.hpp layout), generated one degree
 // (row) at a time so that a caller can consume row n as soon as row n+1 exists.
