@@ -100,6 +100,17 @@ struct Staged {
   }
 };
 
+// Waits for both streams when a call ends, also by an exception, so that the next call never
+// rewrites pinned or device buffers that queued copies or kernels still use.
+class QuietenOnExit {
+ public:
+  explicit QuietenOnExit(const CudaWorkspace& ws);
+  ~QuietenOnExit();
+
+ private:
+  const CudaWorkspace& ws_;
+};
+
 g::Arithmetic arithmetic_of(Precision p) {
   return p == Precision::Double ? g::Arithmetic::Double : g::Arithmetic::FloatTiles;
 }
@@ -124,6 +135,15 @@ struct CudaWorkspace {
   g::DeviceBuffer<double> partial, out_device;
   g::PinnedBuffer<double> out_host;
 };
+
+namespace {
+QuietenOnExit::QuietenOnExit(const CudaWorkspace& ws) : ws_(ws) {}
+QuietenOnExit::~QuietenOnExit() {
+  // Errors were reported by the checked calls already; nothing may throw here.
+  cudaStreamSynchronize(ws_.copy.get());
+  cudaStreamSynchronize(ws_.compute.get());
+}
+}  // namespace
 
 void CudaWorkspaceDeleter::operator()(CudaWorkspace* w) const {
   delete w;
@@ -308,6 +328,7 @@ std::size_t resident_blocks(const CudaWorkspace& ws, int per_multiprocessor) {
 
 void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
                      const SolverOptions& options, bool gradient, VelocityField& out) {
+  const QuietenOnExit quieten(ws);
   HostPhases phases;
   const std::size_t n = targets.size();
   if (out.size() != n || out.has_gradient != gradient) out.resize(n, gradient);
@@ -346,6 +367,7 @@ void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView t
 
 void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& options,
                         bool gradient, VelocityField& out) {
+  const QuietenOnExit quieten(ws);
   HostPhases phases;
   const std::size_t n = plan.targets.size();
   if (out.size() != n || out.has_gradient != gradient) out.resize(n, gradient);
