@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -10,11 +12,19 @@ namespace vortex {
 
 namespace {
 
-// A point with its caller index, partitioned in place (contiguous, unlike an index array).
+// A point with its core radius (rounded up to float) and its caller index, partitioned in place:
+// contiguous, 32 bytes, so no pass over the tree reads the caller's arrays at random.
 struct Item {
   double p[3];
-  std::size_t index;
+  float sigma;
+  std::uint32_t index;
 };
+
+float round_up_to_float(double v) {
+  float f = static_cast<float>(v);
+  if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
 
 // One binary VAMSplit cut of [begin, end) at mid. Cuts of equal depth touch disjoint ranges.
 struct Cut {
@@ -111,7 +121,7 @@ void cut(Item* items, const Cut& c) {
 }
 
 // Tight bounds, center, radius and max sigma of one node from its particles.
-void measure(KdNode& node, const Item* items, const double* sigma) {
+void measure(KdNode& node, const Item* items) {
   for (int k = 0; k < 3; ++k) {
     node.lo[k] = items[node.begin].p[k];
     node.hi[k] = items[node.begin].p[k];
@@ -122,7 +132,7 @@ void measure(KdNode& node, const Item* items, const double* sigma) {
       node.lo[k] = std::min(node.lo[k], items[i].p[k]);
       node.hi[k] = std::max(node.hi[k], items[i].p[k]);
     }
-    if (sigma) max_sigma = std::max(max_sigma, sigma[items[i].index]);
+    max_sigma = std::max(max_sigma, static_cast<double>(items[i].sigma));
   }
   for (int k = 0; k < 3; ++k) node.center[k] = 0.5 * (node.lo[k] + node.hi[k]);
   double r2 = 0;
@@ -153,8 +163,13 @@ KdTree build_kdtree(PointsView points, const double* sigma, int bucket, int arit
   if (n == 0) return tree;
 
   std::vector<Item> items(n);
+  if (static_cast<std::uint64_t>(n) > std::numeric_limits<std::uint32_t>::max())
+    throw std::invalid_argument("k-d tree: more than 2^32 - 1 points");
+#pragma omp parallel for schedule(static)
   for (int i = 0; i < n; ++i)
-    items[i] = {{points.x[i], points.y[i], points.z[i]}, static_cast<std::size_t>(i)};
+    items[i] = {{points.x[i], points.y[i], points.z[i]},
+                sigma ? round_up_to_float(sigma[i]) : 0.0f,
+                static_cast<std::uint32_t>(i)};
 
   std::vector<Cut> cuts;
   Topology(bucket, arity).build(tree.nodes, cuts, n);
@@ -172,7 +187,7 @@ KdTree build_kdtree(PointsView points, const double* sigma, int bucket, int arit
 
   const int num_nodes = static_cast<int>(tree.nodes.size());
 #pragma omp parallel for schedule(dynamic, 8)
-  for (int k = 0; k < num_nodes; ++k) measure(tree.nodes[k], items.data(), sigma);
+  for (int k = 0; k < num_nodes; ++k) measure(tree.nodes[k], items.data());
 
   for (int i = 0; i < n; ++i) tree.permutation[i] = items[i].index;
   for (int k = 0; k < num_nodes; ++k)

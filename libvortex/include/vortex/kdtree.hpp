@@ -23,7 +23,7 @@ struct KdNode {
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // tight bounds of the particles
   double center[3] = {0, 0, 0};                 // box center, the expansion center
   double radius = 0;                            // largest distance from center to a particle
-  double max_sigma = 0;                         // largest core radius inside (0 without sigma)
+  double max_sigma = 0;  // largest core radius inside, rounded up to float (0 without sigma)
 
   bool is_leaf() const { return num_children == 0; }
   int count() const { return end - begin; }
