@@ -41,25 +41,28 @@ VORTEX_HD CoreFactors<T> exponential_core(T r2, T inv_sigma) {
   const T e = exp(-(s < T(50) ? s : T(50)));
   const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
   const bool small = s < T(0.125);
-  // Series: f = sum_k (-s)^k/(k+1)!,  G = sum_{k>=1} (-1)^k k s^(k-1)/(k+1)!.
-  const T f_series =
-      T(1) -
-      s * (T(1) / 2 -
-           s * (T(1) / 6 -
-                s * (T(1) / 24 -
-                     s * (T(1) / 120 - s * (T(1) / 720 - s * (T(1) / 5040 -
-                                                              s * (T(1) / 40320 - s / 362880)))))));
-  const T g_series =
-      -T(1) / 2 +
-      s * (T(2) / 6 - s * (T(3) / 24 -
-                           s * (T(4) / 120 -
-                                s * (T(5) / 720 - s * (T(6) / 5040 - s * (T(7) / 40320 -
-                                                                          s * (T(8) / 362880)))))));
   const T s_safe = small ? T(1) : s;
-  const T f_direct = (T(1) - e) / s_safe;
-  const T g_direct = (e - f_direct) / s_safe;
-  const T f = small ? f_series : f_direct;
-  const T g = small ? g_series : g_direct;
+  T f = (T(1) - e) / s_safe;
+  T g = (e - f) / s_safe;
+  if (any_in_warp(small)) {
+    // Series: f = sum_k (-s)^k/(k+1)!,  G = sum_{k>=1} (-1)^k k s^(k-1)/(k+1)!.
+    const T f_series =
+        T(1) -
+        s * (T(1) / 2 -
+             s * (T(1) / 6 -
+                  s * (T(1) / 24 - s * (T(1) / 120 -
+                                        s * (T(1) / 720 - s * (T(1) / 5040 - s * (T(1) / 40320 -
+                                                                                  s / 362880)))))));
+    const T g_series =
+        -T(1) / 2 +
+        s * (T(2) / 6 -
+             s * (T(3) / 24 -
+                  s * (T(4) / 120 -
+                       s * (T(5) / 720 -
+                            s * (T(6) / 5040 - s * (T(7) / 40320 - s * (T(8) / 362880)))))));
+    f = small ? f_series : f;
+    g = small ? g_series : g;
+  }
   return {f * inv_s3, T(3) * rho * g * inv_s3 * inv_sigma * inv_sigma};
 }
 
@@ -75,9 +78,13 @@ VORTEX_HD CoreFactors<T> gaussian_core(T r2, T inv_sigma) {
   const T e = exp(-(x < T(50) ? x : T(50)));  // as in exponential_core
   const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
   const bool small = rho2 < T(0.5);
-  T f_series = T(0), h_series = T(0);
-  {
-    // Horner from the highest term; 1/k! is folded into the recurrence term_k = term_{k-1} (-x)/k.
+  const T rho_safe = small ? T(1) : rho;
+  const T rho2_safe = rho_safe * rho_safe;
+  const T q = T(erf(rho_safe * T(0.70710678118654752440))) - c * rho_safe * e;
+  T f = q / (rho2_safe * rho_safe);
+  T h = (c * e - T(3) * f) / rho2_safe;
+  if (any_in_warp(small)) {
+    // Horner-free sum; 1/k! is folded into the recurrence term_k = term_{k-1} (-x)/k.
     T term = T(1);
     T fs = T(1) / 3, hs = T(1) / 5;
     for (int k = 1; k <= 12; ++k) {
@@ -85,16 +92,9 @@ VORTEX_HD CoreFactors<T> gaussian_core(T r2, T inv_sigma) {
       fs += term / T(2 * k + 3);
       hs += term / T(2 * k + 5);
     }
-    f_series = c * fs;
-    h_series = -c * hs;
+    f = small ? c * fs : f;
+    h = small ? -c * hs : h;
   }
-  const T rho_safe = small ? T(1) : rho;
-  const T rho2_safe = rho_safe * rho_safe;
-  const T q = T(erf(rho_safe * T(0.70710678118654752440))) - c * rho_safe * e;
-  const T f_direct = q / (rho2_safe * rho_safe);
-  const T h_direct = (c * e - T(3) * f_direct) / rho2_safe;
-  const T f = small ? f_series : f_direct;
-  const T h = small ? h_series : h_direct;
   return {f * inv_s3, h * inv_s3 * inv_sigma * inv_sigma};
 }
 

@@ -6,3 +6,19 @@
 #else
 #define VORTEX_HD inline
 #endif
+
+namespace vortex {
+
+// Whether a condition holds for any active thread of the warp. Used to skip a rarely needed
+// branch as a whole warp on the GPU; on the CPU it is always true, so vectorized loops stay
+// branch-free and a per-lane select picks the result.
+VORTEX_HD bool any_in_warp(bool condition) {
+#if defined(__CUDA_ARCH__)
+  return __any_sync(__activemask(), condition);
+#else
+  (void)condition;
+  return true;
+#endif
+}
+
+}  // namespace vortex
