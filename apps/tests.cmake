@@ -62,3 +62,19 @@ if(TARGET vortex-bench)
   set_tests_properties(app.bench.bad-runs PROPERTIES PASS_REGULAR_EXPRESSION
     "vortex-bench: error: --runs: 'gpu-tree'")
 endif()
+
+# Report mode: the Figure 7 table, every sweep at tiny sizes and the plots, and a table whose
+# direct sums are extrapolated from sampled targets.
+if(TARGET vortex-bench)
+  add_test(NAME app.bench.report COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:vortex-bench>
+    -DDIR=${VORTEX_APP_TEST_DIR}/bench-report
+    -DPLOT=${CMAKE_CURRENT_SOURCE_DIR}/scripts/plot-report.sh
+    -P ${VORTEX_APP_SCRIPTS}/report_smoke.cmake)
+  add_test(NAME app.bench.report-extrapolated COMMAND ${CMAKE_COMMAND}
+    -DBENCH=$<TARGET_FILE:vortex-bench> -DDIR=${VORTEX_APP_TEST_DIR}/bench-report-extrapolated
+    -DEXTRAPOLATE=ON -P ${VORTEX_APP_SCRIPTS}/report_smoke.cmake)
+  set_tests_properties(app.bench.report app.bench.report-extrapolated PROPERTIES TIMEOUT 120)
+  add_test(NAME app.bench.report-bad-sweep COMMAND vortex-bench --sweep sizes --out unused)
+  set_tests_properties(app.bench.report-bad-sweep PROPERTIES PASS_REGULAR_EXPRESSION
+    "vortex-bench: error: --sweep: unknown sweep 'sizes'")
+endif()

@@ -1,191 +1,75 @@
 // vortex-bench: generates a particle case, times the solver's methods and backends on it, and
-// measures their errors against a double-precision direct sum on a sample of targets.
+// measures their errors against a double-precision direct sum on a sample of targets. With
+// --report and --sweep it reproduces the founding paper's Figure 7 table and parameter studies
+// into an output folder.
 
 #include <algorithm>
-#include <charconv>
-#include <chrono>
 #include <cstdio>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "app_main.hpp"
+#include "bench_runs.hpp"
 #include "cli.hpp"
+#include "figure7.hpp"
+#include "json_writer.hpp"
 #include "particle_files.hpp"
+#include "report_context.hpp"
+#include "scaling.hpp"
 #include "solver_cli.hpp"
-#include "vortex/biot_savart.hpp"
-#include "vortex/error_metrics.hpp"
+#include "sweeps.hpp"
 #include "vortex/file_io.hpp"
-#include "vortex/generators.hpp"
 #include "vortex/solver.hpp"
 
 namespace {
 
 using namespace vortex;
-
-// One entry of --runs: BACKEND-METHOD[-PRECISION].
-struct RunSpec {
-  std::string label;
-  Backend backend = Backend::Auto;
-  Method method = Method::Tree;
-  Precision precision = Precision::Auto;
-};
-
-struct RunResult {
-  RunSpec spec;
-  EvaluationStats stats;  // of the call with the median total time
-  std::size_t n_targets = 0;
-  double interactions_per_s = 0;
-  double pair_gflops = 0;  // pair-kernel flops over the near-field (or direct) time
-  FieldErrors errors;
-};
-
-std::vector<RunSpec> parse_runs(const std::string& text, Precision default_precision) {
-  if (text == "none") return {};
-  std::vector<std::string> items = cli::split_list(text);
-  if (text == "auto") {
-    items = {"cpu-tree"};
-    if (cuda_available()) items = {"cpu-tree", "cuda-direct", "cuda-tree"};
-  }
-  if (items.empty()) throw cli::UsageError("--runs: empty list (see --help)");
-  std::vector<RunSpec> runs;
-  for (const auto& item : items) {
-    const auto parts = cli::split_list(item, '-');
-    if (parts.size() < 2 || parts.size() > 3) {
-      throw cli::UsageError(
-          "--runs: '" + item +
-          "' is not BACKEND-METHOD[-PRECISION], e.g. cpu-tree or cuda-direct-float");
-    }
-    RunSpec run;
-    run.label = item;
-    try {
-      run.backend = parse_backend(parts[0]);
-      run.method = parse_method(parts[1]);
-      run.precision = parts.size() == 3 ? parse_precision(parts[2]) : default_precision;
-    } catch (const std::invalid_argument& e) {
-      throw cli::UsageError("--runs: '" + item + "': " + e.what());
-    }
-    runs.push_back(run);
-  }
-  return runs;
-}
-
-ParticleSet make_case(const std::string& name, std::size_t n, std::uint64_t seed) {
-  if (n == 0) throw cli::UsageError("--n must be at least 1");
-  if (name == "cube") return random_cube(n, seed);
-  if (name == "plummer") return plummer_sphere(n, seed);
-  if (name == "ring") return vortex_ring(ring_options_for_count(n));
-  throw cli::UsageError("--case: unknown case '" + name + "' (accepted: cube, plummer, ring)");
-}
-
-double median_call(std::vector<EvaluationStats>& calls, EvaluationStats& chosen) {
-  std::sort(calls.begin(), calls.end(), [](const EvaluationStats& a, const EvaluationStats& b) {
-    return a.times.total < b.times.total;
-  });
-  chosen = calls[(calls.size() - 1) / 2];
-  return chosen.times.total;
-}
-
-RunResult run_one(const RunSpec& spec, const SolverOptions& base, const ParticleSet& particles,
-                  bool gradient, int repeat, const std::vector<std::size_t>& sample,
-                  const VelocityField& reference) {
-  SolverOptions options = base;
-  options.method = spec.method;
-  options.backend = spec.backend;
-  options.precision = spec.precision;
-  validate_options(options);
-  Solver solver(options);
-
-  // GPU timings exclude start-up costs (context creation, first allocations): one untimed call.
-  if (resolve_backend(spec.backend) == Backend::Cuda) solver.evaluate(particles, gradient);
-  std::vector<EvaluationStats> calls;
-  VelocityField field;
-  for (int k = 0; k < repeat; ++k) {
-    const auto start = std::chrono::steady_clock::now();
-    field = solver.evaluate(particles, gradient);
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!(field.stats.times.total > 0)) field.stats.times.total = wall;
-    calls.push_back(field.stats);
-  }
-
-  RunResult result;
-  result.spec = spec;
-  const double total = median_call(calls, result.stats);
-  result.n_targets = particles.size();
-  const auto& s = result.stats;
-  double interactions = static_cast<double>(s.pair_interactions + s.multipole_interactions);
-  if (interactions == 0 && spec.method == Method::Direct) {
-    interactions = static_cast<double>(particles.size()) * static_cast<double>(particles.size());
-  }
-  result.interactions_per_s = total > 0 ? interactions / total : 0;
-  const double pair_time = s.times.near > 0 ? s.times.near : total;
-  const int flops = gradient ? kFlopsVelocityGradientPair : kFlopsVelocityPair;
-  result.pair_gflops =
-      pair_time > 0 ? static_cast<double>(s.pair_interactions) * flops / pair_time * 1e-9 : 0;
-  result.errors = compare_fields(field, reference, sample);
-  return result;
-}
-
-std::string json_number(double value) {
-  char buffer[32];
-  const auto end =
-      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 17).ptr;
-  return std::string(buffer, end);
-}
-
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+using namespace vortex::cli;
 
 void write_json(const std::string& path, const std::string& case_name, std::size_t n,
-                std::uint64_t seed, Core core, const std::vector<RunResult>& results) {
-  std::string json = "{\n  \"case\": " + json_string(case_name) +
-                     ",\n  \"n\": " + std::to_string(n) + ",\n  \"seed\": " + std::to_string(seed) +
-                     ",\n  \"core\": " + json_string(to_string(core)) + ",\n  \"results\": [";
-  for (std::size_t r = 0; r < results.size(); ++r) {
-    const RunResult& res = results[r];
-    const StageTimes& t = res.stats.times;
-    const FieldErrors& e = res.errors;
+                std::uint64_t seed, Core core, const std::vector<Measurement>& results) {
+  JsonWriter json;
+  json.begin_object()
+      .field("case", case_name)
+      .field("n", static_cast<std::uint64_t>(n))
+      .field("seed", seed)
+      .field("core", to_string(core));
+  json.key("results").begin_array();
+  for (const Measurement& m : results) {
+    const StageTimes& t = m.stats.times;
+    const FieldErrors& e = m.errors;
+    json.begin_object()
+        .field("method", to_string(m.spec.method))
+        .field("backend", m.stats.backend)
+        .field("precision", m.stats.precision)
+        .field("n_targets_timed", static_cast<std::uint64_t>(m.n_targets_timed));
+    json.key("times")
+        .begin_object(true)
+        .field("total", t.total)
+        .field("tree", t.tree)
+        .field("multipole", t.multipole)
+        .field("lists", t.lists)
+        .field("near", t.near)
+        .field("far", t.far)
+        .field("transfer", t.transfer)
+        .end();
+    json.field("interactions_per_s", m.interactions_per_s);
     // Without a gradient there is no gradient error: null, not a misleading 0.
-    const std::string gradient_mean = e.has_gradient ? json_number(e.gradient_mean_rel) : "null";
-    const std::string gradient_l2 = e.has_gradient ? json_number(e.gradient_rel_l2) : "null";
-    json += std::string(r ? "," : "") +
-            "\n    {\"method\": " + json_string(to_string(res.spec.method)) +
-            ", \"backend\": " + json_string(res.stats.backend) +
-            ", \"precision\": " + json_string(res.stats.precision) +
-            ", \"n_targets_timed\": " + std::to_string(res.n_targets) +
-            ",\n     \"times\": {\"total\": " + json_number(t.total) +
-            ", \"tree\": " + json_number(t.tree) + ", \"multipole\": " + json_number(t.multipole) +
-            ", \"lists\": " + json_number(t.lists) + ", \"near\": " + json_number(t.near) +
-            ", \"far\": " + json_number(t.far) + ", \"transfer\": " + json_number(t.transfer) +
-            "},\n     \"interactions_per_s\": " + json_number(res.interactions_per_s) +
-            ",\n     \"error\": {\"velocity_mean_rel\": " + json_number(e.velocity_mean_rel) +
-            ", \"gradient_mean_rel\": " + gradient_mean +
-            ", \"velocity_rel_l2\": " + json_number(e.velocity_rel_l2) +
-            ", \"gradient_rel_l2\": " + gradient_l2 +
-            ", \"n_sampled\": " + std::to_string(e.n_sampled) + "}}";
+    json.key("error").begin_object(true).field("velocity_mean_rel", e.velocity_mean_rel);
+    e.has_gradient ? json.field("gradient_mean_rel", e.gradient_mean_rel)
+                   : json.key("gradient_mean_rel").null();
+    json.field("velocity_rel_l2", e.velocity_rel_l2);
+    e.has_gradient ? json.field("gradient_rel_l2", e.gradient_rel_l2)
+                   : json.key("gradient_rel_l2").null();
+    json.field("n_sampled", static_cast<std::uint64_t>(e.n_sampled)).end().end();
   }
-  json += "\n  ]\n}\n";
+  json.end().end();
   AtomicFile file(path);
-  file.write(json);
+  file.write(json.str());
   file.commit();
 }
 
-void print_table(const std::vector<RunResult>& results) {
+void print_table(const std::vector<Measurement>& results) {
   std::printf("%-18s %-6s %-7s %-6s %9s %9s %9s %9s %9s %9s %9s %10s %8s %9s %9s %9s %9s\n", "run",
               "method", "backend", "prec", "total[s]", "tree", "multipole", "lists", "near", "far",
               "transfer", "inter/s", "GFlop/s", "u.mean", "du.mean", "u.L2", "du.L2");
@@ -203,15 +87,155 @@ void print_table(const std::vector<RunResult>& results) {
   }
 }
 
+template <typename T>
+std::vector<T> parse_number_list(const std::string& option, const std::string& text) {
+  std::vector<T> values;
+  for (const auto& item : split_list(text)) {
+    if constexpr (std::is_same_v<T, double>) {
+      values.push_back(parse_double(option, item));
+    } else if constexpr (std::is_same_v<T, int>) {
+      values.push_back(parse_int(option, item));
+    } else {
+      values.push_back(static_cast<T>(parse_uint64(option, item)));
+    }
+  }
+  if (values.empty()) throw UsageError(option + ": empty list");
+  return values;
+}
+
+std::vector<std::string> parse_sweeps(const std::string& text) {
+  if (text.empty() || text == "none") return {};
+  std::vector<std::string> all = parameter_sweep_names();
+  all.push_back("scaling");
+  if (text == "all") return all;
+  std::vector<std::string> names = split_list(text);
+  for (const auto& name : names) {
+    if (std::find(all.begin(), all.end(), name) == all.end()) {
+      throw UsageError("--sweep: unknown sweep '" + name +
+                       "' (accepted: bucket, order-theta, arity, scaling, all)");
+    }
+  }
+  return names;
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string text;
+  for (int i = 0; i < argc; ++i) text += (i ? " " : "") + std::string(argv[i]);
+  return text;
+}
+
+struct ReportFlags {
+  bool report = false;
+  std::string sweeps, out = "vortex-report", commit, sweep_run, buckets, orders, thetas, arities,
+                      scaling_ns;
+  double direct_limit = 60, scaling_budget = 120;
+  std::uint64_t sweep_n = 0, scaling_max = 0, scaling_sample = 256;
+  int sweep_repeat = 1;
+  bool no_vtp = false;
+
+  void add_to(OptionParser& parser) {
+    parser.add_flag("--report",
+                    "run the paper's Figure 7 table (CPU direct, CPU treecode, and GPU direct and "
+                    "treecode where a GPU is present) on the case; writes report.txt, report.csv, "
+                    "report.json and particles.vtp into --out. --n defaults to 100000, or "
+                    "500000 with a GPU; --repeat to 3; --runs (if given) replaces the four methods",
+                    report);
+    parser.add("--sweep", "LIST",
+               "parameter sweeps of the treecode into --out: bucket (target, source and both "
+               "bucket sizes), order-theta (p x theta, error against time, Pareto front), arity "
+               "(2/4/8), scaling (time against N with the direct sum and fitted exponents), all",
+               sweeps, "none");
+    parser.add("--out", "DIR", "output folder of --report and --sweep (created)", out);
+    parser.add("--direct-limit", "S",
+               "report: a direct sum estimated slower than S seconds over all N is timed at the "
+               "--sample targets and extrapolated to N",
+               direct_limit);
+    parser.add_flag("--no-vtp", "report: do not write particles.vtp", no_vtp);
+    parser.add("--commit", "TEXT", "code version recorded in the result files", commit, "unknown");
+    parser.add("--sweep-n", "N", "particles of the bucket, order-theta and arity sweeps", sweep_n,
+               "20000, or 500000 with a GPU");
+    parser.add("--sweep-run", "RUN", "the treecode run swept, BACKEND-tree[-PRECISION]", sweep_run,
+               "cuda-tree with a GPU, else cpu-tree");
+    parser.add("--sweep-repeat", "K", "timed calls per sweep point (median)", sweep_repeat);
+    parser.add("--buckets", "LIST", "bucket sizes of the bucket sweep", buckets,
+               "16,32,64,128,256,512");
+    parser.add("--orders", "LIST", "multipole orders of the order-theta sweep", orders,
+               "3,4,5,6,7,8,9,10");
+    parser.add("--thetas", "LIST", "theta values of the order-theta sweep", thetas,
+               "0.3,0.4,0.5,0.6,0.7,0.8");
+    parser.add("--arities", "LIST", "arities of the arity sweep", arities, "2,4,8");
+    parser.add("--scaling-n", "LIST",
+               "sizes of the scaling sweep (all run); default 1e4, 2e4, 5e4, 1e5, ... up to "
+               "--scaling-max while the budget lasts",
+               scaling_ns, "auto");
+    parser.add("--scaling-max", "N", "largest N of the scaling sweep", scaling_max,
+               "1000000, or 10000000 with a GPU");
+    parser.add("--scaling-budget", "S",
+               "seconds for the scaling sweep: no larger N once its predicted time would exceed "
+               "them",
+               scaling_budget);
+    parser.add("--scaling-sample", "S",
+               "targets of the scaling sweep's error reference and sampled direct sums",
+               scaling_sample);
+  }
+};
+
+int report_main(const ReportFlags& flags, const OptionParser& parser, ReportContext context,
+                std::uint64_t n, const std::string& runs_text, Precision precision) {
+  const bool gpu = cuda_available();
+  const std::vector<std::string> sweeps = parse_sweeps(flags.sweeps);
+  make_directories(flags.out);
+  context.out_dir = flags.out;
+  if (!parser.given("--repeat")) context.repeat = 3;
+  std::printf("vortex-bench: output folder %s\n", flags.out.c_str());
+  if (flags.report) {
+    Figure7Options options;
+    options.n = parser.given("--n") ? n : (gpu ? 500000 : 100000);
+    if (parser.given("--runs")) options.runs = parse_runs(runs_text, precision);
+    options.direct_limit_s = flags.direct_limit;
+    options.write_vtp = !flags.no_vtp;
+    run_figure7(context, options);
+  }
+  if (sweeps.empty()) return 0;
+  RunSpec run = flags.sweep_run.empty() ? make_run(gpu ? Backend::Cuda : Backend::Cpu, Method::Tree)
+                                        : parse_runs(flags.sweep_run, precision).at(0);
+  if (run.method != Method::Tree) throw UsageError("--sweep-run: the sweeps need a tree run");
+  ReportContext sweep_context = context;
+  sweep_context.repeat = std::max(flags.sweep_repeat, 1);
+  SweepOptions options;
+  options.n = flags.sweep_n ? flags.sweep_n : (gpu ? 500000 : 20000);
+  options.run = run;
+  if (!flags.buckets.empty()) options.buckets = parse_number_list<int>("--buckets", flags.buckets);
+  if (!flags.orders.empty()) options.orders = parse_number_list<int>("--orders", flags.orders);
+  if (!flags.thetas.empty()) options.thetas = parse_number_list<double>("--thetas", flags.thetas);
+  if (!flags.arities.empty()) {
+    options.arities = parse_number_list<int>("--arities", flags.arities);
+  }
+  run_parameter_sweeps(sweep_context, options, sweeps);
+  if (std::find(sweeps.begin(), sweeps.end(), "scaling") != sweeps.end()) {
+    ScalingOptions scaling;
+    scaling.run = run;
+    if (!flags.scaling_ns.empty() && flags.scaling_ns != "auto") {
+      scaling.ns = parse_number_list<std::size_t>("--scaling-n", flags.scaling_ns);
+    }
+    scaling.max_n = flags.scaling_max ? flags.scaling_max : (gpu ? 10000000 : 1000000);
+    scaling.budget_s = flags.scaling_budget;
+    scaling.sample = std::max<std::uint64_t>(flags.scaling_sample, 1);
+    run_scaling(sweep_context, scaling);
+  }
+  return 0;
+}
+
 int bench_main(int argc, char** argv) {
   std::string case_name = "cube", runs_text = "auto", precision_text = "auto", json_path,
               particles_path;
   std::uint64_t n = 100000, seed = 1, sample = 1000;
   int repeat = 1;
   bool velocity_only = false;
-  cli::SolverCli solver_cli;
+  SolverCli solver_cli;
+  ReportFlags report;
 
-  cli::OptionParser parser(
+  OptionParser parser(
       "vortex-bench", "[options]",
       "Generates a particle case, evaluates the velocity and its gradient at every particle with\n"
       "each requested method and backend, and prints a table of stage times, interactions per\n"
@@ -222,7 +246,12 @@ int bench_main(int argc, char** argv) {
       "Gamma with |Gamma| <= 1.5 sigma^2); plummer = a Plummer sphere of scale radius 1 with "
       "sigma\n"
       "from the local spacing; ring = a vortex ring of radius 1, core radius 0.1 and circulation\n"
-      "1 with about n particles (it uses no random draws).");
+      "1 with about n particles (it uses no random draws).\n"
+      "\n"
+      "Report mode (--report, --sweep) reproduces the founding paper's Figure 7 table and its\n"
+      "parameter studies into --out DIR as .txt, .csv and .json (plus particles.vtp); plot them\n"
+      "with scripts/plot-report.sh DIR (gnuplot). The tree options below are the base of every\n"
+      "sweep. Example: vortex-bench --report --sweep all --out out");
   parser.add("--case", "cube|plummer|ring", "particle case", case_name);
   parser.add("--n", "N", "number of particles", n);
   parser.add("--seed", "S", "seed of the case's random draws; the target sample uses S+1", seed);
@@ -244,35 +273,50 @@ int bench_main(int argc, char** argv) {
   parser.add("--json", "FILE", "also write the results as JSON", json_path);
   parser.add("--write-particles", "FILE", "also write the generated case (.csv or .vtp)",
              particles_path);
+  report.add_to(parser);
   solver_cli.add_to(parser, /*with_method_backend_precision=*/false);
   if (!parser.parse(argc, argv)) return 0;
 
-  if (repeat < 1) throw cli::UsageError("--repeat must be at least 1");
-  if (!particles_path.empty()) cli::file_format(particles_path, "--write-particles");
+  if (repeat < 1) throw UsageError("--repeat must be at least 1");
+  if (!particles_path.empty()) file_format(particles_path, "--write-particles");
   const SolverOptions base = solver_cli.options();
-  const std::vector<RunSpec> runs = parse_runs(runs_text, parse_precision(precision_text));
+  const Precision precision = parse_precision(precision_text);
   const bool gradient = !velocity_only;
 
+  if (report.report || (!report.sweeps.empty() && report.sweeps != "none")) {
+    ReportContext context;
+    context.case_name = case_name;
+    context.seed = seed;
+    context.sample = sample;
+    context.repeat = repeat;
+    context.gradient = gradient;
+    context.base = base;
+    context.command = command_line(argc, argv);
+    context.commit = report.commit;
+    context.machine = MachineInfo::current();
+    return report_main(report, parser, context, n, runs_text, precision);
+  }
+
+  const std::vector<RunSpec> runs = parse_runs(runs_text, precision);
   const ParticleSet particles = make_case(case_name, n, seed);
   std::printf("case %s, n = %zu, seed = %llu, core %s, %s\n", case_name.c_str(), particles.size(),
               static_cast<unsigned long long>(seed), to_string(base.core).c_str(),
               gradient ? "velocity and gradient" : "velocity only");
   if (!particles_path.empty()) {
-    cli::write_particles(particles_path, particles);
+    write_particles(particles_path, particles);
     std::printf("wrote %s\n", particles_path.c_str());
   }
 
-  std::vector<RunResult> results;
+  std::vector<Measurement> results;
   if (!runs.empty()) {
-    const std::vector<std::size_t> indices = sample_indices(particles.size(), sample, seed + 1);
-    const Points sampled = gather_points(particles, indices);
     std::printf("reference: double-precision CPU direct sum at %zu sampled targets\n",
-                indices.size());
+                static_cast<std::size_t>(std::min<std::uint64_t>(sample, particles.size())));
     std::fflush(stdout);
-    const VelocityField reference =
-        reference_field(particles, sampled, gradient, base.core, base.threads);
+    const Reference reference =
+        make_reference(particles, sample, seed + 1, gradient, base.core, base.threads);
     for (const auto& spec : runs) {
-      results.push_back(run_one(spec, base, particles, gradient, repeat, indices, reference));
+      results.push_back(measure(spec, base, particles, gradient, repeat, reference));
+      results.back().field = VelocityField{};
     }
     print_table(results);
   }

@@ -1,0 +1,113 @@
+#include "measurement_io.hpp"
+
+#include <limits>
+
+namespace vortex::cli {
+
+double velocity_time(const StageTimes& t) {
+  return t.near + t.far + t.transfer;
+}
+
+const std::vector<std::string>& measurement_columns() {
+  static const std::vector<std::string> columns{"order",
+                                                "theta",
+                                                "target_bucket",
+                                                "source_bucket",
+                                                "arity",
+                                                "total",
+                                                "tree",
+                                                "multipole",
+                                                "lists",
+                                                "velocity",
+                                                "near",
+                                                "far",
+                                                "transfer",
+                                                "pair_interactions",
+                                                "multipole_interactions",
+                                                "u_mean_rel",
+                                                "du_mean_rel",
+                                                "u_rel_l2",
+                                                "du_rel_l2",
+                                                "extrapolated",
+                                                "n_targets_timed"};
+  return columns;
+}
+
+void add_measurement_cells(CsvTable& table, const Measurement& m) {
+  const TreeOptions& o = m.options.tree;
+  const StageTimes& t = m.stats.times;
+  const FieldErrors& e = m.errors;
+  // No gradient: no gradient error (nan), rather than a misleading 0.
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  table.cell(static_cast<long long>(o.order))
+      .cell(o.theta)
+      .cell(static_cast<long long>(o.target_bucket))
+      .cell(static_cast<long long>(o.source_bucket))
+      .cell(static_cast<long long>(o.arity))
+      .cell(t.total)
+      .cell(t.tree)
+      .cell(t.multipole)
+      .cell(t.lists)
+      .cell(velocity_time(t))
+      .cell(t.near)
+      .cell(t.far)
+      .cell(t.transfer)
+      .cell(static_cast<long long>(m.stats.pair_interactions))
+      .cell(static_cast<long long>(m.stats.multipole_interactions))
+      .cell(e.velocity_mean_rel)
+      .cell(e.has_gradient ? e.gradient_mean_rel : none)
+      .cell(e.velocity_rel_l2)
+      .cell(e.has_gradient ? e.gradient_rel_l2 : none)
+      .cell(static_cast<long long>(m.extrapolated ? 1 : 0))
+      .cell(static_cast<long long>(m.n_targets_timed));
+}
+
+void write_measurement(JsonWriter& json, const Measurement& m) {
+  const StageTimes& t = m.stats.times;
+  const FieldErrors& e = m.errors;
+  json.field("run", m.spec.label)
+      .field("method", to_string(m.spec.method))
+      .field("backend", m.stats.backend)
+      .field("precision", m.stats.precision)
+      .field("device", m.stats.device)
+      .field("extrapolated", m.extrapolated)
+      .field("n_targets", static_cast<std::uint64_t>(m.n_targets))
+      .field("n_targets_timed", static_cast<std::uint64_t>(m.n_targets_timed))
+      .field("calls", m.calls);
+  json.key("tree_options");
+  write_tree_options(json, m.options);
+  json.key("times")
+      .begin_object(true)
+      .field("total", t.total)
+      .field("tree", t.tree)
+      .field("multipole", t.multipole)
+      .field("lists", t.lists)
+      .field("velocity", velocity_time(t))
+      .field("near", t.near)
+      .field("far", t.far)
+      .field("transfer", t.transfer)
+      .end();
+  json.key("counts")
+      .begin_object(true)
+      .field("pair_interactions", m.stats.pair_interactions)
+      .field("multipole_interactions", m.stats.multipole_interactions)
+      .field("target_leaves", m.stats.target_leaves)
+      .field("source_nodes", m.stats.source_nodes)
+      .end();
+  json.field("interactions_per_s", m.interactions_per_s).field("pair_gflops", m.pair_gflops);
+  json.key("error").begin_object(true).field("velocity_mean_rel", e.velocity_mean_rel);
+  if (e.has_gradient) {
+    json.field("gradient_mean_rel", e.gradient_mean_rel);
+  } else {
+    json.key("gradient_mean_rel").null();
+  }
+  json.field("velocity_rel_l2", e.velocity_rel_l2);
+  if (e.has_gradient) {
+    json.field("gradient_rel_l2", e.gradient_rel_l2);
+  } else {
+    json.key("gradient_rel_l2").null();
+  }
+  json.field("n_sampled", static_cast<std::uint64_t>(e.n_sampled)).end();
+}
+
+}  // namespace vortex::cli

@@ -1,0 +1,27 @@
+#pragma once
+// A measurement as CSV columns and as a JSON object, the same in the report and every sweep.
+
+#include <string>
+#include <vector>
+
+#include "bench_runs.hpp"
+#include "json_writer.hpp"
+#include "report_context.hpp"
+#include "tables.hpp"
+
+namespace vortex::cli {
+
+// Columns: the tree options, the stage times (s), velocity = near + far + transfer, the counts,
+// the errors and the timing provenance.
+const std::vector<std::string>& measurement_columns();
+// Appends the cells of measurement_columns() to the current row.
+void add_measurement_cells(CsvTable& table, const Measurement& m);
+
+// near + far + transfer: the paper's t_velocity.
+double velocity_time(const StageTimes& t);
+
+// Members of the measurement ("run", "backend", ..., "times", "counts", "error") into the open
+// object.
+void write_measurement(JsonWriter& json, const Measurement& m);
+
+}  // namespace vortex::cli

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Plots a vortex-bench report folder with gnuplot (pngcairo): breakdown.png from report.csv,
+# bucket.png, order-theta.png, arity.png and scaling.png from the sweeps' CSV files. Plots whose
+# CSV is missing are skipped. Usage: scripts/plot-report.sh DIR
+set -euo pipefail
+dir=${1:?usage: scripts/plot-report.sh DIR (a folder written by vortex-bench --report/--sweep)}
+plots=$(cd "$(dirname "$0")/plots" && pwd)
+if ! command -v gnuplot >/dev/null; then
+  echo "plot-report: gnuplot not found (scripts/setup.sh installs gnuplot-nox); no plots" >&2
+  exit 1
+fi
+if ! gnuplot -e "set terminal" 2>&1 | grep -q pngcairo; then
+  echo "plot-report: this gnuplot has no pngcairo terminal; no plots" >&2
+  exit 1
+fi
+[ -d "$dir" ] || { echo "plot-report: no folder $dir" >&2; exit 1; }
+made=()
+plot() {  # plot SCRIPT CSV PNG
+  if [ -f "$dir/$2" ]; then
+    gnuplot -e "dir='$dir'; plots='$plots'" "$plots/$1"
+    made+=("$dir/$3")
+  fi
+}
+plot breakdown.gp report.csv breakdown.png
+plot bucket.gp sweep-bucket.csv bucket.png
+plot order-theta.gp sweep-order-theta.csv order-theta.png
+plot arity.gp sweep-arity.csv arity.png
+plot scaling.gp sweep-scaling.csv scaling.png
+if [ ${#made[@]} -eq 0 ]; then
+  echo "plot-report: no report or sweep CSV in $dir" >&2
+  exit 1
+fi
+printf 'wrote %s\n' "${made[@]}"
