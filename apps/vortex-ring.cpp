@@ -49,7 +49,7 @@ struct Settings {
   int steps = 200;
   std::string scheme = "heun", stretching = "transpose", diffusion = "vrm";
   // Diffusion and particle control.
-  double spacing = 0, remove_threshold = 1e-6, merge_distance = 0;
+  double spacing = 0, remove_threshold = 1e-6, merge_distance = 0.5;
   int max_particles = 0;
   // Measurement and output.
   double skip = 0.1;
@@ -178,7 +178,8 @@ int ring_main(int argc, char** argv) {
   parser.add("--remove-threshold", "E",
              "remove particles with |Gamma| below E times the largest (viscous runs)",
              s.remove_threshold);
-  parser.add("--merge-distance", "M", "merge particles closer than M * spacing; 0: never",
+  parser.add("--merge-distance", "M",
+             "merge particles closer than M * spacing (viscous runs, or when given); 0: never",
              s.merge_distance);
   parser.add("--max-particles", "N", "keep at most N particles (removing the weakest); 0: no bound",
              s.max_particles);
@@ -349,7 +350,7 @@ int ring_main(int argc, char** argv) {
       }
       removed += control_particles(particles, control).removed;
       diffusion_seconds += std::chrono::duration<double>(Clock::now() - d0).count();
-    } else if (s.merge_distance > 0 || s.max_particles > 0) {
+    } else if (parser.given("--merge-distance") || s.max_particles > 0) {
       removed += control_particles(particles, control).removed;
     }
     const auto now = Clock::now();

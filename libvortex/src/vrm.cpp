@@ -101,13 +101,12 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
   const double scale = std::max(1.0, h_all.trace() / 10);
   Vec10 lambda = (h_all + 1e-8 * scale * Mat10::Identity()).ldlt().solve(b);
 
-  // Newton steps on the active set. The generalized Hessian is singular where the active rows do
-  // not span all ten moments (a lattice stencil has no xy products, say). Should a step not
-  // ascend, damped steps follow
-  // (Levenberg-Marquardt); large damping is plain gradient ascent, which the backtracking always
-  // accepts on this concave C^1 function.
-  // A trial point is accepted when the dual rises enough (Armijo) or, near the solution where that
-  // rise is below the rounding of the dual value, when the moment residual falls.
+  // Each iteration works with the active neighbours (a_q . lambda > 0). Their rows need not span
+  // all ten moments (a lattice stencil has no xy products, say), so the generalized Hessian
+  // H = sum_active a_q a_q^T / c_q may be singular: the residual's part in its null space is
+  // handled by an exact step to the next breakpoint, the part in its range by Newton's method.
+  // A Newton trial point is accepted when the dual rises enough (Armijo) or, near the solution
+  // where that rise is below the rounding of the dual value, when the moment residual falls.
   auto residual_at = [&](const Vec10& l) {
     Vec10 r = b;
     for (int q = 0; q < m; ++q) {
@@ -127,11 +126,11 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
     }
     return false;
   };
-  double residual = 0, best = HUGE_VAL;
-  int it = 0, stalled = 0;
+  double residual = 0;
+  int it = 0;
   bool ok = false;
   Eigen::SelfAdjointEigenSolver<Mat10> eigen;
-  for (; it < 60; ++it) {
+  for (; it < 80; ++it) {
     Vec10 r = b;
     Mat10 h = Mat10::Zero();
     for (int q = 0; q < m; ++q) {
@@ -150,27 +149,31 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
       ok = true;
       break;
     }
-    // Without a solution the dual is unbounded: lambda grows while the residual stays put.
-    if (residual < 0.9 * best) {
-      best = residual;
-      stalled = 0;
-    } else if (++stalled >= 8) {
-      break;
-    }
     const double d0 = dual_value(lambda);
     eigen.compute(h);
     const Vec10& mu = eigen.eigenvalues();
     const double cut = 1e-12 * std::max(mu.maxCoeff(), 1e-300);
-    // Range of the active rows: Newton. Outside it (moments the active set cannot reach yet):
-    // gradient ascent, which brings new neighbours into the active set; rounding noise there is
-    // dropped rather than amplified.
-    Vec10 coef = eigen.eigenvectors().transpose() * r;
-    const double noise = 1e-10 * r.norm();
-    for (int k = 0; k < 10; ++k)
-      coef[k] = mu[k] > cut                 ? coef[k] / mu[k]
-                : std::abs(coef[k]) > noise ? coef[k] / (1e-6 * scale)
-                                            : 0.0;
-    const Vec10 newton = eigen.eigenvectors() * coef;
+    const Vec10 coef = eigen.eigenvectors().transpose() * r;
+    Vec10 range_coef = Vec10::Zero(), null_coef = Vec10::Zero();
+    for (int k = 0; k < 10; ++k) (mu[k] > cut ? range_coef[k] : null_coef[k]) = coef[k];
+    if (null_coef.norm() > 1e-13 * b.norm()) {
+      // Moments the active neighbours cannot reach: along v, the residual's part outside the
+      // active rows' range, the dual rises linearly until an inactive neighbour q with
+      // a_q . v > 0 turns active. Step just past the first such point; if there is none, the dual
+      // is unbounded and no non-negative solution exists.
+      const Vec10 v = eigen.eigenvectors() * null_coef;
+      double step = HUGE_VAL;
+      for (int q = 0; q < m; ++q) {
+        const double t = a[q].dot(lambda), rate = a[q].dot(v);
+        if (t <= 0 && rate > 0) step = std::min(step, -t / rate);
+      }
+      if (step == HUGE_VAL) break;
+      lambda += (step * (1 + 1e-9) + 1e-12 / v.norm()) * v;
+      continue;
+    }
+    // Within the range: a Newton step with backtracking; damped steps if it does not ascend.
+    for (int k = 0; k < 10; ++k) range_coef[k] = mu[k] > cut ? range_coef[k] / mu[k] : 0.0;
+    const Vec10 newton = eigen.eigenvectors() * range_coef;
     bool stepped = ascend(newton, r.dot(newton), d0, residual);
     for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
       const Vec10 step = (h + damping * scale * Mat10::Identity()).ldlt().solve(r);
@@ -290,8 +293,8 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
               }
           continue;
         }
-        // Weak, not inserting, or out of rounds: signed fractions, or keep the strength.
-        if (solve_redistribution_signed(offsets, self, s2, f)) {
+        // Weak, not inserting, or out of rounds: keep the strength, or use signed fractions.
+        if (o.signed_fallback && solve_redistribution_signed(offsets, self, s2, f)) {
           nbr[i] = found;
           frac[i] = f;
           state[i] = 3;
@@ -345,11 +348,27 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
       gy[i] += p.gy[i];
       gz[i] += p.gz[i];
       if (state[i] != 2) ++stats.kept;
+      if (state[i] != 2 && !is_weak[i]) ++stats.unresolved;
     }
   }
   p.gx.swap(gx);
   p.gy.swap(gy);
   p.gz.swap(gz);
+  // Inserted particles that no solution used stay empty: drop them again.
+  std::size_t w = n0;
+  for (std::size_t i = n0; i < p.size(); ++i) {
+    if (p.gx[i] == 0 && p.gy[i] == 0 && p.gz[i] == 0) continue;
+    p.x[w] = p.x[i];
+    p.y[w] = p.y[i];
+    p.z[w] = p.z[i];
+    p.gx[w] = p.gx[i];
+    p.gy[w] = p.gy[i];
+    p.gz[w] = p.gz[i];
+    p.sigma[w] = p.sigma[i];
+    ++w;
+  }
+  stats.inserted = w - n0;
+  p.resize(w);
   stats.max_residual = max_residual;
   stats.mean_neighbors = solved_count ? neighbor_total / static_cast<double>(solved_count) : 0;
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

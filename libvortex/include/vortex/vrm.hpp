@@ -43,9 +43,12 @@ struct VrmOptions {
   double hole_distance = 0.5;  // a lattice node is free if no particle is within this * h
   bool insert = true;          // insert particles where the fractions have no solution
   // Particles weaker than this fraction of the largest |Gamma| never cause insertions; when they
-  // have no non-negative solution they use the signed least-norm one (exact moments, tiny
-  // strength), or keep their strength where even that does not exist.
+  // have no non-negative solution they keep their strength for this step.
   double insert_threshold = 1e-4;
+  // Use the signed least-norm fractions (exact moments) instead of keeping the strength. Off by
+  // default: signed fractions do not bound sum |Gamma|, and repeated over many steps at the edge
+  // of the vorticity they amplify noise that then calls for insertions.
+  bool signed_fallback = false;
   double core_radius = 0;  // sigma of inserted particles; 0: that of the particle that asked
   int max_rounds = 4;      // insert-and-solve rounds per step
 };
@@ -54,9 +57,10 @@ void validate(const VrmOptions& options);
 
 struct VrmStats {
   std::size_t diffused = 0;         // particles redistributed with non-negative fractions
-  std::size_t signed_fallback = 0;  // redistributed with signed fractions (weak, or out of rounds)
+  std::size_t signed_fallback = 0;  // redistributed with signed fractions (when enabled)
   std::size_t kept = 0;             // weak particles that kept their strength (no solution)
-  std::size_t inserted = 0;         // particles added
+  std::size_t unresolved = 0;       // of those, particles above insert_threshold
+  std::size_t inserted = 0;         // particles added (and given strength)
   int rounds = 0;
   double radius = 0;        // the neighbourhood radius R used
   double max_residual = 0;  // largest moment residual of an accepted solve
@@ -75,8 +79,8 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
 bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offsets, int self,
                                  double second_moment, std::vector<double>& fractions);
 
-// One diffusion step of the whole set: redistributes strengths, appends inserted particles at the
-// end (zero initial strength, then their share). Positions of existing particles do not change.
+// One diffusion step of the whole set: redistributes strengths and appends the inserted particles
+// that received a share at the end. Positions of existing particles do not change.
 VrmStats vrm_diffuse(ParticleSet& particles, double nu, double dt, const VrmOptions& options);
 
 }  // namespace vortex
