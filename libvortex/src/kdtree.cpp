@@ -7,6 +7,8 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 namespace vortex {
 
@@ -26,9 +28,11 @@ float round_up_to_float(double v) {
   return f;
 }
 
-// One binary VAMSplit cut of [begin, end) at mid. Cuts of equal depth touch disjoint ranges.
+// One binary VAMSplit cut of [begin, end) at mid; left/right: the cuts of [begin, mid) and
+// [mid, end), or -1. Cuts of equal depth touch disjoint ranges.
 struct Cut {
   int begin, mid, end, depth;
+  int left = -1, right = -1;
 };
 
 // The multiple of the bucket size closest to the middle, so the left part fills its leaves exactly.
@@ -76,6 +80,7 @@ class Topology {
         }
         const int mid = piece.begin + split_position(count, bucket_);
         cuts.push_back({piece.begin, mid, piece.end, d});
+        link(cuts);
         next.push_back({piece.begin, mid});
         next.push_back({mid, piece.end});
       }
@@ -95,8 +100,25 @@ class Topology {
     for (int c = 0; c < static_cast<int>(pieces.size()); ++c) expand(nodes, cuts, first + c, d);
   }
 
+  // Every range is cut at most once, and a range's cut comes after the cut that made the range:
+  // the new cut is the left or right child of the cut that produced its range.
+  void link(std::vector<Cut>& cuts) {
+    const int c = static_cast<int>(cuts.size()) - 1;
+    const auto parent = made_by_.find(key(cuts[c].begin, cuts[c].end));
+    if (parent != made_by_.end()) {
+      Cut& p = cuts[parent->second];
+      (p.begin == cuts[c].begin ? p.left : p.right) = c;
+    }
+    made_by_[key(cuts[c].begin, cuts[c].mid)] = c;
+    made_by_[key(cuts[c].mid, cuts[c].end)] = c;
+  }
+  static std::uint64_t key(int begin, int end) {
+    return (static_cast<std::uint64_t>(begin) << 32) | static_cast<std::uint32_t>(end);
+  }
+
   int bucket_;
   int levels_per_node_;
+  std::unordered_map<std::uint64_t, int> made_by_;
 };
 
 // Dimension of largest variance of the items in [begin, end).
@@ -148,53 +170,102 @@ void measure(KdNode& node, const Item* items) {
   node.max_sigma = max_sigma;
 }
 
+// Partitions a cut's range, then its sub-ranges' cuts as OpenMP tasks (small ones inline). The
+// tasks outlive this call, so they get copies of the pointers, not references to this frame.
+void run_cut(Item* items, const Cut* cuts, int c) {
+  cut(items, cuts[c]);
+  for (const int child : {cuts[c].left, cuts[c].right}) {
+    if (child < 0) continue;
+    const bool large = cuts[child].end - cuts[child].begin > 8192;
+#pragma omp task if (large) firstprivate(items, cuts, child)
+    run_cut(items, cuts, child);
+  }
+}
+
+// Builds one tree with OpenMP tasks; run() must be called by one thread of a parallel region, so
+// that several trees can share the threads.
+class TreeBuilder {
+ public:
+  TreeBuilder(PointsView points, const double* sigma, int bucket, int arity)
+      : points_(points), sigma_(sigma) {
+    if (bucket < 1)
+      throw std::invalid_argument("k-d tree bucket size must be >= 1, got " +
+                                  std::to_string(bucket));
+    if (arity != 2 && arity != 4 && arity != 8)
+      throw std::invalid_argument("k-d tree arity must be 2, 4 or 8, got " + std::to_string(arity));
+    if (static_cast<std::uint64_t>(points.size()) > std::numeric_limits<std::uint32_t>::max())
+      throw std::invalid_argument("k-d tree: more than 2^32 - 1 points");
+    tree_.bucket = bucket;
+    tree_.arity = arity;
+  }
+
+  void run() {
+    const int n = static_cast<int>(points_.size());
+    tree_.permutation.resize(n);
+    if (n == 0) return;
+    items_.resize(n);
+#pragma omp taskloop grainsize(16384) default(shared)
+    for (int i = 0; i < n; ++i)
+      items_[i] = {{points_.x[i], points_.y[i], points_.z[i]},
+                   sigma_ ? round_up_to_float(sigma_[i]) : 0.0f,
+                   static_cast<std::uint32_t>(i)};
+
+    std::vector<Cut> cuts;
+    Topology(tree_.bucket, tree_.arity).build(tree_.nodes, cuts, n);
+    if (!cuts.empty()) {
+#pragma omp taskgroup
+      run_cut(items_.data(), cuts.data(), 0);
+    }
+
+    const int num_nodes = static_cast<int>(tree_.nodes.size());
+#pragma omp taskloop grainsize(8) default(shared)
+    for (int k = 0; k < num_nodes; ++k) measure(tree_.nodes[k], items_.data());
+#pragma omp taskloop grainsize(16384) default(shared)
+    for (int i = 0; i < n; ++i) tree_.permutation[i] = items_[i].index;
+
+    for (int k = 0; k < num_nodes; ++k)
+      if (tree_.nodes[k].is_leaf()) tree_.leaves.push_back(k);
+    std::sort(tree_.leaves.begin(), tree_.leaves.end(),
+              [&](int a, int b) { return tree_.nodes[a].begin < tree_.nodes[b].begin; });
+    items_.clear();
+    items_.shrink_to_fit();
+  }
+
+  KdTree take() {
+    return std::move(tree_);
+  }
+
+ private:
+  PointsView points_;
+  const double* sigma_;
+  KdTree tree_;
+  std::vector<Item> items_;
+};
+
 }  // namespace
 
 KdTree build_kdtree(PointsView points, const double* sigma, int bucket, int arity) {
-  if (bucket < 1)
-    throw std::invalid_argument("k-d tree bucket size must be >= 1, got " + std::to_string(bucket));
-  if (arity != 2 && arity != 4 && arity != 8)
-    throw std::invalid_argument("k-d tree arity must be 2, 4 or 8, got " + std::to_string(arity));
-  KdTree tree;
-  tree.bucket = bucket;
-  tree.arity = arity;
-  const int n = static_cast<int>(points.size());
-  tree.permutation.resize(n);
-  if (n == 0) return tree;
+  TreeBuilder builder(points, sigma, bucket, arity);
+#pragma omp parallel
+#pragma omp single
+  builder.run();
+  return builder.take();
+}
 
-  std::vector<Item> items(n);
-  if (static_cast<std::uint64_t>(n) > std::numeric_limits<std::uint32_t>::max())
-    throw std::invalid_argument("k-d tree: more than 2^32 - 1 points");
-#pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; ++i)
-    items[i] = {{points.x[i], points.y[i], points.z[i]},
-                sigma ? round_up_to_float(sigma[i]) : 0.0f,
-                static_cast<std::uint32_t>(i)};
-
-  std::vector<Cut> cuts;
-  Topology(bucket, arity).build(tree.nodes, cuts, n);
-
-  // Partition depth by depth; the cuts of one depth are independent.
-  std::stable_sort(cuts.begin(), cuts.end(),
-                   [](const Cut& a, const Cut& b) { return a.depth < b.depth; });
-  for (std::size_t first = 0; first < cuts.size();) {
-    std::size_t last = first;
-    while (last < cuts.size() && cuts[last].depth == cuts[first].depth) ++last;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::size_t c = first; c < last; ++c) cut(items.data(), cuts[c]);
-    first = last;
+std::pair<KdTree, KdTree> build_kdtree_pair(PointsView a, const double* sigma_a, int bucket_a,
+                                            PointsView b, const double* sigma_b, int bucket_b,
+                                            int arity) {
+  TreeBuilder first(a, sigma_a, bucket_a, arity), second(b, sigma_b, bucket_b, arity);
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp task default(shared)
+    first.run();
+#pragma omp task default(shared)
+    second.run();
+#pragma omp taskwait
   }
-
-  const int num_nodes = static_cast<int>(tree.nodes.size());
-#pragma omp parallel for schedule(dynamic, 8)
-  for (int k = 0; k < num_nodes; ++k) measure(tree.nodes[k], items.data());
-
-  for (int i = 0; i < n; ++i) tree.permutation[i] = items[i].index;
-  for (int k = 0; k < num_nodes; ++k)
-    if (tree.nodes[k].is_leaf()) tree.leaves.push_back(k);
-  std::sort(tree.leaves.begin(), tree.leaves.end(),
-            [&](int a, int b) { return tree.nodes[a].begin < tree.nodes[b].begin; });
-  return tree;
+  return {first.take(), second.take()};
 }
 
 }  // namespace vortex

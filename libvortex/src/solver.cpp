@@ -5,6 +5,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "evaluation.hpp"
 
@@ -172,9 +173,9 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
   detail::TreePlan plan;
   plan.order = t.order;
   auto stage = Clock::now();
-  plan.source_tree =
-      build_kdtree(PointsView(sources), sources.sigma.data(), t.source_bucket, t.arity);
-  plan.target_tree = build_kdtree(targets, nullptr, t.target_bucket, t.arity);
+  std::tie(plan.source_tree, plan.target_tree) =
+      build_kdtree_pair(PointsView(sources), sources.sigma.data(), t.source_bucket, targets,
+                        nullptr, t.target_bucket, t.arity);
   plan.sources = permute_sources(sources, plan.source_tree.permutation);
   plan.targets = permute_points(targets, plan.target_tree.permutation);
   const double tree_time = seconds_since(stage);

@@ -8,6 +8,7 @@
 // the range [begin, end) of that order.
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "vortex/particles.hpp"
@@ -42,5 +43,10 @@ struct KdTree {
 // Builds the tree of `points`; `sigma` (may be null) gives each node's max_sigma.
 // Throws std::invalid_argument for bucket < 1 or arity not in {2, 4, 8}.
 KdTree build_kdtree(PointsView points, const double* sigma, int bucket, int arity);
+
+// Builds two trees at once (a source and a target tree), sharing the threads between them.
+std::pair<KdTree, KdTree> build_kdtree_pair(PointsView a, const double* sigma_a, int bucket_a,
+                                            PointsView b, const double* sigma_b, int bucket_b,
+                                            int arity);
 
 }  // namespace vortex
