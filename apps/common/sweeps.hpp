@@ -1,7 +1,8 @@
 #pragma once
 // Parameter sweeps of the treecode on one case: bucket sizes (the near/far shift of the paper's
 // Figure 5), multipole order and theta (error against time, with the Pareto front) and tree
-// arity. Each writes sweep-<name>.csv, .json and .txt into the output folder.
+// arity. Each writes sweep-<name>.csv, .json and .txt into the output folder (and the order-theta
+// sweep its Pareto front, fastest first, as sweep-order-theta-pareto.csv).
 
 #include <cstddef>
 #include <string>

@@ -106,14 +106,19 @@ foreach(r RANGE ${last})
   string(JSON extrapolated GET "${json}" rows ${r} extrapolated)
   string(JSON method GET "${json}" rows ${r} method)
   string(JSON backend GET "${json}" rows ${r} backend)
-  if(EXTRAPOLATE AND method STREQUAL "direct")
-    # The CPU direct sum is timed at the error sample; a GPU one at a larger sample.
-    if(NOT extrapolated STREQUAL "ON" OR NOT timed LESS n
-        OR (backend STREQUAL "cpu" AND NOT timed EQUAL sample))
+  if(EXTRAPOLATE AND method STREQUAL "direct" AND backend STREQUAL "cpu")
+    # The CPU direct sum is timed at the error sample and scaled to N.
+    if(NOT extrapolated STREQUAL "ON" OR NOT timed EQUAL sample)
       message(FATAL_ERROR "direct row ${r}: extrapolated ${extrapolated}, timed at ${timed}")
     endif()
-  elseif(NOT extrapolated STREQUAL "OFF" OR NOT timed EQUAL n)
-    message(FATAL_ERROR "row ${r}: extrapolated ${extrapolated}, timed at ${timed} of ${n}")
+  elseif(extrapolated STREQUAL "ON")
+    # Only direct sums are extrapolated (a GPU one from a sample that fills the GPU, when N
+    # exceeds it).
+    if(NOT method STREQUAL "direct" OR NOT timed LESS n)
+      message(FATAL_ERROR "row ${r} (${method}) extrapolated from ${timed} of ${n} targets")
+    endif()
+  elseif(NOT timed EQUAL n)
+    message(FATAL_ERROR "row ${r}: timed at ${timed} of ${n} targets")
   endif()
 endforeach()
 if(NOT "CPU direct" IN_LIST labels OR NOT "CPU treecode" IN_LIST labels)
@@ -179,7 +184,8 @@ foreach(sweep bucket order-theta arity scaling)
   endif()
 endforeach()
 
-# Pareto front: at least one point of the order-theta sweep is on it.
+# Pareto front: at least one point of the order-theta sweep is on it, and its file lists them.
+require_file(sweep-order-theta-pareto.csv)
 file(READ "${DIR}/sweep-order-theta.csv" csv)
 if(NOT csv MATCHES ",1\n")
   message(FATAL_ERROR "no Pareto point in sweep-order-theta.csv:\n${csv}")

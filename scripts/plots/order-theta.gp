@@ -4,6 +4,8 @@
 W = 1200; H = 780
 load plots."/common.gp"
 f = dir."/sweep-order-theta.csv"
+front = dir."/sweep-order-theta-pareto.csv"  # sorted by time
+label_text(d) = sprintf("p%d θ%.2g", column("order"), column("theta"))
 set output dir."/order-theta.png"
 
 stats f using (column("order")) nooutput
@@ -31,10 +33,9 @@ set arrow from graph 0, first 2e-4 to graph 1, first 2e-4 nohead lc rgb "#777777
 plot NaN with lines lc rgb "#777777" dt 3 lw 1.5 title "paper's error target, 2·10^{-4}", \
      f using "total":"u_mean_rel":"order" with points pt 7 ps 1.5 lc palette \
        title "one (p, θ) run", \
-     '' using (column("pareto") > 0 ? column("total") : NaN):"u_mean_rel" smooth unique \
-       with lines lc rgb "black" lw 1.5 title "Pareto front", \
-     '' using (column("pareto") > 0 ? column("total") : NaN):"u_mean_rel" \
-       with points pt 6 ps 2.2 lc rgb "black" notitle, \
-     '' using (column("pareto") > 0 ? column("total") : NaN):"u_mean_rel": \
-       (sprintf("p%d θ%.2g", column("order"), column("theta"))) \
-       with labels left offset 1.2,0.5 font ",9" notitle
+     front using "total":"u_mean_rel" with linespoints lc rgb "black" lw 1.5 pt 6 ps 2.2 \
+       title "Pareto front", \
+     front using "total":"u_mean_rel":(int($0) % 2 ? label_text(0) : "") \
+       with labels left offset 1.3,0.4 font ",9" notitle, \
+     front using "total":"u_mean_rel":(int($0) % 2 ? "" : label_text(0)) \
+       with labels right offset -1.3,-0.4 font ",9" notitle
