@@ -86,19 +86,32 @@ double effective_kappa(const SolverOptions& o) {
   return o.tree.kappa > 0 ? o.tree.kappa : default_kappa(o.core);
 }
 
+TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend) {
+  const bool cuda = backend == Backend::Cuda;
+  TreeOptions t = tree;
+  if (t.order == 0) t.order = cuda ? 8 : 7;
+  if (t.theta == 0) t.theta = cuda ? 0.6 : 0.5;
+  if (t.kappa == 0) t.kappa = default_kappa(core);
+  if (t.target_bucket == 0) t.target_bucket = cuda ? 64 : 32;
+  if (t.source_bucket == 0) t.source_bucket = cuda ? 256 : 32;
+  return t;
+}
+
 void validate_options(const SolverOptions& o) {
   const TreeOptions& t = o.tree;
-  if (t.order < 1 || t.order > 16)
-    throw std::invalid_argument("order p must be in 1..16, got " + std::to_string(t.order));
-  if (!(t.theta > 0 && t.theta < 1))
-    throw std::invalid_argument("theta must be in (0, 1), got " + std::to_string(t.theta));
+  if (t.order < 0 || t.order > 16)
+    throw std::invalid_argument("order p must be in 1..16 (0: default), got " +
+                                std::to_string(t.order));
+  if (!(t.theta >= 0 && t.theta < 1))
+    throw std::invalid_argument("theta must be in (0, 1) (0: default), got " +
+                                std::to_string(t.theta));
   if (!(t.kappa >= 0) || !std::isfinite(t.kappa))
     throw std::invalid_argument("kappa must be >= 0, got " + std::to_string(t.kappa));
-  if (t.target_bucket < 1)
-    throw std::invalid_argument("target bucket must be >= 1, got " +
+  if (t.target_bucket < 0)
+    throw std::invalid_argument("target bucket must be >= 1 (0: default), got " +
                                 std::to_string(t.target_bucket));
-  if (t.source_bucket < 1)
-    throw std::invalid_argument("source bucket must be >= 1, got " +
+  if (t.source_bucket < 0)
+    throw std::invalid_argument("source bucket must be >= 1 (0: default), got " +
                                 std::to_string(t.source_bucket));
   if (t.arity != 2 && t.arity != 4 && t.arity != 8)
     throw std::invalid_argument("arity must be 2, 4 or 8, got " + std::to_string(t.arity));

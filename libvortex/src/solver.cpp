@@ -169,7 +169,7 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
   }
 
   // Treecode: trees and lists on the CPU, then near and far fields on the chosen backend.
-  const TreeOptions& t = options_.tree;
+  const TreeOptions t = resolve_tree_options(options_.tree, options_.core, backend);
   detail::TreePlan plan;
   plan.order = t.order;
   auto stage = Clock::now();
@@ -182,7 +182,7 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
 
   stage = Clock::now();
   plan.lists = build_interaction_lists(plan.target_tree, plan.source_tree,
-                                       AcceptanceCriteria{t.theta, effective_kappa(options_)});
+                                       AcceptanceCriteria{t.theta, t.kappa});
   const double lists_time = seconds_since(stage);
 
   VelocityField sorted;
@@ -211,6 +211,7 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
   unpermute(sorted, plan.target_tree.permutation, result);
   result.stats = sorted.stats;
   count_interactions(plan, result.stats);
+  result.stats.tree = t;
   result.stats.times.tree = tree_time + seconds_since(stage);
   result.stats.times.lists = lists_time;
   result.stats.times.total = seconds_since(start);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "vortex/options.hpp"
+
 namespace vortex {
 
 // Wall-clock seconds of each stage. Stages a method does not have stay 0.
@@ -30,6 +32,7 @@ struct EvaluationStats {
   std::uint64_t near_list_entries = 0;       // sum over target leaves of near-list lengths
   std::uint64_t target_leaves = 0;
   std::uint64_t source_nodes = 0;
+  TreeOptions tree;  // the treecode's parameters as used (defaults resolved); zeros for direct
 };
 
 // Velocity u and, when requested, the gradient du[3a+b] = du_a/dx_b, one entry per target in the
