@@ -199,7 +199,7 @@ TEST(VrmDiffusion, IsolatedParticleGetsALatticeOfNeighbours) {
 }
 
 TEST(VrmDiffusion, ResultDoesNotDependOnThreadCount) {
-  const ParticleSet start = gaussian_blob(1, 1.2, 3);
+  const ParticleSet start = gaussian_blob(1, 2.0, 3);  // large enough to run in parallel
   VrmOptions vrm;
   vrm.spacing = 1;
   ParticleSet one = start, two = start;

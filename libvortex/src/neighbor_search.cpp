@@ -105,7 +105,7 @@ int NeighborSearch::nearest(double qx, double qy, double qz, double* dist2) cons
 NeighborLists NeighborSearch::all_within(PointsView queries, double radius) const {
   const std::size_t n = queries.size();
   std::vector<std::vector<int>> found(n);
-#pragma omp parallel
+#pragma omp parallel if (n > 2000)
   {
     std::vector<int> buffer;
 #pragma omp for schedule(dynamic, 256)

@@ -27,7 +27,7 @@ PseWeights pse_weights(const ParticleSet& p, const PseOptions& o) {
   const double eps2 = o.epsilon * o.epsilon;
   const double scale = 2.0 * std::pow(2.0 * M_PI, -1.5) * o.volume / (eps2 * eps2 * o.epsilon);
   const std::size_t n = p.size();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > 2000)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
     for (std::size_t k = w.neighbors.offsets[i]; k < w.neighbors.offsets[i + 1]; ++k) {
       const int j = w.neighbors.indices[k];
@@ -47,7 +47,7 @@ void pse_rates(const ParticleSet& p, const PseWeights& w, double nu, std::vector
   dgz.assign(n, 0.0);
   if (n == 0) return;
   if (w.neighbors.size() != n) throw std::invalid_argument("pse_rates: weights of another set");
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
     double sx = 0, sy = 0, sz = 0;
     for (std::size_t k = w.neighbors.offsets[i]; k < w.neighbors.offsets[i + 1]; ++k) {

@@ -102,7 +102,7 @@ void compute_rates(const ParticleSet& p, const VelocityField& f, Stretching stre
     throw std::invalid_argument("compute_rates: stretching needs the velocity gradient");
   r.resize(n);
   const bool transpose = stretching == Stretching::Transpose;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
     r.x[i] = f.u[0][i] + free_stream[0];
     r.y[i] = f.u[1][i] + free_stream[1];
@@ -154,7 +154,7 @@ const VelocityField& TimeIntegrator::step(ParticleSet& p, double dt) {
     const ParticleSet* at = &p;
     if (s > 0) {
       stage_ = p;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > 20000)
       for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
         for (int j = 0; j < s; ++j) {
           const double w = dt * t.a[s][j];
@@ -178,7 +178,7 @@ const VelocityField& TimeIntegrator::step(ParticleSet& p, double dt) {
       compute_rates(*at, f, options_.stretching, options_.free_stream, k_[s]);
     }
   }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
     for (int s = 0; s < t.stages; ++s) {
       const double w = dt * t.b[s];

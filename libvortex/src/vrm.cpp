@@ -249,9 +249,9 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
     const bool last_round = round + 1 == o.max_rounds;
     double round_residual = 0, round_neighbors = 0;
     std::size_t round_solved = 0;
-#pragma omp parallel reduction(max : round_residual) reduction(+ : round_neighbors, round_solved)
+#pragma omp parallel if (n0 > 500) reduction(max : round_residual) reduction(+ : round_neighbors, round_solved)
     {
-      std::vector<int> found;
+      std::vector<int> found, near_node;
       std::vector<std::array<double, 3>> offsets;
       std::vector<double> f;
 #pragma omp for schedule(dynamic, 64)
@@ -286,12 +286,36 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
                 const double nx = (ci + di) * h, ny = (cj + dj) * h, nz = (ck + dk) * h;
                 const double ex = nx - p.x[i], ey = ny - p.y[i], ez = nz - p.z[i];
                 if (ex * ex + ey * ey + ez * ez > radius * radius * (1 - 1e-9)) continue;
-                double d2 = 0;
-                search.nearest(nx, ny, nz, &d2);
-                if (d2 < o.hole_distance * o.hole_distance * h * h) continue;
-                proposals[i].push_back(node_key(ci + di, cj + dj, ck + dk));
+                // Occupied only by a particle that is also a neighbour of this one: a particle
+                // near the node but outside R would leave the gap open.
+                search.query(nx, ny, nz, o.hole_distance * h, near_node);
+                bool occupied = false;
+                for (int j : near_node) {
+                  const double fx = p.x[j] - p.x[i], fy = p.y[j] - p.y[i], fz = p.z[j] - p.z[i];
+                  occupied |= fx * fx + fy * fy + fz * fz <= radius * radius;
+                }
+                if (!occupied) proposals[i].push_back(node_key(ci + di, cj + dj, ck + dk));
               }
           continue;
+        }
+        if (!is_weak[i]) {
+          // Out of rounds: a wider neighbourhood, without insertions.
+          search.query(p.x[i], p.y[i], p.z[i], 2 * radius, found);
+          offsets.resize(found.size());
+          for (std::size_t k = 0; k < found.size(); ++k) {
+            const int j = found[k];
+            if (j == i) self = static_cast<int>(k);
+            offsets[k] = {(p.x[j] - p.x[i]) / h, (p.y[j] - p.y[i]) / h, (p.z[j] - p.z[i]) / h};
+          }
+          if (solve_redistribution(offsets, self, s2, f, &res)) {
+            nbr[i] = found;
+            frac[i] = f;
+            state[i] = 1;
+            round_residual = std::max(round_residual, res);
+            round_neighbors += static_cast<double>(found.size());
+            ++round_solved;
+            continue;
+          }
         }
         // Weak, not inserting, or out of rounds: keep the strength, or use signed fractions.
         if (o.signed_fallback && solve_redistribution_signed(offsets, self, s2, f)) {
