@@ -28,7 +28,7 @@ TEST_P(CoreTest, FractionMatchesQuadratureOfVorticity) {
   for (double rho : {0.05, 0.3, 0.9, 1.0, 1.7, 2.5, 4.0}) {
     const double integral = boost::math::quadrature::gauss_kronrod<double, 61>::integrate(
         [&](double t) { return 4 * M_PI * t * t * static_cast<double>(core_vorticity(core, t)); },
-        0.0, rho, 15, 1e-14);
+        0.0, rho, 4);
     EXPECT_NEAR(core_fraction(core, rho), integral, 1e-13 + 1e-12 * integral) << "rho = " << rho;
   }
   // The whole vorticity of the core integrates to one.
@@ -64,7 +64,7 @@ TEST_P(CoreTest, SmallRadiusSeriesMatchesQuadrature) {
   for (double rho = 1e-3; rho < 0.6; rho *= 1.5) {
     const double q = boost::math::quadrature::gauss_kronrod<double, 61>::integrate(
         [&](double t) { return 4 * M_PI * t * t * static_cast<double>(core_vorticity(core, t)); },
-        0.0, rho, 15, 1e-15);
+        0.0, rho, 2);  // smooth on [0, rho]: the 61-point rule is exact to rounding
     const CoreFactors<double> k = core_factors<double>(core, rho * rho, 1.0);
     EXPECT_NEAR(k.F * rho * rho * rho, q, 1e-13 * q) << "rho = " << rho;
   }
