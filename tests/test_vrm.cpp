@@ -114,6 +114,28 @@ TEST(VrmFractions, NoSolutionWithoutNeighboursOnEverySide) {
   EXPECT_NEAR(m[4], 1.5, 1e-10);
 }
 
+TEST(VrmFractions, FirstMomentFractionsForRemovals) {
+  std::vector<std::array<double, 3>> faces = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                              {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+  std::vector<double> f;
+  ASSERT_TRUE(solve_first_moment_fractions(faces, f));
+  for (double x : f) EXPECT_NEAR(x, 1.0 / 6, 1e-14);
+  // Off-center: still non-negative, zeroth and first moments exact.
+  for (auto& d : faces) d[0] += 0.3;
+  ASSERT_TRUE(solve_first_moment_fractions(faces, f));
+  double m0 = 0, mx = 0;
+  for (std::size_t q = 0; q < f.size(); ++q) {
+    EXPECT_GE(f[q], 0.0);
+    m0 += f[q];
+    mx += f[q] * faces[q][0];
+  }
+  EXPECT_NEAR(m0, 1, 1e-15);
+  EXPECT_NEAR(mx, 0, 1e-12);
+  // Outside the receivers' hull there is no non-negative solution.
+  for (auto& d : faces) d[0] += 2;
+  EXPECT_FALSE(solve_first_moment_fractions(faces, f));
+}
+
 // A Gaussian blob of vorticity along z on the lattice h Z^3: omega = exp(-|x|^2 / (2 s^2)).
 ParticleSet gaussian_blob(double h, double s, double extent) {
   ParticleSet p;

@@ -2,6 +2,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "vortex/neighbor_search.hpp"
+#include "vortex/vrm.hpp"
 
 namespace vortex {
 
@@ -93,6 +95,7 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
   std::vector<char> removed(n, 0);
   std::vector<int> found, receivers;
   std::vector<Eigen::Vector4d> rows;
+  std::vector<std::array<double, 3>> offsets;
   std::vector<double> cost, f;
   for (std::size_t i : order) {
     bool done = false;
@@ -101,15 +104,20 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
       receivers.clear();
       rows.clear();
       cost.clear();
+      offsets.clear();
       for (int j : found) {
         if (static_cast<std::size_t>(j) == i || removed[j]) continue;
         const double dx = (p.x[j] - p.x[i]) / h, dy = (p.y[j] - p.y[i]) / h,
                      dz = (p.z[j] - p.z[i]) / h;
         receivers.push_back(j);
+        offsets.push_back({dx, dy, dz});
         rows.emplace_back(1, dx, dy, dz);
         cost.push_back(1 + dx * dx + dy * dy + dz * dz);
       }
-      if (receivers.size() < 4 || !absorb_fractions(rows, cost, f)) continue;
+      if (receivers.size() < 4) continue;
+      // Non-negative shares where the particle lies inside its receivers' hull; otherwise (at the
+      // edge of the vorticity) signed ones.
+      if (!solve_first_moment_fractions(offsets, f) && !absorb_fractions(rows, cost, f)) continue;
       for (std::size_t k = 0; k < receivers.size(); ++k) {
         const int j = receivers[k];
         p.gx[j] += f[k] * p.gx[i];

@@ -68,25 +68,25 @@ void validate(const VrmOptions& o) {
   if (o.max_rounds < 1) throw std::invalid_argument("VRM: max_rounds must be >= 1");
 }
 
-bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
-                          double second_moment, std::vector<double>& f, double* residual_out,
-                          int* iterations_out) {
-  const int m = static_cast<int>(offsets.size());
+// Non-negative fractions of least weighted norm with K moment conditions sum_q f_q a_q = b (rows
+// a_q, weights c_q), by the dual method described in vrm.hpp. Returns false when there is no
+// non-negative solution.
+template <int K>
+static bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
+                              const std::vector<double>& c, const Eigen::Matrix<double, K, 1>& b,
+                              std::vector<double>& f, double* residual_out, int* iterations_out) {
+  using Vec = Eigen::Matrix<double, K, 1>;
+  using Mat = Eigen::Matrix<double, K, K>;
+  const int m = static_cast<int>(a.size());
   f.assign(m, 0.0);
-  if (m == 0 || self < 0 || self >= m) return false;
-  std::vector<Vec10> a(m);
-  std::vector<double> c(m);
-  for (int q = 0; q < m; ++q) {
-    a[q] = moment_row(offsets[q]);
-    c[q] = weight(offsets[q]);
-  }
-  const Vec10 b = moment_target(second_moment);
-  // Converged residuals sit at 1e-16..1e-12 (rounding of the 10 x 10 solves); a stalled line
+  if (m == 0) return false;
+  // Converged residuals sit at 1e-16..1e-12 (rounding of the K x K solves); a stalled line
   // search below `loose` is rounding too, not infeasibility.
-  const double tol = 1e-12 * std::max(1.0, second_moment);
-  const double loose = 1e-9 * std::max(1.0, second_moment);
+  const double size = std::max(1.0, b.cwiseAbs().maxCoeff());
+  const double tol = 1e-12 * size;
+  const double loose = 1e-9 * size;
 
-  auto dual_value = [&](const Vec10& lambda) {
+  auto dual_value = [&](const Vec& lambda) {
     double v = b.dot(lambda);
     for (int q = 0; q < m; ++q) {
       const double t = std::max(0.0, a[q].dot(lambda));
@@ -96,29 +96,29 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
   };
 
   // Start from the multipliers of the problem without the sign constraints.
-  Mat10 h_all = Mat10::Zero();
+  Mat h_all = Mat::Zero();
   for (int q = 0; q < m; ++q) h_all.noalias() += a[q] * a[q].transpose() / c[q];
-  const double scale = std::max(1.0, h_all.trace() / 10);
-  Vec10 lambda = (h_all + 1e-8 * scale * Mat10::Identity()).ldlt().solve(b);
+  const double scale = std::max(1.0, h_all.trace() / K);
+  Vec lambda = (h_all + 1e-8 * scale * Mat::Identity()).ldlt().solve(b);
 
   // Each iteration works with the active neighbours (a_q . lambda > 0). Their rows need not span
-  // all ten moments (a lattice stencil has no xy products, say), so the generalized Hessian
+  // all K moments (a lattice stencil has no xy products, say), so the generalized Hessian
   // H = sum_active a_q a_q^T / c_q may be singular: the residual's part in its null space is
   // handled by an exact step to the next breakpoint, the part in its range by Newton's method.
   // A Newton trial point is accepted when the dual rises enough (Armijo) or, near the solution
   // where that rise is below the rounding of the dual value, when the moment residual falls.
-  auto residual_at = [&](const Vec10& l) {
-    Vec10 r = b;
+  auto residual_at = [&](const Vec& l) {
+    Vec r = b;
     for (int q = 0; q < m; ++q) {
       const double t = a[q].dot(l);
       if (t > 0) r.noalias() -= (t / c[q]) * a[q];
     }
     return r.cwiseAbs().maxCoeff();
   };
-  auto ascend = [&](const Vec10& step, double slope, double d0, double r0) {
+  auto ascend = [&](const Vec& step, double slope, double d0, double r0) {
     if (!(slope > 0)) return false;
     for (double alpha = 1; alpha > 1e-4; alpha *= 0.5) {
-      const Vec10 trial = lambda + alpha * step;
+      const Vec trial = lambda + alpha * step;
       if (dual_value(trial) >= d0 + 1e-4 * alpha * slope || residual_at(trial) < 0.5 * r0) {
         lambda = trial;
         return true;
@@ -129,10 +129,10 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
   double residual = 0;
   int it = 0;
   bool ok = false;
-  Eigen::SelfAdjointEigenSolver<Mat10> eigen;
+  Eigen::SelfAdjointEigenSolver<Mat> eigen;
   for (; it < 80; ++it) {
-    Vec10 r = b;
-    Mat10 h = Mat10::Zero();
+    Vec r = b;
+    Mat h = Mat::Zero();
     for (int q = 0; q < m; ++q) {
       const double t = a[q].dot(lambda);
       if (t > 0) {
@@ -151,17 +151,17 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
     }
     const double d0 = dual_value(lambda);
     eigen.compute(h);
-    const Vec10& mu = eigen.eigenvalues();
+    const Vec& mu = eigen.eigenvalues();
     const double cut = 1e-12 * std::max(mu.maxCoeff(), 1e-300);
-    const Vec10 coef = eigen.eigenvectors().transpose() * r;
-    Vec10 range_coef = Vec10::Zero(), null_coef = Vec10::Zero();
-    for (int k = 0; k < 10; ++k) (mu[k] > cut ? range_coef[k] : null_coef[k]) = coef[k];
+    const Vec coef = eigen.eigenvectors().transpose() * r;
+    Vec range_coef = Vec::Zero(), null_coef = Vec::Zero();
+    for (int k = 0; k < K; ++k) (mu[k] > cut ? range_coef[k] : null_coef[k]) = coef[k];
     if (null_coef.norm() > 1e-13 * b.norm()) {
       // Moments the active neighbours cannot reach: along v, the residual's part outside the
       // active rows' range, the dual rises linearly until an inactive neighbour q with
       // a_q . v > 0 turns active. Step just past the first such point; if there is none, the dual
       // is unbounded and no non-negative solution exists.
-      const Vec10 v = eigen.eigenvectors() * null_coef;
+      const Vec v = eigen.eigenvectors() * null_coef;
       double step = HUGE_VAL;
       for (int q = 0; q < m; ++q) {
         const double t = a[q].dot(lambda), rate = a[q].dot(v);
@@ -172,11 +172,11 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
       continue;
     }
     // Within the range: a Newton step with backtracking; damped steps if it does not ascend.
-    for (int k = 0; k < 10; ++k) range_coef[k] = mu[k] > cut ? range_coef[k] / mu[k] : 0.0;
-    const Vec10 newton = eigen.eigenvectors() * range_coef;
+    for (int k = 0; k < K; ++k) range_coef[k] = mu[k] > cut ? range_coef[k] / mu[k] : 0.0;
+    const Vec newton = eigen.eigenvectors() * range_coef;
     bool stepped = ascend(newton, r.dot(newton), d0, residual);
     for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
-      const Vec10 step = (h + damping * scale * Mat10::Identity()).ldlt().solve(r);
+      const Vec step = (h + damping * scale * Mat::Identity()).ldlt().solve(r);
       stepped = ascend(step, r.dot(step), d0, residual);
     }
     if (!stepped) break;  // no ascent left: rounding level, or the dual is unbounded
@@ -184,9 +184,44 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
   if (residual_out) *residual_out = residual;
   if (iterations_out) *iterations_out = it;
   if (!ok && residual <= loose) ok = true;  // stalled at rounding level
-  if (!ok) return false;
+  return ok;
+}
+
+bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
+                          double second_moment, std::vector<double>& f, double* residual_out,
+                          int* iterations_out) {
+  const int m = static_cast<int>(offsets.size());
+  f.assign(m, 0.0);
+  if (m == 0 || self < 0 || self >= m) return false;
+  std::vector<Vec10> a(m);
+  std::vector<double> c(m);
+  for (int q = 0; q < m; ++q) {
+    a[q] = moment_row(offsets[q]);
+    c[q] = weight(offsets[q]);
+  }
+  if (!solve_nonnegative<10>(a, c, moment_target(second_moment), f, residual_out, iterations_out))
+    return false;
   close_sum(f, self);
   return f[self] >= -1e-12;
+}
+
+bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offsets,
+                                  std::vector<double>& f) {
+  const int m = static_cast<int>(offsets.size());
+  std::vector<Eigen::Vector4d> a(m);
+  std::vector<double> c(m);
+  for (int q = 0; q < m; ++q) {
+    a[q] = Eigen::Vector4d(1, offsets[q][0], offsets[q][1], offsets[q][2]);
+    c[q] = weight(offsets[q]);
+  }
+  if (!solve_nonnegative<4>(a, c, Eigen::Vector4d(1, 0, 0, 0), f, nullptr, nullptr)) return false;
+  // sum f = 1 to rounding: the largest share absorbs the difference.
+  const auto largest = std::max_element(f.begin(), f.end()) - f.begin();
+  double others = 0;
+  for (int q = 0; q < m; ++q)
+    if (q != largest) others += f[q];
+  f[largest] = 1.0 - others;
+  return true;
 }
 
 bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offsets, int self,

@@ -5,7 +5,8 @@
 //
 //   sum_q f_q = 1,   sum_q f_q (x_q - x_p) = 0,
 //
-// of least weighted norm (weights 1 + |x_q - x_p|^2 / h^2, as in the VRM). The first condition
+// of least weighted norm (weights 1 + |x_q - x_p|^2 / h^2, as in the VRM), non-negative where the
+// particle lies inside the hull of its receivers (signed otherwise). The first condition
 // conserves the total vorticity, the second the linear impulse 1/2 sum x x Gamma, exactly (to
 // rounding); the angular impulse changes by the second moment of the removed strength only.
 // Removals are done one at a time in order of increasing |Gamma|, never onto removed particles.

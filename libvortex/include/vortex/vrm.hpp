@@ -8,22 +8,27 @@
 //
 //   sum_q f_pq = 1,   sum_q f_pq d_q = 0,   sum_q f_pq d_q d_q^T = 2 nu dt I,   d_q = x_q - x_p,
 //
-// ten linear conditions, and are non-negative (the condition for stability: the total |Gamma| can
-// only decrease). Among the many solutions we take the one of least weighted norm
+// ten linear conditions, and are non-negative (the paper's condition for stability: the total
+// |Gamma| can then only decrease). Of the many such fractions we take the ones of least weighted
+// norm,
 //
-//   minimize 1/2 sum_q c_q f_q^2,  c_q = 1 + |d_q / h|^2   subject to the moments and f >= 0,
+//   minimize 1/2 sum_q c_q f_q^2,  c_q = 1 + |d_q / h|^2,  subject to the moments and f >= 0,
 //
-// a strictly convex quadratic programme in place of the paper's linear programme: it has a unique
-// solution that varies continuously with the particle positions and prefers near neighbours. It is
-// solved through its dual: with the ten multipliers lambda, f_q = max(0, a_q . lambda) / c_q
-// (a_q the moment row of q), and the concave, piecewise-quadratic dual is maximized by a
-// semismooth Newton method with a backtracking line search (a 10 x 10 system per iteration,
-// typically 3 to 8 iterations). When no non-negative solution exists the dual is unbounded and the
-// iteration does not converge; the particle then gets new, empty neighbours on the free nodes of
-// the lattice h Z^3 within R (a node is free when no particle is nearer than hole_distance * h),
-// and is solved again. After the solve f_pp is reset to 1 - sum_{q != p} f_pq, so the total
-// vorticity is conserved to rounding; the second moment of the vorticity grows by exactly
-// 2 nu dt per dimension.
+// a strictly convex quadratic programme: its solution is unique, varies continuously with the
+// particle positions and prefers near neighbours. It is solved through its dual. With the ten
+// multipliers lambda, f_q = max(0, a_q . lambda) / c_q (a_q: the moment row of neighbour q), and
+// the dual D(lambda) = b . lambda - 1/2 sum_q max(0, a_q . lambda)^2 / c_q is concave and
+// piecewise quadratic. Each iteration takes the active neighbours (a_q . lambda > 0): the part of
+// the moment residual that their rows cannot produce is removed by an exact step along which D
+// rises linearly, up to the point where the next neighbour turns active; the rest by a Newton step
+// with H = sum_active a_q a_q^T / c_q (10 x 10, pseudo-inverse) and backtracking. Typical solves
+// take 1 to 10 iterations. When that linear rise meets no neighbour, D is unbounded: there is no
+// non-negative solution (a certificate, not a guess). The particle then gets new, empty neighbours
+// on the free nodes of the lattice h Z^3 within R (a node is free unless one of the particle's
+// neighbours lies within hole_distance * h of it) and is solved again; particles still without a
+// solution after max_rounds try once more with 2 R. After the solve f_pp is reset to
+// 1 - sum_{q != p} f_pq, so the total vorticity is conserved to rounding, and the second moment
+// of the vorticity grows by 2 nu dt per dimension (to the solver's 1e-12).
 //
 // Particles are solved in parallel (OpenMP); strengths are scattered in particle order, so the
 // result does not depend on the thread count.
@@ -78,6 +83,12 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
 // The signed least-norm fractions (no positivity), or false when the moments are not reachable.
 bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offsets, int self,
                                  double second_moment, std::vector<double>& fractions);
+
+// Non-negative fractions of least weighted norm with only sum f = 1 and sum f d = 0 (`offsets`
+// are d_q / h; the particle itself is not among them): how particle_control hands the strength
+// of a removed particle to its neighbours. False when the particle is outside their convex hull.
+bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offsets,
+                                  std::vector<double>& fractions);
 
 // One diffusion step of the whole set: redistributes strengths and appends the inserted particles
 // that received a share at the end. Positions of existing particles do not change.
