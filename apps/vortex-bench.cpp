@@ -148,7 +148,7 @@ struct ReportFlags {
     parser.add("--out", "DIR", "output folder of --report and --sweep (created)", out);
     parser.add("--direct-limit", "S",
                "report: a direct sum estimated slower than S seconds over all N is timed at the "
-               "--sample targets and extrapolated to N",
+               "--sample targets (on a GPU at 65536 targets, to fill it) and extrapolated to N",
                direct_limit);
     parser.add_flag("--no-vtp", "report: do not write particles.vtp", no_vtp);
     parser.add("--commit", "TEXT", "code version recorded in the result files", commit, "unknown");

@@ -16,7 +16,10 @@ set ylabel "time per evaluation [s]"
 set logscale y
 set format y "10^{%L}"
 set xrange [-0.6:rows-0.4]
-set yrange [*:*]
+stats f using (column("total") > column("paper_total") ? column("total") : column("paper_total")) nooutput
+y_top = STATS_max * 8
+stats f using (column("total")) nooutput
+set yrange [STATS_min / 5 : y_top]
 set boxwidth 0.38
 set style fill solid 0.85 border -1
 set xtics rotate by -20 nomirror
