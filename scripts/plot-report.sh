@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Plots a vortex-bench report folder with gnuplot (pngcairo): breakdown.png from report.csv,
-# bucket.png, order-theta.png, arity.png and scaling.png from the sweeps' CSV files. Plots whose
-# CSV is missing are skipped. Usage: scripts/plot-report.sh DIR
+# bucket.png, order-theta.png, arity.png and scaling.png from the sweeps' CSV files, written into
+# DIR or into PNGDIR (for a read-only DIR, e.g. results fetched from a GPU machine). Plots whose
+# CSV is missing are skipped. Usage: scripts/plot-report.sh DIR [PNGDIR]
 set -euo pipefail
-dir=${1:?usage: scripts/plot-report.sh DIR (a folder written by vortex-bench --report/--sweep)}
+dir=${1:?usage: scripts/plot-report.sh DIR [PNGDIR] (DIR written by vortex-bench --report/--sweep)}
+outdir=${2:-$dir}
 plots=$(cd "$(dirname "$0")/plots" && pwd)
 if ! command -v gnuplot >/dev/null; then
   echo "plot-report: gnuplot not found (scripts/setup.sh installs gnuplot-nox); no plots" >&2
@@ -14,11 +16,12 @@ if ! gnuplot -e "set terminal" 2>&1 | grep -q pngcairo; then
   exit 1
 fi
 [ -d "$dir" ] || { echo "plot-report: no folder $dir" >&2; exit 1; }
+mkdir -p "$outdir"
 made=()
 plot() {  # plot SCRIPT CSV PNG
   if [ -f "$dir/$2" ]; then
-    gnuplot -e "dir='$dir'; plots='$plots'" "$plots/$1"
-    made+=("$dir/$3")
+    gnuplot -e "dir='$dir'; outdir='$outdir'; plots='$plots'" "$plots/$1"
+    made+=("$outdir/$3")
   fi
 }
 plot breakdown.gp report.csv breakdown.png

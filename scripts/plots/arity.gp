@@ -3,7 +3,7 @@
 W = 1100; H = 650
 load plots."/common.gp"
 f = dir."/sweep-arity.csv"
-set output dir."/arity.png"
+set output out."/arity.png"
 
 stats f using (column("n")) nooutput
 n = STATS_max

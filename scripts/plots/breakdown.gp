@@ -2,7 +2,7 @@
 # and the share of each stage (the paper's Figures 4 and 6).
 load plots."/common.gp"
 f = dir."/report.csv"
-set output dir."/breakdown.png"
+set output out."/breakdown.png"
 
 stats f using (column("total")) nooutput
 rows = STATS_records

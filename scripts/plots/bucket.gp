@@ -3,7 +3,7 @@
 W = 1600; H = 600
 load plots."/common.gp"
 f = dir."/sweep-bucket.csv"
-set output dir."/bucket.png"
+set output out."/bucket.png"
 
 stats f using (column("n")) nooutput
 n = STATS_max

@@ -1,4 +1,6 @@
-# Settings shared by the report's plots. Callers set `dir` (the report folder) before loading.
+# Settings shared by the report's plots. Callers set `dir` (the report folder) and may set
+# `outdir` (where the PNGs go; default: dir) before loading.
+out = exists("outdir") ? outdir : dir
 # Callers may set the image size W x H (pixels) first.
 if (!exists("W")) W = 1500
 if (!exists("H")) H = 620

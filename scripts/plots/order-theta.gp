@@ -6,7 +6,7 @@ load plots."/common.gp"
 f = dir."/sweep-order-theta.csv"
 front = dir."/sweep-order-theta-pareto.csv"  # sorted by time
 label_text(d) = sprintf("p%d θ%.2g", column("order"), column("theta"))
-set output dir."/order-theta.png"
+set output out."/order-theta.png"
 
 stats f using (column("order")) nooutput
 p_min = STATS_min

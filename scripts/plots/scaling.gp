@@ -3,7 +3,7 @@
 W = 1150; H = 760
 load plots."/common.gp"
 f = dir."/sweep-scaling.csv"
-set output dir."/scaling.png"
+set output out."/scaling.png"
 
 stats f using (log(column("n"))):(log(column("total"))) nooutput
 tree_exp = STATS_slope
