@@ -142,12 +142,12 @@ int ring_main(int argc, char** argv) {
   cli::OptionParser parser(
       "vortex-ring", "[options]",
       "Advances a vortex ring (or two coaxial rings, --second-ring) with the vortex particle\n"
-      "method: Heun steps with two velocity evaluations and vortex stretching, viscous diffusion\n"
-      "by the Vorticity Redistribution Method when --re > 0. Measures the translation speed of "
-      "the\n"
-      "impulse centroid and compares it with the thin-ring theory of the particle ring\n"
-      "(inviscid) or with Saffman's viscous formula. Writes ring.pvd + ring_*.vtp, "
-      "diagnostics.csv,\n"
+      "method: Runge-Kutta steps (Heun by default, two velocity evaluations) with vortex\n"
+      "stretching, and viscous diffusion by the Vorticity Redistribution Method when --re > 0.\n"
+      "Measures the translation speed of the impulse centroid and compares it with the thin-ring\n"
+      "theory of the particle ring (inviscid) or with Saffman's viscous formula. Writes ring.pvd "
+      "+\n"
+      "ring_*.vtp, diagnostics.csv, "
       "speeds.csv and ring.png into the output folder. The defaults run the inviscid check.");
   parser.add("--case", "FILE", "JSON case file (keys: these option names without dashes)",
              case_file, "none");
@@ -190,7 +190,7 @@ int ring_main(int argc, char** argv) {
   parser.add("--skip", "F", "fraction of the run left out of the speed fit (start-up)", s.skip);
   parser.add("--windows", "W", "windows of the speed-versus-time comparison", s.windows);
   parser.add("-o,--output", "DIR", "output folder", s.output);
-  parser.add("--every", "K", "write a .vtp every K steps; 0: none; default: about 20 files",
+  parser.add("--every", "K", "write a .vtp every K steps (about 20 files by default); 0: none",
              s.every, "steps/20");
   parser.add("--json", "FILE", "write the summary as JSON", s.json);
   parser.add("--progress", "SECONDS", "progress line interval; 0: none", s.progress);
@@ -348,7 +348,7 @@ int ring_main(int argc, char** argv) {
       theory_z = m.position;
     } else {
       // Trapezoidal integral of the theoretical speed from the previous record.
-      theory_z += 0.5 * (times.back() - t) * -(theory_speed(times.back()) + theory_speed(t));
+      theory_z += 0.5 * (t - times.back()) * (theory_speed(times.back()) + theory_speed(t));
     }
     max_impulse_drift =
         std::max(max_impulse_drift, relative_change(d.linear_impulse, first_diag.linear_impulse));
