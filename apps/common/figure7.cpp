@@ -72,6 +72,11 @@ std::string text_table(const std::vector<Row>& rows, bool any_extrapolated) {
                std::isfinite(r.speedup) ? format("%.1f", r.speedup) : "-"});
   }
   std::string text = table.str();
+  for (const Row& r : rows) {
+    if (r.m.spec.method == Method::Tree) {
+      text += r.name + ": " + describe_tree_options(r.m.stats.tree) + "\n";
+    }
+  }
   if (any_extrapolated) {
     for (const Row& r : rows) {
       if (!r.m.extrapolated) continue;

@@ -34,7 +34,7 @@ const std::vector<std::string>& measurement_columns() {
 }
 
 void add_measurement_cells(CsvTable& table, const Measurement& m) {
-  const TreeOptions& o = m.options.tree;
+  const TreeOptions& o = m.stats.tree;  // as used; zeros for direct sums
   const StageTimes& t = m.stats.times;
   const FieldErrors& e = m.errors;
   // No gradient: no gradient error (nan), rather than a misleading 0.
@@ -74,8 +74,13 @@ void write_measurement(JsonWriter& json, const Measurement& m) {
       .field("n_targets", static_cast<std::uint64_t>(m.n_targets))
       .field("n_targets_timed", static_cast<std::uint64_t>(m.n_targets_timed))
       .field("calls", m.calls);
+  // As used (backend defaults resolved); a direct sum has none.
   json.key("tree_options");
-  write_tree_options(json, m.options);
+  if (m.spec.method == Method::Tree) {
+    write_tree_options(json, m.stats.tree);
+  } else {
+    json.null();
+  }
   json.key("times")
       .begin_object(true)
       .field("total", t.total)

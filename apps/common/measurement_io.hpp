@@ -11,8 +11,8 @@
 
 namespace vortex::cli {
 
-// Columns: the tree options, the stage times (s), velocity = near + far + transfer, the counts,
-// the errors and the timing provenance.
+// Columns: the tree options as used (zeros for direct sums), the stage times (s), velocity = near +
+// far + transfer, the counts, the errors and the timing provenance.
 const std::vector<std::string>& measurement_columns();
 // Appends the cells of measurement_columns() to the current row.
 void add_measurement_cells(CsvTable& table, const Measurement& m);

@@ -6,6 +6,7 @@
 
 #include "tables.hpp"
 #include "vortex/file_io.hpp"
+#include "vortex/solver.hpp"
 
 namespace vortex::cli {
 
@@ -20,12 +21,11 @@ void ReportContext::write_file(const std::string& name, const std::string& text)
   std::printf("wrote %s\n", path(name).c_str());
 }
 
-void write_tree_options(JsonWriter& json, const SolverOptions& options) {
-  const TreeOptions& t = options.tree;
+void write_tree_options(JsonWriter& json, const TreeOptions& t) {
   json.begin_object(true)
       .field("order", t.order)
       .field("theta", t.theta)
-      .field("kappa", effective_kappa(options))
+      .field("kappa", t.kappa)
       .field("target_bucket", t.target_bucket)
       .field("source_bucket", t.source_bucket)
       .field("arity", t.arity)
@@ -40,26 +40,34 @@ void ReportContext::write_provenance(JsonWriter& json) const {
       .field("sample", static_cast<std::uint64_t>(sample))
       .field("repeat", repeat)
       .field("threads", base.threads);
-  json.key("tree_options");
-  write_tree_options(json, base);
+  json.key("tree_options_given");
+  write_tree_options(json, base.tree);
   json.field("command", command).field("commit", commit.empty() ? "unknown" : commit);
   json.key("machine");
   machine.write(json);
 }
 
+std::string describe_tree_options(const TreeOptions& t) {
+  return format("order %d, theta %g, kappa %g, buckets %d/%d (target/source), %d-way", t.order,
+                t.theta, t.kappa, t.target_bucket, t.source_bucket, t.arity);
+}
+
 std::string ReportContext::describe() const {
-  const TreeOptions& t = base.tree;
+  // The options as they apply on each backend present (0 given = that backend's tuned default).
+  std::string tree = "tree options on the CPU: " + describe_tree_options(resolve_tree_options(
+                                                       base.tree, base.core, Backend::Cpu));
+  if (cuda_available()) {
+    tree += "; on CUDA: " +
+            describe_tree_options(resolve_tree_options(base.tree, base.core, Backend::Cuda));
+  }
   return format(
-      "case %s, seed %llu, core %s, %s\n"
-      "tree options: order %d, theta %g, kappa %g, target bucket %d, source bucket %d, arity %d; "
-      "threads %d (0 = all)\n"
+      "case %s, seed %llu, core %s, %s; threads %d (0 = all)\n%s\n"
       "times: median of %d calls; errors against a double-precision direct sum at %zu sampled "
       "targets\n"
       "machine: %s\ncommit: %s\ncommand: %s\n",
       case_name.c_str(), static_cast<unsigned long long>(seed), to_string(base.core).c_str(),
-      gradient ? "velocity and 9-component gradient" : "velocity only", t.order, t.theta,
-      effective_kappa(base), t.target_bucket, t.source_bucket, t.arity, base.threads, repeat,
-      sample, machine.describe().c_str(), commit.empty() ? "unknown" : commit.c_str(),
+      gradient ? "velocity and 9-component gradient" : "velocity only", base.threads, tree.c_str(),
+      repeat, sample, machine.describe().c_str(), commit.empty() ? "unknown" : commit.c_str(),
       command.c_str());
 }
 

@@ -27,15 +27,18 @@ struct ReportContext {
   std::string path(const std::string& name) const;
   // Writes `text` to out_dir/name atomically and says so on stdout.
   void write_file(const std::string& name, const std::string& text) const;
-  // Members "case", "seed", "core", "gradient", "sample", "threads", "tree_options" (the options
-  // in effect, kappa resolved), "command", "commit" and "machine", into the open object.
+  // Members "case", "seed", "core", "gradient", "sample", "threads", "tree_options_given" (as
+  // given: 0 = the tuned default of the backend that runs; each result lists the options it
+  // used), "command", "commit" and "machine", into the open object.
   void write_provenance(JsonWriter& json) const;
   // The same as a few lines of text, for the .txt outputs.
   std::string describe() const;
 };
 
-// The tree options as an inline JSON object (kappa resolved for the core).
-void write_tree_options(JsonWriter& json, const SolverOptions& options);
+// Tree options as an inline JSON object.
+void write_tree_options(JsonWriter& json, const TreeOptions& tree);
+// "order 7, theta 0.5, kappa 2.41, buckets 32/32, 8-way"
+std::string describe_tree_options(const TreeOptions& tree);
 
 // Creates the folder (and its parents); throws std::runtime_error naming it on failure.
 void make_directories(const std::string& path);

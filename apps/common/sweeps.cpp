@@ -41,7 +41,7 @@ class SweepRunner {
     point.m =
         measure(options_.run, base, particles_, context_.gradient, context_.repeat, reference_);
     point.m.field = VelocityField{};
-    const TreeOptions& t = point.m.options.tree;
+    const TreeOptions& t = point.m.stats.tree;
     std::printf(
         "  %-8s p %2d theta %.2f buckets %4d/%4d arity %d: %8.3f s (near %.3f far %.3f), "
         "u err %.2e\n",
@@ -123,7 +123,7 @@ void write_sweep(const ReportContext& context, const SweepOptions& options, cons
     csv.row().cell(pt.series).cell(static_cast<long long>(n));
     add_measurement_cells(csv, pt.m);
     csv.cell(static_cast<long long>(pt.pareto ? 1 : 0));
-    const TreeOptions& o = pt.m.options.tree;
+    const TreeOptions& o = pt.m.stats.tree;
     const StageTimes& t = pt.m.stats.times;
     text.add({pt.series, std::to_string(o.order), format("%g", o.theta),
               std::to_string(o.target_bucket), std::to_string(o.source_bucket),
