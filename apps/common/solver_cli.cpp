@@ -15,17 +15,24 @@ void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision)
   parser.add("--core", "NAME",
              "core function: exponential, gaussian, rosenhead-moore, winckelmans-leonard, singular",
              core_);
-  parser.add("--order", "P", "multipole order of the treecode (1..16)", tree_.order);
+  parser.add("--order", "P", "multipole order of the treecode (1..16); 0 = tuned for the backend",
+             tree_.order);
   parser.add("--theta", "T",
-             "geometric acceptance: far if source box radius <= T * distance to the target box",
+             "geometric acceptance: far if source box radius <= T * distance to the target box; "
+             "0 = tuned for the backend",
              tree_.theta);
   parser.add("--kappa", "K",
              "core acceptance: far if the box gap >= K * largest sigma of the source box; "
              "0 = the core's default",
              tree_.kappa);
-  parser.add("--target-bucket", "N", "particles per target leaf", tree_.target_bucket);
-  parser.add("--source-bucket", "N", "particles per source leaf", tree_.source_bucket);
+  parser.add("--target-bucket", "N", "particles per target leaf; 0 = tuned for the backend",
+             tree_.target_bucket);
+  parser.add("--source-bucket", "N", "particles per source leaf; 0 = tuned for the backend",
+             tree_.source_bucket);
   parser.add("--arity", "A", "children per tree node: 2, 4 or 8", tree_.arity);
+  parser.add_flag("--local-expansions",
+                  "CPU: far boxes through one local expansion per target leaf where cheaper",
+                  tree_.local_expansions);
   parser.add("--threads", "N", "CPU threads; 0 = OpenMP's default", threads_);
 }
 

@@ -68,7 +68,7 @@ void far_field(const TreePlan& plan, const FarBoxes<T>& boxes, double theta, boo
         w.y[i] = static_cast<T>(plan.targets.y[t.begin + i] - origin[1]);
         w.z[i] = static_cast<T>(plan.targets.z[t.begin + i] - origin[2]);
       }
-      const bool local_pays = static_cast<long>(n) * m2p_cost > m2l_cost;
+      const bool local_pays = theta > 0 && static_cast<long>(n) * m2p_cost > m2l_cost;
       const T leaf_center[3] = {static_cast<T>(t.center[0] - origin[0]),
                                 static_cast<T>(t.center[1] - origin[1]),
                                 static_cast<T>(t.center[2] - origin[2])};
