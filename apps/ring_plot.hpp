@@ -43,7 +43,9 @@ inline bool plot_ring(const PlotFiles& f) {
          << "' using 'time':'speed' with lines lc rgb '#c0c0c0' title 'measured, per step', '"
          << f.speeds
          << "' using 't':'measured' with linespoints pt 7 lw 2 title 'measured, window fit'";
-      if (f.have_theory) gp << ", '' using 't':'theory' with lines dt 2 lw 2 title 'theory'";
+      if (f.have_theory)
+        gp << ", '" << f.diagnostics
+           << "' using 'time':'theory_speed' with lines dt 2 lw 2 title 'theory'";
       gp << "\n";
     } else {
       gp << "set ylabel 'ring position Z'\n"

@@ -50,7 +50,7 @@ struct Settings {
   int steps = 400;
   std::string scheme = "heun", stretching = "transpose", diffusion = "vrm";
   // Diffusion and particle control.
-  double spacing = 0, remove_threshold = 1e-6, merge_distance = 0.5;
+  double spacing = 0, remove_threshold = 1e-6, merge_distance = 0.5, insert_threshold = 0;
   int max_particles = 0;
   // Measurement and output.
   double skip = 0.1;
@@ -182,6 +182,11 @@ int ring_main(int argc, char** argv) {
   parser.add("--remove-threshold", "E",
              "remove particles with |Gamma| below E times the largest (viscous runs)",
              s.remove_threshold);
+  parser.add("--insert-threshold", "E",
+             "VRM inserts particles only around particles with |Gamma| above E times the largest; "
+             "0: where a new particle's share (about nu dt / h^2 of it) would outlive "
+             "--remove-threshold",
+             s.insert_threshold, "0");
   parser.add("--merge-distance", "M",
              "merge particles closer than M * spacing (viscous runs, or when given); 0: never",
              s.merge_distance);
@@ -318,6 +323,12 @@ int ring_main(int argc, char** argv) {
   VrmOptions vrm;
   vrm.spacing = spacing;
   vrm.core_radius = sigma;
+  // A particle's share for a new neighbour is about s2 / 2, s2 = 2 nu dt / h^2: inserting around
+  // particles weaker than 2 E_remove / s2 only makes particles that are removed right away.
+  const double s2 = viscous ? 2 * nu * s.dt / (spacing * spacing) : 1.0;
+  vrm.insert_threshold = s.insert_threshold > 0
+                             ? s.insert_threshold
+                             : std::clamp(2 * s.remove_threshold / s2, 1e-4, 1e-2);
   PseOptions pse;
   pse.epsilon = spacing;
   pse.volume = spacing * spacing * spacing;
