@@ -89,20 +89,6 @@ TEST(Tree, ErrorFallsWithOrder) {
   }
 }
 
-TEST(Tree, LocalExpansionsKeepTheAccuracy) {
-  // The CPU's M2L + L2P path for boxes far from a whole leaf: same bound as M2P.
-  const ParticleSet p = random_cube(6000, 38);
-  const VelocityField ref = Solver(direct_cpu(Core::Exponential)).evaluate(p, true);
-  SolverOptions o = tree_cpu(Core::Exponential, 8, 0.5);
-  const VelocityField m2p = Solver(o).evaluate(p, true);
-  o.tree.local_expansions = true;
-  const VelocityField local = Solver(o).evaluate(p, true);
-  EXPECT_GT(relative_l2_velocity(local, m2p), 0.0) << "the local path was not taken";
-  EXPECT_LT(relative_l2_velocity(local, ref), std::pow(0.5, 9) / 0.5);
-  EXPECT_LT(relative_l2_gradient(local, ref), std::pow(0.5, 8) / 0.5);
-  EXPECT_LT(mean_relative_velocity(local, ref), 2 * mean_relative_velocity(m2p, ref));
-}
-
 TEST(Tree, SameResultForOneAndTwoThreads) {
   const ParticleSet p = random_cube(5000, 33);
   const VelocityField one = Solver(tree_cpu(Core::Exponential, 6, 0.6, 1)).evaluate(p, true);

@@ -30,9 +30,6 @@ void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision)
   parser.add("--source-bucket", "N", "particles per source leaf; 0 = tuned for the backend",
              tree_.source_bucket);
   parser.add("--arity", "A", "children per tree node: 2, 4 or 8", tree_.arity);
-  parser.add_flag("--local-expansions",
-                  "CPU: far boxes through one local expansion per target leaf where cheaper",
-                  tree_.local_expansions);
   parser.add("--threads", "N", "CPU threads; 0 = OpenMP's default", threads_);
 }
 

@@ -47,10 +47,8 @@ void direct_sum_cpu(const ParticleSet& sources, PointsView targets, Core core, b
 // single_precision: pair sums in float (per source range), accumulated in double.
 void evaluate_near_cpu(const TreePlan& plan, Core core, bool single_precision, bool gradient,
                        VelocityField& out);
-// local_theta > 0 lets a box go through the leaf's local expansion instead of M2P when
-// (source radius + leaf radius) / distance <= local_theta and that is cheaper; 0 disables it.
-void evaluate_far_cpu(const TreePlan& plan, double local_theta, bool single_precision,
-                      bool gradient, VelocityField& out);
+void evaluate_far_cpu(const TreePlan& plan, bool single_precision, bool gradient,
+                      VelocityField& out);
 
 // Device buffers and streams kept between calls of one Solver (defined by the CUDA backend).
 struct CudaWorkspace;

@@ -201,7 +201,7 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
     detail::evaluate_near_cpu(plan, options_.core, single, gradient, sorted);
     sorted.stats.times.near = seconds_since(stage);
     stage = Clock::now();
-    detail::evaluate_far_cpu(plan, t.local_expansions ? t.theta : 0.0, single, gradient, sorted);
+    detail::evaluate_far_cpu(plan, single, gradient, sorted);
     sorted.stats.times.far = seconds_since(stage);
     sorted.stats.backend = "cpu";
     sorted.stats.precision = single ? "float" : "double";

@@ -22,10 +22,6 @@ struct TreeOptions {
   int target_bucket = 0;  // N_b of the target tree
   int source_bucket = 0;  // N_b of the source tree
   int arity = 8;          // 2, 4 or 8 children per node
-  // CPU only: let far boxes that satisfy the criterion for the whole target leaf go through one
-  // local expansion per leaf (M2L + L2P) where that costs less than M2P at every target. Off by
-  // default so that the CPU and CUDA backends compute the same approximation.
-  bool local_expansions = false;
 };
 
 struct SolverOptions {
