@@ -138,7 +138,7 @@ TEST(TimeIntegration, StretchingFormsDifferAndNoneKeepsStrengths) {
 TEST(TimeIntegration, FreeStreamMovesAnIsolatedParticleExactly) {
   ParticleSet p;
   p.push_back(0.5, -1.0, 2.0, 0.3, 0.1, -0.2, 0.2);
-  Solver solver(SolverOptions{Core::Exponential, Method::Direct});
+  Solver solver(SolverOptions{Core::Exponential, Method::Direct, Backend::Cpu});
   TimeIntegratorOptions options;
   options.free_stream = {1.0, -0.5, 0.25};
   TimeIntegrator integrator(solver, options);
@@ -152,7 +152,7 @@ TEST(TimeIntegration, FreeStreamMovesAnIsolatedParticleExactly) {
 
 TEST(TimeIntegration, TransposeSchemeConservesTotalVorticityToRounding) {
   ParticleSet p = testing::random_cube(150, 11, 0.15);
-  Solver solver(SolverOptions{Core::Exponential, Method::Direct});
+  Solver solver(SolverOptions{Core::Exponential, Method::Direct, Backend::Cpu});
   const Diagnostics d0 = compute_diagnostics(p);
   TimeIntegrator integrator(solver, {});
   for (int s = 0; s < 5; ++s) integrator.step(p, 0.002);
@@ -183,7 +183,7 @@ TEST(TimeIntegration, RingConservesLinearImpulseOver100Steps) {
   const ParticleSet start = vortex_ring(ring);
   for (Stretching stretching : {Stretching::Transpose, Stretching::Classical}) {
     ParticleSet p = start;
-    Solver solver(SolverOptions{Core::Exponential, Method::Direct});
+    Solver solver(SolverOptions{Core::Exponential, Method::Direct, Backend::Cpu});
     TimeIntegratorOptions options;
     options.stretching = stretching;
     TimeIntegrator integrator(solver, options);

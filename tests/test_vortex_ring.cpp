@@ -150,7 +150,7 @@ struct RingRun {
 
 RingRun run_inviscid(const RingOptions& o, double dt, int steps, double skip) {
   ParticleSet p = vortex_ring(o);
-  Solver solver(SolverOptions{Core::Exponential, Method::Direct});
+  Solver solver(SolverOptions{Core::Exponential, Method::Direct, Backend::Cpu});
   TimeIntegrator integrator(solver);
   const Diagnostics d0 = compute_diagnostics(p);
   std::vector<double> t, z;
@@ -244,7 +244,7 @@ TEST(RingSimulation, TwoRingsLeapfrog) {
   const ParticleSet q = vortex_ring(back);
   for (std::size_t i = 0; i < q.size(); ++i)
     p.push_back(q.x[i], q.y[i], q.z[i], q.gx[i], q.gy[i], q.gz[i], q.sigma[i]);
-  Solver solver(SolverOptions{Core::Exponential, Method::Direct});
+  Solver solver(SolverOptions{Core::Exponential, Method::Direct, Backend::Cpu});
   TimeIntegrator integrator(solver);
   const Diagnostics d0 = compute_diagnostics(p);
   std::array<RingMeasure, 2> rings{measure_ring(vortex_ring(front), {0, 0, 0}, {0, 0, 1}),
