@@ -142,14 +142,7 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
   std::size_t w = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (removed[i]) continue;
-    p.x[w] = p.x[i];
-    p.y[w] = p.y[i];
-    p.z[w] = p.z[i];
-    p.gx[w] = p.gx[i];
-    p.gy[w] = p.gy[i];
-    p.gz[w] = p.gz[i];
-    p.sigma[w] = p.sigma[i];
-    ++w;
+    p.copy_particle(i, w++);
   }
   p.resize(w);
   return stats;

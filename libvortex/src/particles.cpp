@@ -37,6 +37,10 @@ void ParticleSet::push_back(double px, double py, double pz, double g_x, double 
   sigma.push_back(s);
 }
 
+void ParticleSet::copy_particle(std::size_t from, std::size_t to) {
+  for (auto* v : {&x, &y, &z, &gx, &gy, &gz, &sigma}) (*v)[to] = (*v)[from];
+}
+
 Points ParticleSet::positions() const {
   return Points{x, y, z};
 }

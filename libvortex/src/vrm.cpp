@@ -417,14 +417,7 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
   std::size_t w = n0;
   for (std::size_t i = n0; i < p.size(); ++i) {
     if (p.gx[i] == 0 && p.gy[i] == 0 && p.gz[i] == 0) continue;
-    p.x[w] = p.x[i];
-    p.y[w] = p.y[i];
-    p.z[w] = p.z[i];
-    p.gx[w] = p.gx[i];
-    p.gy[w] = p.gy[i];
-    p.gz[w] = p.gz[i];
-    p.sigma[w] = p.sigma[i];
-    ++w;
+    p.copy_particle(i, w++);
   }
   stats.inserted = w - n0;
   p.resize(w);

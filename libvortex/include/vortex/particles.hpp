@@ -26,6 +26,8 @@ struct ParticleSet {
   void resize(std::size_t n);
   void reserve(std::size_t n);
   void push_back(double px, double py, double pz, double g_x, double g_y, double g_z, double s);
+  // Copies particle `from` over particle `to` (for compacting a set in place).
+  void copy_particle(std::size_t from, std::size_t to);
   Points positions() const;
 };
 
