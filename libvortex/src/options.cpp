@@ -90,7 +90,7 @@ TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend bac
   const bool cuda = backend == Backend::Cuda;
   TreeOptions t = tree;
   if (t.order == 0) t.order = cuda ? 8 : 7;
-  if (t.theta == 0) t.theta = cuda ? 0.6 : 0.5;
+  if (t.theta == 0) t.theta = cuda ? 0.5 : 0.45;
   if (t.kappa == 0) t.kappa = default_kappa(core);
   if (t.target_bucket == 0) t.target_bucket = cuda ? 64 : 32;
   if (t.source_bucket == 0) t.source_bucket = cuda ? 256 : 32;

@@ -13,8 +13,8 @@ enum class Backend { Auto, Cpu, Cuda };
 enum class Precision { Auto, Double, Float };
 
 // Parameters of the multipole treecode (DESIGN.md section 3). A value of 0 picks the default
-// tuned for the backend that runs (measured in docs/PERFORMANCE.md): CPU p = 7, theta = 0.5,
-// buckets 32/32; CUDA p = 8, theta = 0.6, buckets 64/256. Kappa 0 is the core's default_kappa().
+// tuned for the backend that runs (measured in docs/PERFORMANCE.md): CPU p = 7, theta = 0.45,
+// buckets 32/32; CUDA p = 8, theta = 0.5, buckets 64/256. Kappa 0 is the core's default_kappa().
 struct TreeOptions {
   int order = 0;     // multipole order p (1..16)
   double theta = 0;  // geometric criterion: far if r_source <= theta * dist(c_source, target box)
