@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_dir.hpp"
 #include "vortex/csv.hpp"
 #include "vortex/generators.hpp"
 
@@ -20,27 +21,9 @@ using namespace vortex;
 
 namespace {
 
-// A fresh folder per test, so that tests can run in parallel.
-class CsvTest : public ::testing::Test {
+class CsvTest : public vortex::testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(VORTEX_BINARY_DIR) / "test-files" / "csv" / info->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string write_text(const std::string& name, const std::string& text) const {
-    std::ofstream(path(name), std::ios::binary) << text;
-    return path(name);
-  }
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_)) {
-      names.push_back(entry.path().filename().string());
-    }
-    return names;
-  }
+  CsvTest() : ScratchDirTest("csv") {}
   // The message of the FileError that reading `text` as sources throws.
   std::string source_error(const std::string& text) {
     const std::string file = write_text("bad.csv", text);
@@ -52,8 +35,6 @@ class CsvTest : public ::testing::Test {
     ADD_FAILURE() << "no error for:\n" << text;
     return "";
   }
-
-  fs::path dir_;
 };
 
 std::vector<std::string> read_lines(const std::string& file) {

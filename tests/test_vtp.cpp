@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_dir.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/pvd.hpp"
 #include "vortex/vtp.hpp"
@@ -20,26 +21,9 @@ using namespace vortex;
 
 namespace {
 
-class VtpTest : public ::testing::Test {
+class VtpTest : public vortex::testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(VORTEX_BINARY_DIR) / "test-files" / "vtp" / info->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string write_text(const std::string& name, const std::string& text) const {
-    std::ofstream(path(name), std::ios::binary) << text;
-    return path(name);
-  }
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_)) {
-      names.push_back(entry.path().filename().string());
-    }
-    return names;
-  }
+  VtpTest() : ScratchDirTest("vtp") {}
   template <class Read>
   std::string error_of(Read&& read) {
     try {
@@ -50,8 +34,6 @@ class VtpTest : public ::testing::Test {
     ADD_FAILURE() << "no error";
     return "";
   }
-
-  fs::path dir_;
 };
 
 std::string slurp(const std::string& file) {

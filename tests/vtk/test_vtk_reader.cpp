@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <string>
 
+#include "support/scratch_dir.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/pvd.hpp"
 #include "vortex/vtp.hpp"
@@ -24,13 +25,11 @@ using namespace vortex;
 
 namespace {
 
-class VtkReaderTest : public ::testing::Test {
+class VtkReaderTest : public vortex::testing::ScratchDirTest {
  protected:
+  VtkReaderTest() : ScratchDirTest("vtk-reader") {}
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(VORTEX_BINARY_DIR) / "test-files" / "vtk-reader" / info->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    ScratchDirTest::SetUp();
     // Collect VTK's errors and warnings instead of printing them, so a test can require none.
     vtkOutputWindow::SetInstance(messages_);
   }
@@ -38,9 +37,6 @@ class VtkReaderTest : public ::testing::Test {
     EXPECT_EQ(messages_->GetOutput(), "") << "VTK reported problems";
     vtkOutputWindow::SetInstance(nullptr);
   }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  fs::path dir_;
   vtkNew<vtkStringOutputWindow> messages_;
 };
 
