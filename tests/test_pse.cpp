@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/reference.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -26,19 +28,6 @@ ParticleSet lattice_blob(double h, int n, double s) {
   return p;
 }
 
-std::array<double, 3> second_moments(const ParticleSet& p) {
-  double m0 = 0;
-  std::array<double, 3> m2{};
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    m0 += p.gz[i];
-    m2[0] += p.gz[i] * p.x[i] * p.x[i];
-    m2[1] += p.gz[i] * p.y[i] * p.y[i];
-    m2[2] += p.gz[i] * p.z[i] * p.z[i];
-  }
-  for (double& m : m2) m /= m0;
-  return m2;
-}
-
 PseOptions lattice_options(double h) {
   PseOptions o;
   o.epsilon = h;
@@ -50,11 +39,11 @@ PseOptions lattice_options(double h) {
 TEST(Pse, GaussianBlobSpreadsAtTwoNuTAndConservesVorticity) {
   const double h = 1, nu = 1, dt = 0.125;
   ParticleSet p = lattice_blob(h, 10, 1.5);
-  const auto m2_start = second_moments(p);
+  const auto m2_start = testing::second_moments_z(p);
   const Diagnostics d0 = compute_diagnostics(p);
   const int steps = 8;
   for (int s = 0; s < steps; ++s) EXPECT_EQ(pse_diffuse(p, nu, dt, lattice_options(h)), 1);
-  const auto m2 = second_moments(p);
+  const auto m2 = testing::second_moments_z(p);
   const double growth = 2 * nu * dt * steps;
   for (int k = 0; k < 3; ++k) EXPECT_NEAR((m2[k] - m2_start[k]) / growth, 1.0, 0.02) << k;
   // Measured: within 1e-4; the lattice is wide enough that the blob does not reach its edge.

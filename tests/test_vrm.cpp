@@ -5,7 +5,9 @@
 // conserve total vorticity and linear impulse).
 
 #include <gtest/gtest.h>
+
 #include <omp.h>
+#include "support/reference.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -150,24 +152,10 @@ ParticleSet gaussian_blob(double h, double s, double extent) {
   return p;
 }
 
-// Second moment per dimension about the origin (the blob stays centered).
-std::array<double, 3> second_moments(const ParticleSet& p) {
-  double m0 = 0;
-  std::array<double, 3> m2{};
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    m0 += p.gz[i];
-    m2[0] += p.gz[i] * p.x[i] * p.x[i];
-    m2[1] += p.gz[i] * p.y[i] * p.y[i];
-    m2[2] += p.gz[i] * p.z[i] * p.z[i];
-  }
-  for (double& m : m2) m /= m0;
-  return m2;
-}
-
 TEST(VrmDiffusion, GaussianBlobSpreadsAtTwoNuTAndConservesVorticity) {
   const double h = 1, nu = 1, dt = 0.125;  // h^2 = 8 nu dt, as in Stock & Gharakhani 2008
   ParticleSet p = gaussian_blob(h, 1.5, 3.5);
-  const auto m2_start = second_moments(p);
+  const auto m2_start = testing::second_moments_z(p);
   const Diagnostics d0 = compute_diagnostics(p);
   VrmOptions vrm;
   vrm.spacing = h;
@@ -184,7 +172,7 @@ TEST(VrmDiffusion, GaussianBlobSpreadsAtTwoNuTAndConservesVorticity) {
   }
   EXPECT_GT(inserted, 0u);
   EXPECT_GT(p.size(), n0);
-  const auto m2 = second_moments(p);
+  const auto m2 = testing::second_moments_z(p);
   const double growth = 2 * nu * dt * steps;
   for (int k = 0; k < 3; ++k) EXPECT_NEAR((m2[k] - m2_start[k]) / growth, 1.0, 0.02) << k;
   // Measured: within 1e-4 (only particles too weak to insert neighbours for miss the moments).

@@ -37,8 +37,8 @@ struct TreePlan {
 // plan.velocity_expansions. Parallel over the nodes of one level.
 void compute_multipoles(TreePlan& plan);
 
-// Direct sum of all sources onto all targets (caller's order), without the 1/(4 pi) factor applied
-// twice: `out` holds final velocities. Any core, double precision, OpenMP over targets.
+// Direct sum of all sources onto all targets, in the caller's order; `out` holds the final field
+// (1/(4 pi) included). Any core, double precision, OpenMP over targets.
 void direct_sum_cpu(const ParticleSet& sources, PointsView targets, Core core, bool gradient,
                     VelocityField& out);
 

@@ -82,10 +82,6 @@ double default_kappa(Core core) {
   }
 }
 
-double effective_kappa(const SolverOptions& o) {
-  return o.tree.kappa > 0 ? o.tree.kappa : default_kappa(o.core);
-}
-
 TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend) {
   const bool cuda = backend == Backend::Cuda;
   TreeOptions t = tree;

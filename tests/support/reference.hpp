@@ -2,6 +2,7 @@
 // Test oracles: an independent long-double direct sum, seeded random particle sets, and error
 // norms.
 
+#include <array>
 #include <cstdint>
 
 #include "vortex/core_function.hpp"
@@ -23,6 +24,9 @@ VelocityField reference_direct(const ParticleSet& sources, PointsView targets, C
 // N particles uniform in [lo, hi]^3 with sigma and |Gamma| <= 1.5 sigma^2 as in the paper's case.
 ParticleSet random_cube(std::size_t n, std::uint64_t seed, double sigma = 0);
 Points random_points(std::size_t n, std::uint64_t seed, double lo, double hi);
+
+// Second moment per dimension, about the origin, of the z strength of a set (blob diffusion tests).
+std::array<double, 3> second_moments_z(const ParticleSet& p);
 
 // sqrt(sum |a - b|^2) / sqrt(sum |b|^2) over velocity or gradient components.
 double relative_l2_velocity(const VelocityField& a, const VelocityField& b);

@@ -36,8 +36,6 @@ struct SolverOptions {
 // Default core-distance factor kappa of a core: the distance, in core radii, beyond which the core
 // differs from the singular kernel by less than 1e-6 (relative), so the far field may be singular.
 double default_kappa(Core core);
-// kappa as used: options.tree.kappa, or the core's default when 0.
-double effective_kappa(const SolverOptions& options);
 // The tree options with every 0 replaced by the default of `backend` (Cpu or Cuda) and `core`.
 TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend);
 

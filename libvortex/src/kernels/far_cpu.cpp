@@ -1,6 +1,7 @@
 // Far field of the treecode on CPU threads: multipole evaluation (M2P) over each target leaf's far
 // list, the leaf's targets in SIMD lanes (multipole/batch.hpp), in double or in float.
 
+#include <type_traits>
 #include <vector>
 
 #include "../evaluation.hpp"
@@ -21,8 +22,8 @@ struct LeafWork {
 };
 
 template <int P, class T>
-void far_field(const TreePlan& plan, const std::vector<T>& expansions,
-               const std::vector<T>& centers, bool gradient, VelocityField& out) {
+void far_field(const TreePlan& plan, const T* expansions, const std::vector<T>& centers,
+               bool gradient, VelocityField& out) {
   const std::size_t stride = multipole::velocity_expansion_size(P);
   const auto& lists = plan.lists;
   const int num_leaves = static_cast<int>(plan.target_tree.leaves.size());
@@ -47,7 +48,7 @@ void far_field(const TreePlan& plan, const std::vector<T>& expansions,
       }
       for (int k = first; k < last; ++k) {
         const std::size_t s = lists.far_nodes[k];
-        const T* V = expansions.data() + s * stride;
+        const T* V = expansions + s * stride;
         const T* c = centers.data() + 3 * s;
         if (gradient)
           multipole::m2p_velocity_gradient_batch<P>(V, c, n, w.x.data(), w.y.data(), w.z.data(),
@@ -67,8 +68,16 @@ void far_field(const TreePlan& plan, const std::vector<T>& expansions,
 
 template <class T>
 void far_field_in(const TreePlan& plan, bool gradient, VelocityField& out) {
-  // Expansions and centers in T; centers relative to the source root's center, like the targets.
-  const std::vector<T> expansions(plan.velocity_expansions.begin(), plan.velocity_expansions.end());
+  // Expansions in T (a float copy only in float); centers relative to the source root's center,
+  // like the targets.
+  std::vector<float> converted;
+  const T* expansions;
+  if constexpr (std::is_same_v<T, double>) {
+    expansions = plan.velocity_expansions.data();
+  } else {
+    converted.assign(plan.velocity_expansions.begin(), plan.velocity_expansions.end());
+    expansions = converted.data();
+  }
   const std::size_t num_nodes = plan.source_tree.nodes.size();
   const double* origin = plan.source_tree.nodes[0].center;
   std::vector<T> centers(3 * num_nodes);
