@@ -16,16 +16,19 @@ namespace {
 const Core kCores[] = {Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
                        Core::WinckelmansLeonard, Core::Singular};
 
+// Velocity and gradient of one source of core radius sigma at separation d, gradient folded.
 template <Core C>
-VelocityGradientAccumulator<double> pair(const double d[3], const double g[3], double inv_sigma) {
+VelocityGradientAccumulator<double> pair(const double d[3], const double g[3], double sigma) {
+  const PairSource<double> s = pair_source(C, g[0], g[1], g[2], sigma);
   VelocityGradientAccumulator<double> acc;
-  add_pair_velocity_gradient<C>(d[0], d[1], d[2], g[0], g[1], g[2], inv_sigma, acc);
+  add_pair_velocity_gradient<C>(d[0], d[1], d[2], s.gx, s.gy, s.gz, s.inv_sigma2, acc);
+  fold_rotation(acc);
   return acc;
 }
 
 VelocityGradientAccumulator<double> pair(Core core, const double d[3], const double g[3],
-                                         double inv_sigma) {
-  return dispatch_core(core, [&](auto c) { return pair<decltype(c)::value>(d, g, inv_sigma); });
+                                         double sigma) {
+  return dispatch_core(core, [&](auto c) { return pair<decltype(c)::value>(d, g, sigma); });
 }
 
 class PairKernelTest : public ::testing::TestWithParam<Core> {};
@@ -38,7 +41,7 @@ TEST_P(PairKernelTest, GradientMatchesCentralDifferencesAndIsTraceless) {
     const double d[3] = {u(rng), u(rng), u(rng)};
     const double g[3] = {u(rng), u(rng), u(rng)};
     const double sigma = 0.2 + 0.5 * (u(rng) + 1);
-    const auto acc = pair(core, d, g, 1 / sigma);
+    const auto acc = pair(core, d, g, sigma);
     double scale = 0;
     for (double v : acc.du) scale = std::max(scale, std::abs(v));
     for (int b = 0; b < 3; ++b) {
@@ -46,7 +49,7 @@ TEST_P(PairKernelTest, GradientMatchesCentralDifferencesAndIsTraceless) {
       double dp[3] = {d[0], d[1], d[2]}, dm[3] = {d[0], d[1], d[2]};
       dp[b] += h;
       dm[b] -= h;
-      const auto up = pair(core, dp, g, 1 / sigma), um = pair(core, dm, g, 1 / sigma);
+      const auto up = pair(core, dp, g, sigma), um = pair(core, dm, g, sigma);
       for (int a = 0; a < 3; ++a)
         EXPECT_NEAR(acc.du[3 * a + b], (up.u[a] - um.u[a]) / (2 * h), 1e-7 * scale)
             << "component " << a << b << " trial " << trial;
@@ -70,7 +73,7 @@ TEST_P(PairKernelTest, EqualsSingularKernelBeyondDefaultKappa) {
 
 TEST_P(PairKernelTest, SelfPairContributesNothing) {
   const double d[3] = {0, 0, 0}, g[3] = {1, 2, 3};
-  const auto acc = pair(GetParam(), d, g, 2.0);
+  const auto acc = pair(GetParam(), d, g, 0.5);
   for (double v : acc.u) EXPECT_EQ(v, 0.0);
   for (double v : acc.du) EXPECT_EQ(v, 0.0);
 }

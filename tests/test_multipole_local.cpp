@@ -66,6 +66,7 @@ VelocityGradientAccumulator<double> direct(const std::vector<Source>& s, const V
   for (const Source& q : s)
     vortex::add_pair_velocity_gradient<vortex::Core::Singular, double>(
         t[0] - q.x[0], t[1] - q.x[1], t[2] - q.x[2], q.g[0], q.g[1], q.g[2], 1.0, acc);
+  vortex::fold_rotation(acc);
   return acc;
 }
 

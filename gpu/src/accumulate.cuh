@@ -31,11 +31,13 @@ struct Types<Arithmetic::Float> {
   using S = float;
 };
 
+// Adds a tile's sum, its F Gamma part folded into the gradient, to the running sum.
 template <bool Gradient, class Total, class Tile>
-__device__ __forceinline__ void add_into(Total& total, const Tile& tile) {
+__device__ __forceinline__ void add_into(Total& total, Tile& tile) {
 #pragma unroll
   for (int i = 0; i < 3; ++i) total.u[i] += tile.u[i];
   if constexpr (Gradient) {
+    fold_rotation(tile);
 #pragma unroll
     for (int i = 0; i < 9; ++i) total.du[i] += tile.du[i];
   }

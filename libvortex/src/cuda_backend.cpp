@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "evaluation.hpp"
+#include "vortex/biot_savart.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device.hpp"
@@ -172,16 +173,18 @@ struct Origin {
   double x = 0, y = 0, z = 0;
 };
 
+// Position and 1/sigma^2, then strength / sigma^3: the PairSource of biot_savart.hpp.
 template <class T>
-void pack_sources(const ParticleSet& s, Origin o, unsigned char* pos_bytes,
+void pack_sources(const ParticleSet& s, Core core, Origin o, unsigned char* pos_bytes,
                   unsigned char* str_bytes) {
   auto* pos = reinterpret_cast<g::Vec4<T>*>(pos_bytes);
   auto* str = reinterpret_cast<g::Vec4<T>*>(str_bytes);
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
-    pos[i] = {T(s.x[i] - o.x), T(s.y[i] - o.y), T(s.z[i] - o.z), T(1.0 / s.sigma[i])};
-    str[i] = {T(s.gx[i]), T(s.gy[i]), T(s.gz[i]), T(0)};
+    const PairSource<double> p = pair_source(core, s.gx[i], s.gy[i], s.gz[i], s.sigma[i]);
+    pos[i] = {T(s.x[i] - o.x), T(s.y[i] - o.y), T(s.z[i] - o.z), T(p.inv_sigma2)};
+    str[i] = {T(p.gx), T(p.gy), T(p.gz), T(0)};
   }
 }
 
@@ -213,17 +216,17 @@ std::size_t vec_bytes(g::Arithmetic a) {
 }
 
 // Packs sources and targets into pinned memory; returns the bytes of each array.
-std::size_t pack_particles(CudaWorkspace& ws, const ParticleSet& s, PointsView t, Origin o,
-                           g::Arithmetic a) {
+std::size_t pack_particles(CudaWorkspace& ws, const ParticleSet& s, Core core, PointsView t,
+                           Origin o, g::Arithmetic a) {
   const std::size_t sb = s.size() * vec_bytes(a), tb = t.size() * vec_bytes(a);
   unsigned char* pos = ws.positions.host_data(sb);
   unsigned char* str = ws.strengths.host_data(sb);
   unsigned char* tgt = ws.targets.host_data(tb);
   if (a == g::Arithmetic::Double) {
-    pack_sources<double>(s, o, pos, str);
+    pack_sources<double>(s, core, o, pos, str);
     pack_points<double>(t, o, tgt);
   } else {
-    pack_sources<float>(s, o, pos, str);
+    pack_sources<float>(s, core, o, pos, str);
     pack_points<float>(t, o, tgt);
   }
   return sb;
@@ -341,7 +344,8 @@ void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView t
   const g::WorkPlan plan =
       g::plan_direct(static_cast<int>(n), static_cast<int>(sources.size()), balance);
 
-  const std::size_t source_bytes = pack_particles(ws, sources, targets, middle(sources), a);
+  const std::size_t source_bytes =
+      pack_particles(ws, sources, options.core, targets, middle(sources), a);
   stage_plan(ws, plan, n, gradient);
   const double pack_time = phases.mark("plan_pack");
   ws.start.record(ws.compute);
@@ -412,7 +416,7 @@ void evaluate_tree_cuda(CudaWorkspace& ws, TreePlan& plan, const SolverOptions& 
   // Near field first: it needs no multipoles.
   const Origin origin{st.nodes[0].center[0], st.nodes[0].center[1], st.nodes[0].center[2]};
   const std::size_t source_bytes =
-      pack_particles(ws, plan.sources, PointsView(plan.targets), origin, a);
+      pack_particles(ws, plan.sources, options.core, PointsView(plan.targets), origin, a);
   stage_plan(ws, work, n, gradient);
   transfer_host += phases.mark("pack");
   ws.start.record(ws.compute);

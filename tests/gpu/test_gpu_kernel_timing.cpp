@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "vortex/biot_savart.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
@@ -35,8 +36,10 @@ double median_pairs_per_second(const ParticleSet& p, Arithmetic a, int threads, 
   const int n = static_cast<int>(p.size());
   std::vector<Vec4<T>> pos(n), str(n);
   for (int i = 0; i < n; ++i) {
-    pos[i] = {T(p.x[i]), T(p.y[i]), T(p.z[i]), T(1 / p.sigma[i])};
-    str[i] = {T(p.gx[i]), T(p.gy[i]), T(p.gz[i]), T(0)};
+    const PairSource<double> q =
+        pair_source(Core::Exponential, p.gx[i], p.gy[i], p.gz[i], p.sigma[i]);
+    pos[i] = {T(p.x[i]), T(p.y[i]), T(p.z[i]), T(q.inv_sigma2)};
+    str[i] = {T(q.gx), T(q.gy), T(q.gz), T(0)};
   }
   Balance b;
   b.block_threads = threads;

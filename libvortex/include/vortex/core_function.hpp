@@ -2,9 +2,11 @@
 // Regularization cores of the vortex particles.
 //
 // A core is described by q(rho), the fraction of the particle's vorticity inside radius rho =
-// r/sigma. The Biot-Savart pair kernel needs F(r) = q(rho)/r^3 and F'(r)/r. Every core is written
-// once here in terms of rho and returns both, finite and accurate down to r = 0 (small arguments
-// use series). Host and CUDA code share these functions.
+// r/sigma. The Biot-Savart pair kernel needs F(r) = q(rho)/r^3 and F'(r)/r. Each core is written
+// once here as its dimensionless shape, f(rho) = q/rho^3 and h(rho) = f'(rho)/rho, so that
+//   F = f / sigma^3,   F'/r = h / sigma^5,
+// finite and accurate down to rho = 0 (small arguments use series). Host and CUDA code share these
+// functions.
 
 #include <cmath>
 #include <type_traits>
@@ -14,6 +16,13 @@
 namespace vortex {
 
 enum class Core { Exponential, Gaussian, RosenheadMoore, WinckelmansLeonard, Singular };
+
+// f(rho) and h(rho) = f'(rho)/rho of a core at rho^2.
+template <class T>
+struct CoreShape {
+  T f;
+  T h;
+};
 
 // F(r) and F'(r)/r of one source particle at squared distance r2.
 template <class T>
@@ -28,22 +37,19 @@ using std::exp;
 using std::sqrt;
 
 // Exponential core, q = 1 - exp(-rho^3). With s = rho^3:
-//   F = f/sigma^3,  f = (1 - e^-s)/s
-//   F'/r = 3 (e^-s - f) / (sigma^3 r^2) = 3 rho G(s) / sigma^5,  G(s) = (e^-s - f)/s.
+//   f = (1 - e^-s)/s,   h = 3 (e^-s - f)/rho^2 = 3 rho G(s),   G(s) = (e^-s - f)/s.
 // Both f and G are evaluated by Taylor series below s = 1/8, where the direct forms cancel.
 template <class T>
-VORTEX_HD CoreFactors<T> exponential_core(T r2, T inv_sigma) {
-  const T rho2 = r2 * inv_sigma * inv_sigma;
+VORTEX_HD CoreShape<T> exponential_shape(T rho2) {
   const T rho = sqrt(rho2);
   const T s = rho2 * rho;
   // exp(-50) is below double rounding of f and G; the clamp keeps vector exp off its slow
   // underflow path, which most pairs of a large cloud would otherwise take.
   const T e = exp(-(s < T(50) ? s : T(50)));
-  const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
   const bool small = s < T(0.125);
-  const T s_safe = small ? T(1) : s;
-  T f = (T(1) - e) / s_safe;
-  T g = (e - f) / s_safe;
+  const T inv_s = T(1) / (small ? T(1) : s);
+  T f = (T(1) - e) * inv_s;
+  T g = (e - f) * inv_s;
   if (any_in_warp(small)) {
     // Series: f = sum_k (-s)^k/(k+1)!,  G = sum_{k>=1} (-1)^k k s^(k-1)/(k+1)!.
     const T f_series =
@@ -63,20 +69,18 @@ VORTEX_HD CoreFactors<T> exponential_core(T r2, T inv_sigma) {
     f = small ? f_series : f;
     g = small ? g_series : g;
   }
-  return {f * inv_s3, T(3) * rho * g * inv_s3 * inv_sigma * inv_sigma};
+  return {f, T(3) * rho * g};
 }
 
 // Gaussian core, q = erf(rho/sqrt2) - sqrt(2/pi) rho exp(-rho^2/2), vorticity ~ exp(-rho^2/2).
-//   f = q/rho^3,  h = f'(rho)/rho = (sqrt(2/pi) exp(-rho^2/2) - 3 f)/rho^2,  F'/r = h/sigma^5.
+//   f = q/rho^3,  h = (sqrt(2/pi) exp(-rho^2/2) - 3 f)/rho^2.
 // With x = rho^2/2 the series are f = c sum (-x)^k/(k!(2k+3)), h = -c sum (-x)^k/(k!(2k+5)).
 template <class T>
-VORTEX_HD CoreFactors<T> gaussian_core(T r2, T inv_sigma) {
+VORTEX_HD CoreShape<T> gaussian_shape(T rho2) {
   const T c = T(0.79788456080286535588);  // sqrt(2/pi)
-  const T rho2 = r2 * inv_sigma * inv_sigma;
   const T rho = sqrt(rho2);
   const T x = rho2 / 2;
-  const T e = exp(-(x < T(50) ? x : T(50)));  // as in exponential_core
-  const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
+  const T e = exp(-(x < T(50) ? x : T(50)));  // as in exponential_shape
   const bool small = rho2 < T(0.5);
   const T rho_safe = small ? T(1) : rho;
   const T rho2_safe = rho_safe * rho_safe;
@@ -95,55 +99,61 @@ VORTEX_HD CoreFactors<T> gaussian_core(T r2, T inv_sigma) {
     f = small ? c * fs : f;
     h = small ? -c * hs : h;
   }
-  return {f * inv_s3, h * inv_s3 * inv_sigma * inv_sigma};
+  return {f, h};
 }
 
 // Rosenhead-Moore (Plummer) core, q = rho^3/(rho^2+1)^(3/2): f = (rho^2+1)^(-3/2), h =
 // -3(rho^2+1)^(-5/2).
 template <class T>
-VORTEX_HD CoreFactors<T> rosenhead_moore_core(T r2, T inv_sigma) {
-  const T a = r2 * inv_sigma * inv_sigma + T(1);
+VORTEX_HD CoreShape<T> rosenhead_moore_shape(T rho2) {
+  const T a = rho2 + T(1);
   const T inv_a = T(1) / a;
   const T f = inv_a / sqrt(a);
-  const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
-  return {f * inv_s3, T(-3) * f * inv_a * inv_s3 * inv_sigma * inv_sigma};
+  return {f, T(-3) * f * inv_a};
 }
 
 // Winckelmans-Leonard core, q = rho^3 (rho^2 + 5/2)/(rho^2+1)^(5/2):
 //   f = (rho^2 + 5/2)(rho^2+1)^(-5/2),  h = -(3 rho^2 + 21/2)(rho^2+1)^(-7/2).
 template <class T>
-VORTEX_HD CoreFactors<T> winckelmans_leonard_core(T r2, T inv_sigma) {
-  const T rho2 = r2 * inv_sigma * inv_sigma;
+VORTEX_HD CoreShape<T> winckelmans_leonard_shape(T rho2) {
   const T a = rho2 + T(1);
   const T inv_a = T(1) / a;
   const T p52 = inv_a * inv_a / sqrt(a);  // (rho^2+1)^(-5/2)
-  const T inv_s3 = inv_sigma * inv_sigma * inv_sigma;
-  const T f = (rho2 + T(2.5)) * p52;
-  const T h = -(T(3) * rho2 + T(10.5)) * p52 * inv_a;
-  return {f * inv_s3, h * inv_s3 * inv_sigma * inv_sigma};
+  return {(rho2 + T(2.5)) * p52, -(T(3) * rho2 + T(10.5)) * p52 * inv_a};
 }
 
-// Singular kernel, q = 1: F = 1/r^3, F'/r = -3/r^5. Defined as zero at r = 0 (no self-interaction).
+// Singular kernel, q = 1: f = 1/rho^3, h = -3/rho^5. Defined as zero at rho = 0 (no
+// self-interaction).
 template <class T>
-VORTEX_HD CoreFactors<T> singular_core(T r2) {
-  const T r2_safe = r2 > T(0) ? r2 : T(1);
-  const T inv_r2 = T(1) / r2_safe;
-  const T inv_r3 = inv_r2 / sqrt(r2_safe);
-  const T on = r2 > T(0) ? T(1) : T(0);
-  return {on * inv_r3, on * T(-3) * inv_r3 * inv_r2};
+VORTEX_HD CoreShape<T> singular_shape(T rho2) {
+  const T rho2_safe = rho2 > T(0) ? rho2 : T(1);
+  const T inv_rho2 = T(1) / rho2_safe;
+  const T inv_rho3 = inv_rho2 / sqrt(rho2_safe);
+  const T on = rho2 > T(0) ? T(1) : T(0);
+  return {on * inv_rho3, on * T(-3) * inv_rho3 * inv_rho2};
 }
 
 }  // namespace detail
 
-// Core factors with the core fixed at compile time (used by vectorized loops and kernels).
+// The shape of a core fixed at compile time (used by vectorized loops and kernels).
+template <Core C, class T>
+VORTEX_HD CoreShape<T> core_shape(T rho2) {
+  if constexpr (C == Core::Exponential) return detail::exponential_shape(rho2);
+  if constexpr (C == Core::Gaussian) return detail::gaussian_shape(rho2);
+  if constexpr (C == Core::RosenheadMoore) return detail::rosenhead_moore_shape(rho2);
+  if constexpr (C == Core::WinckelmansLeonard) return detail::winckelmans_leonard_shape(rho2);
+  if constexpr (C == Core::Singular) return detail::singular_shape(rho2);
+}
+
+// F and F'/r of a core fixed at compile time. The singular kernel has no length: F = 1/r^3 for
+// any sigma.
 template <Core C, class T>
 VORTEX_HD CoreFactors<T> core_factors(T r2, T inv_sigma) {
-  if constexpr (C == Core::Exponential) return detail::exponential_core(r2, inv_sigma);
-  if constexpr (C == Core::Gaussian) return detail::gaussian_core(r2, inv_sigma);
-  if constexpr (C == Core::RosenheadMoore) return detail::rosenhead_moore_core(r2, inv_sigma);
-  if constexpr (C == Core::WinckelmansLeonard)
-    return detail::winckelmans_leonard_core(r2, inv_sigma);
-  if constexpr (C == Core::Singular) return detail::singular_core(r2);
+  if constexpr (C == Core::Singular) inv_sigma = T(1);
+  const T inv_sigma2 = inv_sigma * inv_sigma;
+  const CoreShape<T> k = core_shape<C>(r2 * inv_sigma2);
+  const T inv_sigma3 = inv_sigma2 * inv_sigma;
+  return {k.f * inv_sigma3, k.h * inv_sigma3 * inv_sigma2};
 }
 
 // Core factors with the core chosen at run time.

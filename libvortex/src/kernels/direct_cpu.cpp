@@ -13,7 +13,7 @@ void direct_sum_cpu(const ParticleSet& sources, PointsView targets, Core core, b
                     VelocityField& out) {
   const std::size_t ns = sources.size(), nt = targets.size();
   out.resize(nt, gradient);
-  const SourceStorage<double> storage(sources);
+  const SourceStorage<double> storage(sources, core);
   const SourceArrays<double> s = storage.arrays();
   dispatch_core(core, [&](auto c) {
     constexpr Core C = decltype(c)::value;

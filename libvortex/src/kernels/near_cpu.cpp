@@ -68,10 +68,10 @@ void evaluate_near_cpu(const TreePlan& plan, Core core, bool single_precision, b
   dispatch_core(core, [&](auto c) {
     constexpr Core C = decltype(c)::value;
     if (single_precision) {
-      const SourceStorage<float> storage(plan.sources, origin);
+      const SourceStorage<float> storage(plan.sources, C, origin);
       near_field<C>(plan, storage.arrays(), origin, gradient, out);
     } else {
-      const SourceStorage<double> storage(plan.sources, origin);
+      const SourceStorage<double> storage(plan.sources, C, origin);
       near_field<C>(plan, storage.arrays(), origin, gradient, out);
     }
   });

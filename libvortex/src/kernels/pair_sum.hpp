@@ -12,27 +12,29 @@
 
 namespace vortex::detail {
 
-// Source arrays in structure-of-arrays form, with 1/sigma precomputed.
+// Source arrays in structure-of-arrays form, read as PairSource (strength / sigma^3, 1/sigma^2).
 template <class T>
 struct SourceArrays {
-  const T *x, *y, *z, *gx, *gy, *gz, *inv_sigma;
+  const T *x, *y, *z, *gx, *gy, *gz, *inv_sigma2;
 };
 
-// Owns the arrays of a SourceArrays<T> made from a particle set: positions relative to `origin`
-// (in float, a point near the cloud's center keeps the separations accurate), strengths, 1/sigma.
+// Owns the arrays of a SourceArrays<T> made from a particle set for `core`: positions relative to
+// `origin` (in float, a point near the cloud's center keeps the separations accurate) and the
+// PairSource of every particle.
 template <class T>
 class SourceStorage {
  public:
-  explicit SourceStorage(const ParticleSet& s, const double origin[3] = nullptr) {
+  SourceStorage(const ParticleSet& s, Core core, const double origin[3] = nullptr) {
     const std::size_t n = s.size();
-    const std::vector<double>* in[6] = {&s.x, &s.y, &s.z, &s.gx, &s.gy, &s.gz};
-    for (int k = 0; k < 6; ++k) {
-      const double shift = k < 3 && origin ? origin[k] : 0.0;
-      columns_[k].resize(n);
-      for (std::size_t j = 0; j < n; ++j) columns_[k][j] = static_cast<T>((*in[k])[j] - shift);
+    for (auto& c : columns_) c.resize(n);
+    const double o[3] = {origin ? origin[0] : 0.0, origin ? origin[1] : 0.0,
+                         origin ? origin[2] : 0.0};
+    for (std::size_t j = 0; j < n; ++j) {
+      const PairSource<double> p = pair_source(core, s.gx[j], s.gy[j], s.gz[j], s.sigma[j]);
+      const double v[7] = {s.x[j] - o[0], s.y[j] - o[1], s.z[j] - o[2], p.gx,
+                           p.gy,          p.gz,          p.inv_sigma2};
+      for (int k = 0; k < 7; ++k) columns_[k][j] = static_cast<T>(v[k]);
     }
-    columns_[6].resize(n);
-    for (std::size_t j = 0; j < n; ++j) columns_[6][j] = static_cast<T>(1.0 / s.sigma[j]);
   }
   SourceArrays<T> arrays() const {
     return {columns_[0].data(), columns_[1].data(), columns_[2].data(), columns_[3].data(),
@@ -52,7 +54,7 @@ inline void sum_range_velocity(const SourceArrays<T>& s, std::size_t begin, std:
   for (std::size_t j = begin; j < end; ++j) {
     VelocityAccumulator<T> a;
     add_pair_velocity<C>(tx - s.x[j], ty - s.y[j], tz - s.z[j], s.gx[j], s.gy[j], s.gz[j],
-                         s.inv_sigma[j], a);
+                         s.inv_sigma2[j], a);
     u0 += a.u[0];
     u1 += a.u[1];
     u2 += a.u[2];
@@ -68,11 +70,12 @@ inline void sum_range_velocity_gradient(const SourceArrays<T>& s, std::size_t be
                                         VelocityGradientAccumulator<double>& acc) {
   T u0 = 0, u1 = 0, u2 = 0;
   T d0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0, d5 = 0, d6 = 0, d7 = 0, d8 = 0;
-#pragma omp simd reduction(+ : u0, u1, u2, d0, d1, d2, d3, d4, d5, d6, d7, d8)
+  T w0 = 0, w1 = 0, w2 = 0;
+#pragma omp simd reduction(+ : u0, u1, u2, d0, d1, d2, d3, d4, d5, d6, d7, d8, w0, w1, w2)
   for (std::size_t j = begin; j < end; ++j) {
     VelocityGradientAccumulator<T> a;
     add_pair_velocity_gradient<C>(tx - s.x[j], ty - s.y[j], tz - s.z[j], s.gx[j], s.gy[j], s.gz[j],
-                                  s.inv_sigma[j], a);
+                                  s.inv_sigma2[j], a);
     u0 += a.u[0];
     u1 += a.u[1];
     u2 += a.u[2];
@@ -85,11 +88,16 @@ inline void sum_range_velocity_gradient(const SourceArrays<T>& s, std::size_t be
     d6 += a.du[6];
     d7 += a.du[7];
     d8 += a.du[8];
+    w0 += a.f_gamma[0];
+    w1 += a.f_gamma[1];
+    w2 += a.f_gamma[2];
   }
   acc.u[0] += u0;
   acc.u[1] += u1;
   acc.u[2] += u2;
-  const T d[9] = {d0, d1, d2, d3, d4, d5, d6, d7, d8};
+  T d[9] = {d0, d1, d2, d3, d4, d5, d6, d7, d8};
+  const T w[3] = {w0, w1, w2};
+  add_cross_matrix(w, d);
   for (int k = 0; k < 9; ++k) acc.du[k] += d[k];
 }
 

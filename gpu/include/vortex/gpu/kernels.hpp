@@ -21,8 +21,8 @@ struct PairSum {
   bool gradient = true;
   int block_threads = 64;                 // also the tile of sources staged in shared memory
   const void* targets = nullptr;          // Vec4: x, y, z, -
-  const void* source_position = nullptr;  // Vec4: x, y, z, 1/sigma
-  const void* source_strength = nullptr;  // Vec4: Gx, Gy, Gz, -
+  const void* source_position = nullptr;  // Vec4: x, y, z, 1/sigma^2
+  const void* source_strength = nullptr;  // Vec4: (Gx, Gy, Gz)/sigma^3, -
   const TargetGroup* groups = nullptr;
   const WorkItem* items = nullptr;
   int num_items = 0;
