@@ -122,5 +122,44 @@ TEST(Tree, SeparateTargetsAgreeWithDirect) {
   EXPECT_LT(relative_l2_gradient(tree, ref), std::pow(0.5, 8) / 0.5);
 }
 
+// Exact equality of two fields (same solver options, same input: the same arithmetic).
+void expect_same_field(const VelocityField& a, const VelocityField& b) {
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_EQ(a.has_gradient, b.has_gradient);
+  for (int c = 0; c < 3; ++c) EXPECT_EQ(a.u[c], b.u[c]) << "u" << c;
+  for (int c = 0; c < 9; ++c) EXPECT_EQ(a.du[c], b.du[c]) << "du" << c;
+}
+
+TEST(SolverReuse, OneSolverAndOneFieldAcrossSizesModesAndMethods) {
+  const ParticleSet big = random_cube(5000, 40), small = random_cube(3000, 41);
+  for (const SolverOptions& options :
+       {tree_cpu(Core::Exponential, 6, 0.6), direct_cpu(Core::Gaussian)}) {
+    Solver reused(options);
+    VelocityField out;
+    reused.evaluate(big, true, out);
+    expect_same_field(out, Solver(options).evaluate(big, true));
+    // Smaller, without the gradient: nothing of the previous call may remain.
+    reused.evaluate(small, false, out);
+    expect_same_field(out, Solver(options).evaluate(small, false));
+    EXPECT_TRUE(out.du[0].empty());
+    // Back to the first case: the kept work storage changes nothing.
+    reused.evaluate(big, true, out);
+    expect_same_field(out, Solver(options).evaluate(big, true));
+    EXPECT_EQ(out.stats.pair_interactions,
+              Solver(options).evaluate(big, true).stats.pair_interactions);
+  }
+}
+
+TEST(SolverReuse, BadInputLeavesTheFieldEmpty) {
+  ParticleSet p = random_cube(500, 42);
+  Solver solver(tree_cpu(Core::Exponential, 4, 0.6));
+  VelocityField out;
+  solver.evaluate(p, true, out);
+  p.sigma[7] = -1.0;
+  EXPECT_THROW(solver.evaluate(p, true, out), std::invalid_argument);
+  EXPECT_EQ(out.size(), 0u);
+  EXPECT_FALSE(out.has_gradient);
+}
+
 }  // namespace
 }  // namespace vortex

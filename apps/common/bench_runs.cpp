@@ -25,15 +25,17 @@ SolverOptions options_for(const RunSpec& spec, const SolverOptions& base) {
   return options;
 }
 
-// One timed call; the solver's own total when it reports one, else the wall time.
-VelocityField timed_call(Solver& solver, const ParticleSet& particles, const Points* targets,
-                         bool gradient) {
+// One timed call into `field`, whose storage is reused from the previous call as a time-stepping
+// code would; the solver's own total when it reports one, else the wall time.
+void timed_call(Solver& solver, const ParticleSet& particles, const Points* targets, bool gradient,
+                VelocityField& field) {
   const auto start = std::chrono::steady_clock::now();
-  VelocityField field = targets ? solver.evaluate(particles, PointsView(*targets), gradient)
-                                : solver.evaluate(particles, gradient);
+  if (targets)
+    solver.evaluate(particles, PointsView(*targets), gradient, field);
+  else
+    solver.evaluate(particles, gradient, field);
   const double wall = seconds_since(start);
   if (!(field.stats.times.total > 0)) field.stats.times.total = wall;
-  return field;
 }
 
 EvaluationStats median_call(std::vector<EvaluationStats> calls) {
@@ -141,10 +143,10 @@ Measurement measure(const RunSpec& spec, const SolverOptions& base, const Partic
   m.spec = spec;
   m.options = options_for(spec, base);
   Solver solver(m.options);
-  if (resolve_backend(spec.backend) == Backend::Cuda) solver.evaluate(particles, gradient);
+  if (resolve_backend(spec.backend) == Backend::Cuda) solver.evaluate(particles, gradient, m.field);
   std::vector<EvaluationStats> calls;
   for (int k = 0; k < std::max(repeat, 1); ++k) {
-    m.field = timed_call(solver, particles, nullptr, gradient);
+    timed_call(solver, particles, nullptr, gradient, m.field);
     calls.push_back(m.field.stats);
   }
   m.stats = median_call(calls);
@@ -173,15 +175,18 @@ Measurement measure_direct(const RunSpec& spec, const SolverOptions& base,
   m.spec = direct;
   m.options = options_for(direct, base);
   Solver solver(m.options);
-  if (cuda) solver.evaluate(particles, PointsView(targets), gradient);
+  VelocityField first, later;
+  if (cuda) solver.evaluate(particles, PointsView(targets), gradient, first);
   const double factor = static_cast<double>(n) / static_cast<double>(targets.size());
-  VelocityField first = timed_call(solver, particles, &targets, gradient);
+  timed_call(solver, particles, &targets, gradient, first);
   if (first.stats.times.total * factor <= limit_s) {
     return measure(direct, base, particles, gradient, repeat, reference);
   }
   std::vector<EvaluationStats> calls{first.stats};
-  for (int k = 1; k < repeat; ++k)
-    calls.push_back(timed_call(solver, particles, &targets, gradient).stats);
+  for (int k = 1; k < repeat; ++k) {
+    timed_call(solver, particles, &targets, gradient, later);
+    calls.push_back(later.stats);
+  }
   m.stats = median_call(calls);
   m.calls = static_cast<int>(calls.size());
   scale(m.stats.times, factor);

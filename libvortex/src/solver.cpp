@@ -31,8 +31,8 @@ class ThreadScope {
   int previous_;
 };
 
-ParticleSet permute_sources(const ParticleSet& s, const std::vector<std::size_t>& perm) {
-  ParticleSet out;
+// Sources and targets in tree order, written into storage kept from the previous call.
+void permute_sources(const ParticleSet& s, const std::vector<std::size_t>& perm, ParticleSet& out) {
   out.resize(perm.size());
   const std::size_t n = perm.size();
 #pragma omp parallel for schedule(static)
@@ -46,11 +46,9 @@ ParticleSet permute_sources(const ParticleSet& s, const std::vector<std::size_t>
     out.gz[i] = s.gz[j];
     out.sigma[i] = s.sigma[j];
   }
-  return out;
 }
 
-Points permute_points(PointsView t, const std::vector<std::size_t>& perm) {
-  Points out;
+void permute_points(PointsView t, const std::vector<std::size_t>& perm, Points& out) {
   out.resize(perm.size());
   const std::size_t n = perm.size();
 #pragma omp parallel for schedule(static)
@@ -59,15 +57,17 @@ Points permute_points(PointsView t, const std::vector<std::size_t>& perm) {
     out.y[i] = t.y[perm[i]];
     out.z[i] = t.z[perm[i]];
   }
-  return out;
 }
 
-// Moves results from tree order back to the caller's order.
+// Moves results from tree order back to the caller's order. Every value of `out` is written, so
+// its storage is only sized, not zeroed.
 void unpermute(const VelocityField& sorted, const std::vector<std::size_t>& perm,
                VelocityField& out) {
   const std::size_t n = perm.size();
   const bool gradient = sorted.has_gradient;
-  out.resize(n, gradient);
+  for (auto& c : out.u) c.resize(n);
+  for (auto& c : out.du) c.resize(gradient ? n : 0);
+  out.has_gradient = gradient;
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t j = perm[i];
@@ -102,7 +102,10 @@ std::string cpu_device_name() {
 
 }  // namespace
 
+// Work storage kept between calls: a time-stepping code calls with the same sizes every step.
 struct Solver::State {
+  detail::TreePlan plan;
+  VelocityField sorted;  // results in target-tree order
 #ifdef VORTEX_HAVE_CUDA
   detail::CudaWorkspacePtr cuda;
 #endif
@@ -138,10 +141,34 @@ Backend resolve_backend(Backend requested) {
 }
 
 VelocityField Solver::evaluate(const ParticleSet& particles, bool gradient) {
-  return evaluate(particles, PointsView(particles), gradient);
+  VelocityField out;
+  evaluate(particles, PointsView(particles), gradient, out);
+  return out;
 }
 
 VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, bool gradient) {
+  VelocityField out;
+  evaluate(sources, targets, gradient, out);
+  return out;
+}
+
+void Solver::evaluate(const ParticleSet& particles, bool gradient, VelocityField& out) {
+  evaluate(particles, PointsView(particles), gradient, out);
+}
+
+void Solver::evaluate(const ParticleSet& sources, PointsView targets, bool gradient,
+                      VelocityField& out) {
+  try {
+    out.stats = EvaluationStats{};
+    evaluate_into(sources, targets, gradient, out);
+  } catch (...) {
+    out = VelocityField{};
+    throw;
+  }
+}
+
+void Solver::evaluate_into(const ParticleSet& sources, PointsView targets, bool gradient,
+                           VelocityField& result) {
   const auto start = Clock::now();
   if (sources.size() == 0) throw std::invalid_argument("no source particles (N = 0)");
   if (targets.size() == 0) throw std::invalid_argument("no target points");
@@ -150,7 +177,6 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
   const Backend backend = resolve_backend(options_.backend);
   ThreadScope threads(options_.threads);
 
-  VelocityField result;
   if (options_.method == Method::Direct) {
     if (backend == Backend::Cuda) {
 #ifdef VORTEX_HAVE_CUDA
@@ -165,19 +191,19 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
       result.stats.times.near = seconds_since(start);
     }
     result.stats.times.total = seconds_since(start);
-    return result;
+    return;
   }
 
   // Treecode: trees and lists on the CPU, then near and far fields on the chosen backend.
   const TreeOptions t = resolve_tree_options(options_.tree, options_.core, backend);
-  detail::TreePlan plan;
+  detail::TreePlan& plan = state_->plan;
   plan.order = t.order;
   auto stage = Clock::now();
   std::tie(plan.source_tree, plan.target_tree) =
       build_kdtree_pair(PointsView(sources), sources.sigma.data(), t.source_bucket, targets,
                         nullptr, t.target_bucket, t.arity);
-  plan.sources = permute_sources(sources, plan.source_tree.permutation);
-  plan.targets = permute_points(targets, plan.target_tree.permutation);
+  permute_sources(sources, plan.source_tree.permutation, plan.sources);
+  permute_points(targets, plan.target_tree.permutation, plan.targets);
   const double tree_time = seconds_since(stage);
 
   stage = Clock::now();
@@ -185,7 +211,8 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
                                        AcceptanceCriteria{t.theta, t.kappa});
   const double lists_time = seconds_since(stage);
 
-  VelocityField sorted;
+  VelocityField& sorted = state_->sorted;
+  sorted.stats = EvaluationStats{};
   sorted.resize(targets.size(), gradient);
   if (backend == Backend::Cuda) {
 #ifdef VORTEX_HAVE_CUDA
@@ -215,7 +242,6 @@ VelocityField Solver::evaluate(const ParticleSet& sources, PointsView targets, b
   result.stats.times.tree = tree_time + seconds_since(stage);
   result.stats.times.lists = lists_time;
   result.stats.times.total = seconds_since(start);
-  return result;
 }
 
 }  // namespace vortex

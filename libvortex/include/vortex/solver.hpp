@@ -30,7 +30,16 @@ class Solver {
   // Velocity of `sources` at arbitrary `targets` (field points, panel collocation points, ...).
   VelocityField evaluate(const ParticleSet& sources, PointsView targets, bool gradient);
 
+  // The same into `out`, reusing its storage: a time-stepping code that keeps `out` between steps
+  // allocates (and page-faults) nothing after the first call, which at millions of targets is a
+  // measurable part of a GPU evaluation. On error `out` is left empty.
+  void evaluate(const ParticleSet& particles, bool gradient, VelocityField& out);
+  void evaluate(const ParticleSet& sources, PointsView targets, bool gradient, VelocityField& out);
+
  private:
+  void evaluate_into(const ParticleSet& sources, PointsView targets, bool gradient,
+                     VelocityField& out);
+
   struct State;
   SolverOptions options_;
   std::unique_ptr<State> state_;
