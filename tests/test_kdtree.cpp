@@ -1,6 +1,7 @@
 // VAMSplit k-d tree: a permutation, full leaves, tight boxes, arity, and degenerate inputs.
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -134,6 +135,38 @@ TEST(KdTree, TargetTreeWithoutSigmaHasZeroMaxSigma) {
   const Points t = testing::random_points(500, 4, 0, 1);
   const KdTree tree = build_kdtree(PointsView(t), nullptr, 32, 4);
   for (const KdNode& node : tree.nodes) EXPECT_EQ(node.max_sigma, 0.0);
+}
+
+// Every binary cut leaves its two sides separated along some dimension.
+void check_binary_cuts_separate(const KdTree& tree) {
+  for (const KdNode& node : tree.nodes) {
+    if (node.is_leaf()) continue;
+    ASSERT_EQ(node.num_children, 2);
+    const KdNode& left = tree.nodes[node.first_child];
+    const KdNode& right = tree.nodes[node.first_child + 1];
+    bool separated = false;
+    for (int d = 0; d < 3; ++d) separated = separated || left.hi[d] <= right.lo[d];
+    EXPECT_TRUE(separated) << "node [" << node.begin << ", " << node.end << ")";
+  }
+}
+
+// Large sets, and many equal coordinates at the cuts, with one and two threads.
+TEST(KdTree, LargeSetsAndTiesKeepTheVAMSplitShape) {
+  ParticleSet cube = testing::random_cube(300001, 5);
+  ParticleSet ties;  // few distinct x and y: many equal keys at the pivots
+  for (int i = 0; i < 262144 + 77; ++i)
+    ties.push_back((i % 50) * 0.02, ((i / 50) % 64) * 0.01, std::sin(1.0 + i) * 0.3, 0, 0, 1,
+                   0.01 + 0.001 * (i % 3));
+  for (const ParticleSet* p : {&cube, &ties}) {
+    for (int threads : {1, 2}) {
+      omp_set_num_threads(threads);
+      const KdTree tree = build_kdtree(PointsView(*p), p->sigma.data(), 64, 2);
+      check_tree(tree, *p, 64, 2);
+      check_binary_cuts_separate(tree);
+    }
+    const KdTree eight = build_kdtree(PointsView(*p), p->sigma.data(), 256, 8);
+    check_tree(eight, *p, 256, 8);
+  }
 }
 
 }  // namespace

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 namespace vortex {
@@ -57,18 +57,21 @@ class Topology {
     nodes.emplace_back();
     nodes[0].begin = 0;
     nodes[0].end = n;
-    expand(nodes, cuts, 0, 0);
+    expand(nodes, cuts, 0, 0, {0, n, -1, false});
   }
 
  private:
+  // A range still to be cut, and the cut that made it (-1 for the root; `right`: its right side).
   struct Piece {
     int begin, end;
+    int made_by;
+    bool right;
   };
 
-  void expand(std::vector<KdNode>& nodes, std::vector<Cut>& cuts, int node, int depth) {
-    const int begin = nodes[node].begin, end = nodes[node].end;
-    if (end - begin <= bucket_) return;
-    std::vector<Piece> pieces{{begin, end}};
+  void expand(std::vector<KdNode>& nodes, std::vector<Cut>& cuts, int node, int depth,
+              Piece whole) {
+    if (whole.end - whole.begin <= bucket_) return;
+    std::vector<Piece> pieces{whole};
     int d = depth;
     for (int level = 0; level < levels_per_node_; ++level, ++d) {
       std::vector<Piece> next;
@@ -79,10 +82,14 @@ class Topology {
           continue;
         }
         const int mid = piece.begin + split_position(count, bucket_);
+        const int c = static_cast<int>(cuts.size());
         cuts.push_back({piece.begin, mid, piece.end, d});
-        link(cuts);
-        next.push_back({piece.begin, mid});
-        next.push_back({mid, piece.end});
+        // A range's cut comes after the cut that made the range: it is that cut's left or right
+        // child.
+        if (piece.made_by >= 0)
+          (piece.right ? cuts[piece.made_by].right : cuts[piece.made_by].left) = c;
+        next.push_back({piece.begin, mid, c, false});
+        next.push_back({mid, piece.end, c, true});
       }
       pieces.swap(next);
     }
@@ -97,43 +104,30 @@ class Topology {
       child.level = nodes[node].level + 1;
       nodes.push_back(child);
     }
-    for (int c = 0; c < static_cast<int>(pieces.size()); ++c) expand(nodes, cuts, first + c, d);
-  }
-
-  // Every range is cut at most once, and a range's cut comes after the cut that made the range:
-  // the new cut is the left or right child of the cut that produced its range.
-  void link(std::vector<Cut>& cuts) {
-    const int c = static_cast<int>(cuts.size()) - 1;
-    const auto parent = made_by_.find(key(cuts[c].begin, cuts[c].end));
-    if (parent != made_by_.end()) {
-      Cut& p = cuts[parent->second];
-      (p.begin == cuts[c].begin ? p.left : p.right) = c;
-    }
-    made_by_[key(cuts[c].begin, cuts[c].mid)] = c;
-    made_by_[key(cuts[c].mid, cuts[c].end)] = c;
-  }
-  static std::uint64_t key(int begin, int end) {
-    return (static_cast<std::uint64_t>(begin) << 32) | static_cast<std::uint32_t>(end);
+    for (int c = 0; c < static_cast<int>(pieces.size()); ++c)
+      expand(nodes, cuts, first + c, d, pieces[c]);
   }
 
   int bucket_;
   int levels_per_node_;
-  std::unordered_map<std::uint64_t, int> made_by_;
 };
 
-// Dimension of largest variance of the items in [begin, end).
+// Dimension of largest variance of the items in [begin, end), in one pass: sums of the offsets
+// from the range's first point and of their squares (offsets, not coordinates, so that clouds far
+// from the origin do not cancel).
 int widest_dimension(const Item* items, int begin, int end) {
-  double mean[3] = {0, 0, 0}, m2[3] = {0, 0, 0};
-  const double n = end - begin;
-  for (int i = begin; i < end; ++i)
-    for (int k = 0; k < 3; ++k) mean[k] += items[i].p[k];
-  for (int k = 0; k < 3; ++k) mean[k] /= n;
+  const double* ref = items[begin].p;
+  double s1[3] = {0, 0, 0}, s2[3] = {0, 0, 0};
   for (int i = begin; i < end; ++i)
     for (int k = 0; k < 3; ++k) {
-      const double d = items[i].p[k] - mean[k];
-      m2[k] += d * d;
+      const double d = items[i].p[k] - ref[k];
+      s1[k] += d;
+      s2[k] += d * d;
     }
-  return static_cast<int>(std::max_element(m2, m2 + 3) - m2);
+  const double n = end - begin;
+  double spread[3];  // n times the variance
+  for (int k = 0; k < 3; ++k) spread[k] = s2[k] - s1[k] * s1[k] / n;
+  return static_cast<int>(std::max_element(spread, spread + 3) - spread);
 }
 
 void cut(Item* items, const Cut& c) {
@@ -142,12 +136,9 @@ void cut(Item* items, const Cut& c) {
                    [dim](const Item& a, const Item& b) { return a.p[dim] < b.p[dim]; });
 }
 
-// Tight bounds, center, radius and max sigma of one node from its particles.
-void measure(KdNode& node, const Item* items) {
-  for (int k = 0; k < 3; ++k) {
-    node.lo[k] = items[node.begin].p[k];
-    node.hi[k] = items[node.begin].p[k];
-  }
+// Tight bounds and max sigma of a leaf from its particles.
+void bound_leaf(KdNode& node, const Item* items) {
+  for (int k = 0; k < 3; ++k) node.lo[k] = node.hi[k] = items[node.begin].p[k];
   double max_sigma = 0;
   for (int i = node.begin; i < node.end; ++i) {
     for (int k = 0; k < 3; ++k) {
@@ -156,6 +147,26 @@ void measure(KdNode& node, const Item* items) {
     }
     max_sigma = std::max(max_sigma, static_cast<double>(items[i].sigma));
   }
+  node.max_sigma = max_sigma;
+}
+
+// The same for an inner node from its children, already bounded: min and max are exact, so the
+// result equals a pass over the particles.
+void bound_inner(KdNode& node, const std::vector<KdNode>& nodes) {
+  const KdNode& first = nodes[node.first_child];
+  for (int k = 0; k < 3; ++k) node.lo[k] = first.lo[k], node.hi[k] = first.hi[k];
+  node.max_sigma = first.max_sigma;
+  for (int c = node.first_child + 1; c < node.first_child + node.num_children; ++c) {
+    for (int k = 0; k < 3; ++k) {
+      node.lo[k] = std::min(node.lo[k], nodes[c].lo[k]);
+      node.hi[k] = std::max(node.hi[k], nodes[c].hi[k]);
+    }
+    node.max_sigma = std::max(node.max_sigma, nodes[c].max_sigma);
+  }
+}
+
+// Center of the bounds, and the largest distance from it to a particle.
+void center_and_radius(KdNode& node, const Item* items) {
   for (int k = 0; k < 3; ++k) node.center[k] = 0.5 * (node.lo[k] + node.hi[k]);
   double r2 = 0;
   for (int i = node.begin; i < node.end; ++i) {
@@ -167,7 +178,27 @@ void measure(KdNode& node, const Item* items) {
     r2 = std::max(r2, d2);
   }
   node.radius = std::sqrt(r2);
-  node.max_sigma = max_sigma;
+}
+
+// Bounds, centers and radii of every node, one level at a time from the deepest up.
+void measure_nodes(std::vector<KdNode>& nodes, const Item* items) {
+  int depth = 0;
+  for (const KdNode& node : nodes) depth = std::max(depth, node.level);
+  std::vector<std::vector<int>> by_level(depth + 1);
+  for (int k = 0; k < static_cast<int>(nodes.size()); ++k) by_level[nodes[k].level].push_back(k);
+  for (int level = depth; level >= 0; --level) {
+    const std::vector<int>& ids = by_level[level];
+    const int count = static_cast<int>(ids.size());
+#pragma omp taskloop grainsize(8) default(shared)
+    for (int i = 0; i < count; ++i) {
+      KdNode& node = nodes[ids[i]];
+      if (node.is_leaf())
+        bound_leaf(node, items);
+      else
+        bound_inner(node, nodes);
+      center_and_radius(node, items);
+    }
+  }
 }
 
 // Partitions a cut's range, then its sub-ranges' cuts as OpenMP tasks (small ones inline). The
@@ -203,7 +234,8 @@ class TreeBuilder {
     const int n = static_cast<int>(points_.size());
     tree_.permutation.resize(n);
     if (n == 0) return;
-    items_.resize(n);
+    // Uninitialized, so that the pages are first touched by the threads that fill them.
+    items_.reset(new Item[n]);
 #pragma omp taskloop grainsize(16384) default(shared)
     for (int i = 0; i < n; ++i)
       items_[i] = {{points_.x[i], points_.y[i], points_.z[i]},
@@ -214,12 +246,11 @@ class TreeBuilder {
     Topology(tree_.bucket, tree_.arity).build(tree_.nodes, cuts, n);
     if (!cuts.empty()) {
 #pragma omp taskgroup
-      run_cut(items_.data(), cuts.data(), 0);
+      run_cut(items_.get(), cuts.data(), 0);
     }
 
+    measure_nodes(tree_.nodes, items_.get());
     const int num_nodes = static_cast<int>(tree_.nodes.size());
-#pragma omp taskloop grainsize(8) default(shared)
-    for (int k = 0; k < num_nodes; ++k) measure(tree_.nodes[k], items_.data());
 #pragma omp taskloop grainsize(16384) default(shared)
     for (int i = 0; i < n; ++i) tree_.permutation[i] = items_[i].index;
 
@@ -227,8 +258,7 @@ class TreeBuilder {
       if (tree_.nodes[k].is_leaf()) tree_.leaves.push_back(k);
     std::sort(tree_.leaves.begin(), tree_.leaves.end(),
               [&](int a, int b) { return tree_.nodes[a].begin < tree_.nodes[b].begin; });
-    items_.clear();
-    items_.shrink_to_fit();
+    items_.reset();
   }
 
   KdTree take() {
@@ -239,7 +269,7 @@ class TreeBuilder {
   PointsView points_;
   const double* sigma_;
   KdTree tree_;
-  std::vector<Item> items_;
+  std::unique_ptr<Item[]> items_;
 };
 
 }  // namespace
