@@ -6,7 +6,8 @@
 //   vortex::VelocityField f = solver.evaluate(particles, /*gradient=*/true);
 //
 // A Solver keeps its work buffers (and device memory) between calls, so a time-stepping code
-// should create one and call it every step. Inputs are never modified.
+// should create one and call it every step. Because of those buffers, one Solver must not be
+// called from several threads at once; give each thread its own. Inputs are never modified.
 
 #include <memory>
 
