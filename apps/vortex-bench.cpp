@@ -13,6 +13,7 @@
 #include "cli.hpp"
 #include "figure7.hpp"
 #include "json_writer.hpp"
+#include "measurement_io.hpp"
 #include "particle_files.hpp"
 #include "report_context.hpp"
 #include "scaling.hpp"
@@ -36,32 +37,15 @@ void write_json(const std::string& path, const std::string& case_name, std::size
       .field("core", to_string(core));
   json.key("results").begin_array();
   for (const Measurement& m : results) {
-    const StageTimes& t = m.stats.times;
-    const FieldErrors& e = m.errors;
     json.begin_object()
         .field("method", to_string(m.spec.method))
         .field("backend", m.stats.backend)
         .field("precision", m.stats.precision)
         .field("n_targets_timed", static_cast<std::uint64_t>(m.n_targets_timed));
-    json.key("times")
-        .begin_object(true)
-        .field("total", t.total)
-        .field("tree", t.tree)
-        .field("multipole", t.multipole)
-        .field("lists", t.lists)
-        .field("near", t.near)
-        .field("far", t.far)
-        .field("transfer", t.transfer)
-        .end();
+    write_stage_times(json, m.stats.times, false);
     json.field("interactions_per_s", m.interactions_per_s);
-    // Without a gradient there is no gradient error: null, not a misleading 0.
-    json.key("error").begin_object(true).field("velocity_mean_rel", e.velocity_mean_rel);
-    e.has_gradient ? json.field("gradient_mean_rel", e.gradient_mean_rel)
-                   : json.key("gradient_mean_rel").null();
-    json.field("velocity_rel_l2", e.velocity_rel_l2);
-    e.has_gradient ? json.field("gradient_rel_l2", e.gradient_rel_l2)
-                   : json.key("gradient_rel_l2").null();
-    json.field("n_sampled", static_cast<std::uint64_t>(e.n_sampled)).end().end();
+    write_errors(json, m.errors);
+    json.end();
   }
   json.end().end();
   AtomicFile file(path);

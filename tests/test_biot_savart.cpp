@@ -7,14 +7,12 @@
 #include <cmath>
 #include <random>
 
+#include "support/core_params.hpp"
 #include "vortex/biot_savart.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex {
 namespace {
-
-const Core kCores[] = {Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
-                       Core::WinckelmansLeonard, Core::Singular};
 
 // Velocity and gradient of one source of core radius sigma at separation d, gradient folded.
 template <Core C>
@@ -78,12 +76,8 @@ TEST_P(PairKernelTest, SelfPairContributesNothing) {
   for (double v : acc.du) EXPECT_EQ(v, 0.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCores, PairKernelTest, ::testing::ValuesIn(kCores),
-                         [](const auto& info) {
-                           std::string name = to_string(info.param);
-                           name.erase(std::remove(name.begin(), name.end(), '-'), name.end());
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllCores, PairKernelTest, ::testing::ValuesIn(testing::kAllCores),
+                         testing::CoreName());
 
 TEST(PairKernel, VelocityIsGammaCrossSeparation) {
   // Gamma along +z at the origin; a target on +x moves along +y (counter-clockwise seen from +z).

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "support/core_params.hpp"
 #include "support/reference.hpp"
 #include "vortex/core_function.hpp"
 #include "vortex/options.hpp"
@@ -17,9 +18,6 @@ namespace {
 
 using testing::core_fraction_ld;
 using testing::core_vorticity;
-
-const Core kRegularCores[] = {Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
-                              Core::WinckelmansLeonard};
 
 class CoreTest : public ::testing::TestWithParam<Core> {};
 
@@ -116,12 +114,8 @@ TEST_P(CoreTest, FloatAgreesWithDouble) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllRegularCores, CoreTest, ::testing::ValuesIn(kRegularCores),
-                         [](const auto& info) {
-                           std::string name = to_string(info.param);
-                           name.erase(std::remove(name.begin(), name.end(), '-'), name.end());
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllRegularCores, CoreTest, ::testing::ValuesIn(testing::kRegularCores),
+                         testing::CoreName());
 
 TEST(SingularCore, IsTheInverseCubeAndZeroAtTheOrigin) {
   const CoreFactors<double> k = core_factors<double>(Core::Singular, 4.0, 1.0);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "support/core_params.hpp"
 #include "support/reference.hpp"
 #include "vortex/solver.hpp"
 
@@ -47,14 +48,8 @@ TEST_P(DirectTest, MatchesLongDoubleReference) {
   EXPECT_LT(relative_l2_gradient(ft, rt), 1e-13);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCores, DirectTest,
-                         ::testing::Values(Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
-                                           Core::WinckelmansLeonard, Core::Singular),
-                         [](const auto& info) {
-                           std::string name = to_string(info.param);
-                           name.erase(std::remove(name.begin(), name.end(), '-'), name.end());
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllCores, DirectTest, ::testing::ValuesIn(testing::kAllCores),
+                         testing::CoreName());
 
 TEST(Direct, SameResultForOneAndTwoThreads) {
   const ParticleSet p = random_cube(2000, 5);

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 
+#include "support/core_params.hpp"
 #include "support/reference.hpp"
 #include "vortex/solver.hpp"
 
@@ -67,14 +68,8 @@ TEST_P(TreeVsDirect, WithinTheExpansionErrorBound) {
   EXPECT_LT(mean_relative_gradient(tree, ref), bound_du);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCores, TreeVsDirect,
-                         ::testing::Values(Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
-                                           Core::WinckelmansLeonard, Core::Singular),
-                         [](const auto& info) {
-                           std::string name = to_string(info.param);
-                           name.erase(std::remove(name.begin(), name.end(), '-'), name.end());
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllCores, TreeVsDirect, ::testing::ValuesIn(testing::kAllCores),
+                         testing::CoreName());
 
 TEST(Tree, ErrorFallsWithOrder) {
   const ParticleSet p = random_cube(4000, 32);

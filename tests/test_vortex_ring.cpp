@@ -8,6 +8,7 @@
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <cmath>
 
+#include "support/core_params.hpp"
 #include "vortex/diagnostics.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/particle_control.hpp"
@@ -21,12 +22,9 @@ namespace {
 
 using boost::math::quadrature::gauss_kronrod;
 
-const Core kCores[] = {Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
-                       Core::WinckelmansLeonard};
-
 TEST(RingTheory, FilamentBetaIsTheIntegralOfTheCoreFraction) {
   // beta_c = ln 2 - int_0^inf (q(rho) - H(rho - 1)) / rho drho
-  for (Core core : kCores) {
+  for (Core core : testing::kRegularCores) {
     auto inner = [&](double r) { return core_fraction(core, r) / r; };
     auto outer = [&](double r) { return (core_fraction(core, r) - 1) / r; };
     const double c = gauss_kronrod<double, 61>::integrate(inner, 0.0, 1.0, 10, 1e-14) +
@@ -38,7 +36,7 @@ TEST(RingTheory, FilamentBetaIsTheIntegralOfTheCoreFraction) {
 }
 
 TEST(RingTheory, ProjectedCoreLogPotential) {
-  for (Core core : kCores) {
+  for (Core core : testing::kRegularCores) {
     const ProjectedCore projected(core);
     // Unit circulation.
     const double total = gauss_kronrod<double, 61>::integrate(

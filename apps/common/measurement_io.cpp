@@ -62,9 +62,36 @@ void add_measurement_cells(CsvTable& table, const Measurement& m) {
       .cell(static_cast<long long>(m.n_targets_timed));
 }
 
+void write_stage_times(JsonWriter& json, const StageTimes& t, bool with_velocity) {
+  json.key("times")
+      .begin_object(true)
+      .field("total", t.total)
+      .field("tree", t.tree)
+      .field("multipole", t.multipole)
+      .field("lists", t.lists);
+  if (with_velocity) json.field("velocity", velocity_time(t));
+  json.field("near", t.near).field("far", t.far).field("transfer", t.transfer).end();
+}
+
+void write_errors(JsonWriter& json, const FieldErrors& e) {
+  // Without a gradient there is no gradient error: null, not a misleading 0.
+  json.key("error").begin_object(true).field("velocity_mean_rel", e.velocity_mean_rel);
+  if (e.has_gradient) {
+    json.field("gradient_mean_rel", e.gradient_mean_rel);
+  } else {
+    json.key("gradient_mean_rel").null();
+  }
+  json.field("velocity_rel_l2", e.velocity_rel_l2);
+  if (e.has_gradient) {
+    json.field("gradient_rel_l2", e.gradient_rel_l2);
+  } else {
+    json.key("gradient_rel_l2").null();
+  }
+  json.field("n_sampled", static_cast<std::uint64_t>(e.n_sampled)).end();
+}
+
 void write_measurement(JsonWriter& json, const Measurement& m) {
   const StageTimes& t = m.stats.times;
-  const FieldErrors& e = m.errors;
   json.field("run", m.spec.label)
       .field("method", to_string(m.spec.method))
       .field("backend", m.stats.backend)
@@ -81,17 +108,7 @@ void write_measurement(JsonWriter& json, const Measurement& m) {
   } else {
     json.null();
   }
-  json.key("times")
-      .begin_object(true)
-      .field("total", t.total)
-      .field("tree", t.tree)
-      .field("multipole", t.multipole)
-      .field("lists", t.lists)
-      .field("velocity", velocity_time(t))
-      .field("near", t.near)
-      .field("far", t.far)
-      .field("transfer", t.transfer)
-      .end();
+  write_stage_times(json, t, true);
   json.key("counts")
       .begin_object(true)
       .field("pair_interactions", m.stats.pair_interactions)
@@ -100,19 +117,7 @@ void write_measurement(JsonWriter& json, const Measurement& m) {
       .field("source_nodes", m.stats.source_nodes)
       .end();
   json.field("interactions_per_s", m.interactions_per_s).field("pair_gflops", m.pair_gflops);
-  json.key("error").begin_object(true).field("velocity_mean_rel", e.velocity_mean_rel);
-  if (e.has_gradient) {
-    json.field("gradient_mean_rel", e.gradient_mean_rel);
-  } else {
-    json.key("gradient_mean_rel").null();
-  }
-  json.field("velocity_rel_l2", e.velocity_rel_l2);
-  if (e.has_gradient) {
-    json.field("gradient_rel_l2", e.gradient_rel_l2);
-  } else {
-    json.key("gradient_rel_l2").null();
-  }
-  json.field("n_sampled", static_cast<std::uint64_t>(e.n_sampled)).end();
+  write_errors(json, m.errors);
 }
 
 }  // namespace vortex::cli

@@ -20,6 +20,12 @@ void add_measurement_cells(CsvTable& table, const Measurement& m);
 // near + far + transfer: the paper's t_velocity.
 double velocity_time(const StageTimes& t);
 
+// The "times" object (stage seconds; with_velocity adds "velocity" = near + far + transfer) and
+// the "error" object (null gradient errors without a gradient), each as a member of the open
+// object.
+void write_stage_times(JsonWriter& json, const StageTimes& t, bool with_velocity);
+void write_errors(JsonWriter& json, const FieldErrors& e);
+
 // Members of the measurement ("run", "backend", ..., "times", "counts", "error") into the open
 // object.
 void write_measurement(JsonWriter& json, const Measurement& m);

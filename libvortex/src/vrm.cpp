@@ -289,27 +289,32 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
       std::vector<int> found, near_node;
       std::vector<std::array<double, 3>> offsets;
       std::vector<double> f;
-#pragma omp for schedule(dynamic, 64)
-      for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0); ++i) {
-        if (state[i] != 0) continue;
-        search.query(p.x[i], p.y[i], p.z[i], radius, found);
+      int self = -1;
+      // Solves owner i on its neighbours within r (offsets and self then describe them); on
+      // success records its fractions.
+      auto solve_within = [&](std::ptrdiff_t i, double r) {
+        search.query(p.x[i], p.y[i], p.z[i], r, found);
         offsets.resize(found.size());
-        int self = -1;
+        self = -1;
         for (std::size_t k = 0; k < found.size(); ++k) {
           const int j = found[k];
           if (j == i) self = static_cast<int>(k);
           offsets[k] = {(p.x[j] - p.x[i]) / h, (p.y[j] - p.y[i]) / h, (p.z[j] - p.z[i]) / h};
         }
         double res = 0;
-        if (solve_redistribution(offsets, self, s2, f, &res)) {
-          nbr[i] = found;
-          frac[i] = f;
-          state[i] = 1;
-          round_residual = std::max(round_residual, res);
-          round_neighbors += static_cast<double>(found.size());
-          ++round_solved;
-          continue;
-        }
+        if (!solve_redistribution(offsets, self, s2, f, &res)) return false;
+        nbr[i] = found;
+        frac[i] = f;
+        state[i] = 1;
+        round_residual = std::max(round_residual, res);
+        round_neighbors += static_cast<double>(found.size());
+        ++round_solved;
+        return true;
+      };
+#pragma omp for schedule(dynamic, 64)
+      for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0); ++i) {
+        if (state[i] != 0) continue;
+        if (solve_within(i, radius)) continue;
         if (o.insert && !is_weak[i] && !last_round) {
           // Free lattice nodes within R of the particle.
           const long r_cells = static_cast<long>(std::ceil(radius / h));
@@ -333,25 +338,8 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
               }
           continue;
         }
-        if (!is_weak[i]) {
-          // Out of rounds: a wider neighbourhood, without insertions.
-          search.query(p.x[i], p.y[i], p.z[i], 2 * radius, found);
-          offsets.resize(found.size());
-          for (std::size_t k = 0; k < found.size(); ++k) {
-            const int j = found[k];
-            if (j == i) self = static_cast<int>(k);
-            offsets[k] = {(p.x[j] - p.x[i]) / h, (p.y[j] - p.y[i]) / h, (p.z[j] - p.z[i]) / h};
-          }
-          if (solve_redistribution(offsets, self, s2, f, &res)) {
-            nbr[i] = found;
-            frac[i] = f;
-            state[i] = 1;
-            round_residual = std::max(round_residual, res);
-            round_neighbors += static_cast<double>(found.size());
-            ++round_solved;
-            continue;
-          }
-        }
+        // Out of rounds: a wider neighbourhood, without insertions.
+        if (!is_weak[i] && solve_within(i, 2 * radius)) continue;
         // Weak, not inserting, or out of rounds: keep the strength, or use signed fractions.
         if (o.signed_fallback && solve_redistribution_signed(offsets, self, s2, f)) {
           nbr[i] = found;

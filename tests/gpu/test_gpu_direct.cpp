@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpu_cases.hpp"
+#include "support/core_params.hpp"
 #include "support/reference.hpp"
 #include "vortex/solver.hpp"
 
@@ -72,14 +73,8 @@ TEST_P(GpuDirect, SeparateTargetsAndVelocityOnly) {
   EXPECT_LE(relative_l2_velocity(v, ref), 1e-5);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCores, GpuDirect,
-                         ::testing::Values(Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
-                                           Core::WinckelmansLeonard, Core::Singular),
-                         [](const auto& info) {
-                           std::string name = to_string(info.param);
-                           name.erase(std::remove(name.begin(), name.end(), '-'), name.end());
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllCores, GpuDirect, ::testing::ValuesIn(testing::kAllCores),
+                         testing::CoreName());
 
 TEST(GpuDirectLarge, FloatAccumulationLosesNoDigits) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";

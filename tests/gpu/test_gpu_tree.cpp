@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gpu_cases.hpp"
+#include "support/core_params.hpp"
 #include "support/reference.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/solver.hpp"
@@ -84,14 +85,8 @@ TEST_P(GpuTree, MatchesCpuTreeAndDirect) {
   EXPECT_LT(mean_relative_velocity(f, ref), bound_u);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCores, GpuTree,
-                         ::testing::Values(Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
-                                           Core::WinckelmansLeonard, Core::Singular),
-                         [](const auto& info) {
-                           std::string name = to_string(info.param);
-                           name.erase(std::remove(name.begin(), name.end(), '-'), name.end());
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllCores, GpuTree, ::testing::ValuesIn(testing::kAllCores),
+                         testing::CoreName());
 
 TEST(GpuTreeOrders, EveryOrderMatchesTheCpu) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
