@@ -59,15 +59,19 @@ void permute_points(PointsView t, const std::vector<std::size_t>& perm, Points& 
   }
 }
 
-// Moves results from tree order back to the caller's order. Every value of `out` is written, so
-// its storage is only sized, not zeroed.
+// Sizes a field whose every value is about to be written: no zeroing pass.
+void size_for_overwrite(VelocityField& f, std::size_t n, bool gradient) {
+  for (auto& c : f.u) c.resize(n);
+  for (auto& c : f.du) c.resize(gradient ? n : 0);
+  f.has_gradient = gradient;
+}
+
+// Moves results from tree order back to the caller's order.
 void unpermute(const VelocityField& sorted, const std::vector<std::size_t>& perm,
                VelocityField& out) {
   const std::size_t n = perm.size();
   const bool gradient = sorted.has_gradient;
-  for (auto& c : out.u) c.resize(n);
-  for (auto& c : out.du) c.resize(gradient ? n : 0);
-  out.has_gradient = gradient;
+  size_for_overwrite(out, n, gradient);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t j = perm[i];
@@ -213,13 +217,14 @@ void Solver::evaluate_into(const ParticleSet& sources, PointsView targets, bool 
 
   VelocityField& sorted = state_->sorted;
   sorted.stats = EvaluationStats{};
-  sorted.resize(targets.size(), gradient);
   if (backend == Backend::Cuda) {
 #ifdef VORTEX_HAVE_CUDA
+    size_for_overwrite(sorted, targets.size(), gradient);  // the download fills every value
     if (!state_->cuda) state_->cuda = detail::make_cuda_workspace();
     detail::evaluate_tree_cuda(*state_->cuda, plan, options_, gradient, sorted);
 #endif
   } else {
+    sorted.resize(targets.size(), gradient);  // the near and far fields add into it
     stage = Clock::now();
     detail::compute_multipoles(plan);
     sorted.stats.times.multipole = seconds_since(stage);

@@ -145,11 +145,17 @@ VORTEX_HD CoreShape<T> core_shape(T rho2) {
   if constexpr (C == Core::Singular) return detail::singular_shape(rho2);
 }
 
-// F and F'/r of a core fixed at compile time. The singular kernel has no length: F = 1/r^3 for
-// any sigma.
+// 1/sigma as the kernels read it: the singular kernel has no length scale, so it reads every
+// particle's sigma as 1 (F = 1/r^3 whatever sigma is).
+template <class T>
+VORTEX_HD T kernel_inv_sigma(Core core, T inv_sigma) {
+  return core == Core::Singular ? T(1) : inv_sigma;
+}
+
+// F and F'/r of a core fixed at compile time.
 template <Core C, class T>
 VORTEX_HD CoreFactors<T> core_factors(T r2, T inv_sigma) {
-  if constexpr (C == Core::Singular) inv_sigma = T(1);
+  inv_sigma = kernel_inv_sigma(C, inv_sigma);
   const T inv_sigma2 = inv_sigma * inv_sigma;
   const CoreShape<T> k = core_shape<C>(r2 * inv_sigma2);
   const T inv_sigma3 = inv_sigma2 * inv_sigma;

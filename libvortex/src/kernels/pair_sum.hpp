@@ -29,6 +29,7 @@ class SourceStorage {
     for (auto& c : columns_) c.resize(n);
     const double o[3] = {origin ? origin[0] : 0.0, origin ? origin[1] : 0.0,
                          origin ? origin[2] : 0.0};
+#pragma omp parallel for schedule(static)
     for (std::size_t j = 0; j < n; ++j) {
       const PairSource<double> p = pair_source(core, s.gx[j], s.gy[j], s.gz[j], s.sigma[j]);
       const double v[7] = {s.x[j] - o[0], s.y[j] - o[1], s.z[j] - o[2], p.gx,
