@@ -8,7 +8,7 @@
 #include <random>
 
 #include "support/core_params.hpp"
-#include "vortex/biot_savart.hpp"
+#include "vortex/kernels/pair_kernel.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex {

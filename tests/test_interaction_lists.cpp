@@ -17,13 +17,19 @@ void check_lists(const ParticleSet& sources, const Points& targets, int tb, int 
   const KdTree t = build_kdtree(PointsView(targets), nullptr, tb, arity);
   const InteractionLists lists = build_interaction_lists(t, s, criteria);
   ASSERT_EQ(lists.num_target_leaves(), t.leaves.size());
+  // Near ranges are runs of whole source leaves: they start and end on leaf boundaries.
+  std::vector<char> leaf_begin(sources.size() + 1, 0), leaf_end(sources.size() + 1, 0);
+  for (int l : s.leaves) leaf_begin[s.nodes[l].begin] = leaf_end[s.nodes[l].end] = 1;
   std::size_t far_count = 0;
   for (std::size_t leaf = 0; leaf < t.leaves.size(); ++leaf) {
     std::vector<int> covered(sources.size(), 0);
     for (int k = lists.near_offsets[leaf]; k < lists.near_offsets[leaf + 1]; ++k) {
-      const KdNode& node = s.nodes[lists.near_nodes[k]];
-      ASSERT_TRUE(node.is_leaf());
-      for (int i = node.begin; i < node.end; ++i) ++covered[s.permutation[i]];
+      const IndexRange r = lists.near_ranges[k];
+      ASSERT_LT(r.begin, r.end);
+      ASSERT_TRUE(leaf_begin[r.begin] && leaf_end[r.end]);
+      // Abutting ranges are merged.
+      if (k > lists.near_offsets[leaf]) ASSERT_NE(lists.near_ranges[k - 1].end, r.begin);
+      for (int i = r.begin; i < r.end; ++i) ++covered[s.permutation[i]];
     }
     const KdNode& box = t.nodes[t.leaves[leaf]];
     for (int k = lists.far_offsets[leaf]; k < lists.far_offsets[leaf + 1]; ++k) {

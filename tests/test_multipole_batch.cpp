@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "vortex/biot_savart.hpp"
+#include "vortex/kernels/pair_kernel.hpp"
 #include "vortex/multipole/multipole.hpp"
 
 namespace mp = vortex::multipole;

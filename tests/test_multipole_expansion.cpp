@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "vortex/biot_savart.hpp"
+#include "vortex/kernels/pair_kernel.hpp"
 #include "vortex/multipole/multipole.hpp"
 
 namespace mp = vortex::multipole;

@@ -13,8 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "vortex/multipole/evaluation.hpp"
 #include "vortex/multipole/ladder.hpp"
+#include "vortex/multipole/m2p.hpp"
 #include "vortex/multipole/solid_harmonics.hpp"
 
 namespace mp = vortex::multipole;
@@ -198,7 +198,7 @@ TEST(MultipoleHarmonics, RowGeneratorMatchesReference) {
   std::vector<double> I(mp::coefficient_count(Q)), H(mp::coefficient_count(Q));
   for (const Point& q : test_points(4, 6)) {
     mp::irregular_harmonics(Q, q.x, q.y, q.z, I.data());
-    const mp::detail::IrregularRows<double> rows(q.x, q.y, q.z, H.data());
+    const mp::IrregularRows<double> rows(q.x, q.y, q.z, H.data());
     for (int n = 2; n <= Q; ++n) rows.row(n, H.data());
     for (int n = 0; n <= Q; ++n) {
       const double scale = degree_max(I.data(), n);

@@ -3,8 +3,8 @@
 
 #include <type_traits>
 
-#include "vortex/biot_savart.hpp"
 #include "vortex/gpu/layout.hpp"
+#include "vortex/kernels/pair_kernel.hpp"
 
 namespace vortex::gpu::detail {
 

@@ -9,14 +9,14 @@
 #include <cstdlib>
 #include <vector>
 
-#include "vortex/biot_savart.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device.hpp"
-#include "vortex/gpu/kernels.hpp"
+#include "vortex/gpu/launch.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/work_plan.hpp"
+#include "vortex/kernels/pair_kernel.hpp"
 
 namespace vortex::gpu {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "vortex/core_function.hpp"
+#include "vortex/kernels/core_function.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex::testing {

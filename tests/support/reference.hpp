@@ -5,8 +5,8 @@
 #include <array>
 #include <cstdint>
 
-#include "vortex/core_function.hpp"
 #include "vortex/field.hpp"
+#include "vortex/kernels/core_function.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex::testing {

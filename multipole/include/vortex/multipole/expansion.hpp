@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "vortex/hd.hpp"
+#include "vortex/kernels/hd.hpp"
 #include "vortex/multipole/ladder.hpp"
 #include "vortex/multipole/solid_harmonics.hpp"
 
@@ -128,7 +128,9 @@ void m2v(int p, const T* M, T* V) {
   detail::check_order(p, 0, "m2v");
   const int count = coefficient_count(p);
   const int count1 = coefficient_count(p + 1);
-  std::vector<T> A(count), B(9 * count1);  // B[(3 b + e) * count1 + k]: d_b psi_e
+  // Fixed size (called once per tree node, allocation-free): B[(3 b + e) * count1 + k] = d_b psi_e.
+  T A[coefficient_count(kMaxOrder)];
+  T B[9 * coefficient_count(kMaxOrder + 1)];
   for (int e = 0; e < 3; ++e) {
     for (int n = 0; n <= p; ++n) {
       A[cos_index(n, 0)] = M[e * count + cos_index(n, 0)];
@@ -137,7 +139,7 @@ void m2v(int p, const T* M, T* V) {
         A[sin_index(n, m)] = T(2) * M[e * count + sin_index(n, m)];
       }
     }
-    irregular_coefficient_derivatives(p, A.data(), &B[(0 + e) * count1], &B[(3 + e) * count1],
+    irregular_coefficient_derivatives(p, A, &B[(0 + e) * count1], &B[(3 + e) * count1],
                                       &B[(6 + e) * count1]);
   }
   auto d = [&](int b, int e, int k) { return B[(3 * b + e) * count1 + k]; };

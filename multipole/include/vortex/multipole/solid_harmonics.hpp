@@ -29,12 +29,21 @@
 
 #include <cmath>
 
-#include "vortex/hd.hpp"
+#include "vortex/kernels/constants.hpp"
+#include "vortex/kernels/hd.hpp"
+
+// Loops over m inside one degree unroll on the device (registers); on the CPU they stay loops,
+// which vectorize.
+#if defined(__CUDA_ARCH__)
+#define VORTEX_HARMONICS_UNROLL_DEVICE _Pragma("unroll")
+#else
+#define VORTEX_HARMONICS_UNROLL_DEVICE
+#endif
 
 namespace vortex::multipole {
 
 // Largest order accepted by the run-time dispatchers.
-constexpr int kMaxOrder = 16;
+constexpr int kMaxOrder = kMaxMultipoleOrder;
 
 // Reals per expansion of order p (degrees 0..p).
 VORTEX_HD constexpr int coefficient_count(int p) {
@@ -77,35 +86,73 @@ VORTEX_HD void regular_harmonics(int p, T x, T y, T z, T* R) {
   }
 }
 
+// Square root of every lane: std::sqrt for scalars; SIMD lane types specialize it.
+template <class V>
+struct LaneSqrt {
+  static VORTEX_HD V apply(V x) {
+    using std::sqrt;
+    return sqrt(x);
+  }
+};
+
+// Irregular harmonics at d != 0, degree-major, generated one degree (row) at a time, so that a
+// caller can consume row n as soon as row n+1 exists (few rows live in GPU registers). V is the
+// value type: a scalar, or a SIMD vector of targets whose lanes run the same recurrences (the
+// batched CPU far field, m2p_batch.hpp); S is its scalar.
+template <class V, class S = V>
+struct IrregularRows {
+  V xs, ys, zs, inv_r2;
+  // Degrees 0 and 1 into H[0..3].
+  VORTEX_HD IrregularRows(V dx, V dy, V dz, V* H) {
+    const V r2 = dx * dx + dy * dy + dz * dz;
+    inv_r2 = S(1) / r2;
+    xs = dx * inv_r2, ys = dy * inv_r2, zs = dz * inv_r2;
+    const V inv_r = LaneSqrt<V>::apply(inv_r2);
+    H[0] = inv_r;
+    H[1] = zs * inv_r;
+    H[2] = xs * inv_r;
+    H[3] = ys * inv_r;
+  }
+  // Degree n >= 2 from degrees n-1 and n-2.
+  VORTEX_HD void row(int n, V* H) const {
+    V* c = H + n * n;                     // cos m = 0..n at c[m], sin m = 1..n at c[n + m]
+    const V* c1 = H + (n - 1) * (n - 1);  // degree n-1: sin at c1[n - 1 + m]
+    const V* c2 = H + (n - 2) * (n - 2);  // degree n-2: sin at c2[n - 2 + m]
+    const V a = S(2 * n - 1) * zs;
+    // Contiguous in m: the CPU vectorizes these two loops.
+    VORTEX_HARMONICS_UNROLL_DEVICE
+    for (int m = 0; m <= n - 2; ++m)
+      c[m] = a * c1[m] - S((n - 1) * (n - 1) - m * m) * inv_r2 * c2[m];
+    VORTEX_HARMONICS_UNROLL_DEVICE
+    for (int m = 1; m <= n - 2; ++m)
+      c[n + m] = a * c1[n - 1 + m] - S((n - 1) * (n - 1) - m * m) * inv_r2 * c2[n - 2 + m];
+    const V cd = c1[n - 1], sd = c1[2 * n - 2];  // diagonal of degree n-1 (n >= 2: sin exists)
+    c[n - 1] = a * cd;
+    c[2 * n - 1] = a * sd;
+    const S f = S(2 * n - 1);
+    c[n] = f * (xs * cd - ys * sd);
+    c[2 * n] = f * (ys * cd + xs * sd);
+  }
+};
+
+// Flops of the harmonics of degrees 0..Q (adds, multiplies, divides, square roots).
+constexpr long irregular_rows_flops(int Q) {
+  long f = 5 + 1 + 3 + 1 + 3;  // r2, 1/r2, scaled coordinates, sqrt, degree 1
+  for (int n = 2; n <= Q; ++n) f += 1 + 3 + 5 * (n - 1) + 2 + 8;
+  return f;
+}
+
 // Irregular solid harmonics of degrees 0..p at (x, y, z) != 0, degree-major, into I[(p+1)^2].
 template <class T>
 VORTEX_HD void irregular_harmonics(int p, T x, T y, T z, T* I) {
-  using std::sqrt;
-  const T r2 = x * x + y * y + z * z;
-  const T inv_r2 = T(1) / r2;
-  const T xs = x * inv_r2, ys = y * inv_r2, zs = z * inv_r2;
-  T c = sqrt(inv_r2), s = T(0);  // I_m^m
-  for (int m = 0; m <= p; ++m) {
-    if (m > 0) {
-      const T f = T(2 * m - 1);
-      const T cn = (c * xs - s * ys) * f;
-      s = (c * ys + s * xs) * f;
-      c = cn;
-    }
-    I[cos_index(m, m)] = c;
-    if (m > 0) I[sin_index(m, m)] = s;
-    T c1 = c, s1 = s;
-    T c2 = T(0), s2 = T(0);
-    for (int n = m + 1; n <= p; ++n) {
-      const T a = T(2 * n - 1) * zs;
-      const T b = T((n - 1) * (n - 1) - m * m) * inv_r2;
-      const T cn = a * c1 - b * c2;
-      const T sn = a * s1 - b * s2;
-      I[cos_index(n, m)] = cn;
-      if (m > 0) I[sin_index(n, m)] = sn;
-      c2 = c1, s2 = s1, c1 = cn, s1 = sn;
-    }
+  if (p < 1) {
+    T H[4];
+    IrregularRows<T>(x, y, z, H);
+    I[0] = H[0];
+    return;
   }
+  const IrregularRows<T> rows(x, y, z, I);
+  for (int n = 2; n <= p; ++n) rows.row(n, I);
 }
 
 }  // namespace vortex::multipole

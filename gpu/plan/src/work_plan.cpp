@@ -1,0 +1,190 @@
+#include "vortex/gpu/work_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+namespace vortex::gpu {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// Calls fn for each group of the target range r, at most b targets each.
+template <class Fn>
+void for_each_group(Range r, int b, Fn&& fn) {
+  for (int begin = r.begin; begin < r.end; begin += b)
+    fn(TargetGroup{begin, std::min(b, r.end - begin)});
+}
+
+// Puts items in launch order, costliest first (longest-processing-time order), by a stable
+// counting sort on quarter octaves of the cost: linear time, and equal costs keep their order.
+void order_by_cost(std::vector<WorkItem>& items, const std::vector<std::int64_t>& cost) {
+  constexpr int kBuckets = 4 * 64;
+  auto bucket = [](std::int64_t c) {
+    const int b = c > 1 ? static_cast<int>(4 * std::log2(static_cast<double>(c))) : 0;
+    return kBuckets - 1 - std::min(b, kBuckets - 1);  // costliest first
+  };
+  std::vector<std::size_t> start(kBuckets + 1, 0);
+  for (std::int64_t c : cost) ++start[bucket(c) + 1];
+  for (int b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
+  std::vector<WorkItem> sorted(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) sorted[start[bucket(cost[i])]++] = items[i];
+  items.swap(sorted);
+}
+
+// Appends the non-empty source ranges of one list to `out` (the lists merged abutting ranges
+// already). Returns the number of sources.
+std::int64_t append_ranges(const Range* entries, int n, std::vector<Range>& out) {
+  std::int64_t total = 0;
+  for (int i = 0; i < n; ++i) {
+    if (entries[i].size() <= 0) continue;
+    total += entries[i].size();
+    out.push_back(entries[i]);
+  }
+  return total;
+}
+
+}  // namespace
+
+WorkPlan plan_tree(const ListView& lists, const Balance& balance) {
+  if (balance.block_threads < 1) throw std::invalid_argument("plan_tree: block_threads < 1");
+  WorkPlan plan;
+  const int b = balance.block_threads;
+  plan.block_threads = b;
+  const int num_leaves = lists.num_leaves;
+
+  // Near ranges of every leaf, flat; items of unsplit lists index them directly.
+  std::vector<int> merged(num_leaves + 1, 0);
+  std::vector<std::int64_t> sources(num_leaves);
+  plan.near_ranges.reserve(lists.near_offsets[num_leaves]);
+  std::int64_t total_near = 0, total_far = 0;
+  for (int leaf = 0; leaf < num_leaves; ++leaf) {
+    const int lo = lists.near_offsets[leaf], hi = lists.near_offsets[leaf + 1];
+    sources[leaf] = append_ranges(lists.near_entries + lo, hi - lo, plan.near_ranges);
+    merged[leaf + 1] = static_cast<int>(plan.near_ranges.size());
+    const std::int64_t groups = ceil_div(lists.target_leaves[leaf].size(), b);
+    total_near += groups * sources[leaf];
+    if (lists.far_offsets)
+      total_far += groups * (lists.far_offsets[leaf + 1] - lists.far_offsets[leaf]);
+  }
+  auto wanted = [&](std::size_t resident) {
+    return std::max<std::int64_t>(1,
+                                  static_cast<std::int64_t>(resident) * balance.items_per_resident);
+  };
+  const std::int64_t near_limit = std::max<std::int64_t>(
+      ceil_div(total_near, wanted(balance.resident_blocks)), std::int64_t(balance.min_tiles) * b);
+  const std::int64_t far_limit =
+      std::max<std::int64_t>(ceil_div(total_far, wanted(balance.far_resident_blocks)), 16);
+
+  std::vector<std::int64_t> near_cost, far_cost;
+  std::vector<Range> list;
+  plan.group_slots.push_back(0);
+  int slot = 0;
+  for (int leaf = 0; leaf < num_leaves; ++leaf) {
+    const std::int64_t s = sources[leaf];
+    const int far_lo = lists.far_offsets ? lists.far_offsets[leaf] : 0;
+    const int nf = lists.far_offsets ? lists.far_offsets[leaf + 1] - far_lo : 0;
+    const std::int64_t near_pieces =
+        s > 0 ? std::min<std::int64_t>(balance.max_pieces, ceil_div(s, near_limit)) : 0;
+    const int far_pieces =
+        nf > 0
+            ? static_cast<int>(std::min<std::int64_t>(balance.max_pieces, ceil_div(nf, far_limit)))
+            : 0;
+    if (near_pieces > 1)
+      list.assign(plan.near_ranges.begin() + merged[leaf],
+                  plan.near_ranges.begin() + merged[leaf + 1]);
+    for_each_group(lists.target_leaves[leaf], b, [&](TargetGroup g) {
+      const int group = static_cast<int>(plan.groups.size());
+      plan.groups.push_back(g);
+      if (near_pieces == 1) {
+        plan.near_items.push_back(WorkItem{group, merged[leaf], merged[leaf + 1], slot++});
+        near_cost.push_back(s);
+      } else if (near_pieces > 1) {
+        // Pieces of whole tiles, cut from the concatenated ranges; the cut ranges are appended.
+        const std::int64_t piece = ceil_div(ceil_div(s, near_pieces), b) * b;
+        std::int64_t room = piece, filled = 0;
+        int first = static_cast<int>(plan.near_ranges.size());
+        auto close = [&] {
+          const int last = static_cast<int>(plan.near_ranges.size());
+          if (last == first) return;
+          plan.near_items.push_back(WorkItem{group, first, last, slot++});
+          near_cost.push_back(filled);
+          first = last;
+          filled = 0;
+          room = piece;
+        };
+        for (const Range& r : list) {
+          for (int begin = r.begin; begin < r.end;) {
+            const int take = static_cast<int>(std::min<std::int64_t>(r.end - begin, room));
+            plan.near_ranges.push_back(Range{begin, begin + take});
+            begin += take;
+            room -= take;
+            filled += take;
+            if (room == 0) close();
+          }
+        }
+        close();
+      }
+      if (s > 0) plan.pair_interactions += std::uint64_t(g.count) * std::uint64_t(s);
+      if (far_pieces > 0) {
+        const int piece = static_cast<int>(ceil_div(nf, far_pieces));
+        for (int e = 0; e < nf; e += piece) {
+          const int n = std::min(piece, nf - e);
+          plan.far_items.push_back(WorkItem{group, far_lo + e, far_lo + e + n, slot++});
+          far_cost.push_back(n);
+        }
+        plan.multipole_interactions += std::uint64_t(g.count) * std::uint64_t(nf);
+      }
+      plan.group_slots.push_back(slot);
+    });
+  }
+  order_by_cost(plan.near_items, near_cost);
+  order_by_cost(plan.far_items, far_cost);
+  return plan;
+}
+
+WorkPlan plan_direct(int num_targets, int num_sources, const Balance& balance) {
+  if (balance.block_threads < 1) throw std::invalid_argument("plan_direct: block_threads < 1");
+  WorkPlan plan;
+  const int b = balance.block_threads;
+  plan.block_threads = b;
+  for_each_group(Range{0, num_targets}, b, [&](TargetGroup g) { plan.groups.push_back(g); });
+  const std::int64_t groups = static_cast<std::int64_t>(plan.groups.size());
+  const double resident = static_cast<double>(std::max<std::size_t>(1, balance.resident_blocks));
+
+  // Pieces per group: the fewest that fill the last wave to 96%, else the best fill found.
+  std::int64_t best_piece = std::max(num_sources, 1);
+  double best_fill = -1;
+  for (int pieces = 1; pieces <= balance.max_pieces; ++pieces) {
+    const std::int64_t piece = ceil_div(ceil_div(num_sources, pieces), b) * b;
+    if (pieces > 1 && piece < std::int64_t(balance.min_tiles) * b) break;
+    const double waves =
+        groups * ceil_div(num_sources, std::max<std::int64_t>(piece, 1)) / resident;
+    const double fill = waves / std::ceil(waves);
+    if (fill > best_fill + 1e-9) {
+      best_fill = fill;
+      best_piece = piece;
+    }
+    if (fill >= 0.96) break;
+  }
+
+  // The source pieces are shared by all groups.
+  for (std::int64_t s = 0; s < num_sources; s += best_piece)
+    plan.near_ranges.push_back(Range{static_cast<int>(s), static_cast<int>(std::min<std::int64_t>(
+                                                              num_sources, s + best_piece))});
+  const int pieces = static_cast<int>(plan.near_ranges.size());
+  plan.group_slots.push_back(0);
+  int slot = 0;
+  for (std::int64_t g = 0; g < groups; ++g) {
+    for (int k = 0; k < pieces; ++k)
+      plan.near_items.push_back(WorkItem{static_cast<int>(g), k, k + 1, slot++});
+    plan.group_slots.push_back(slot);
+  }
+  plan.pair_interactions = std::uint64_t(num_targets) * std::uint64_t(num_sources);
+  return plan;
+}
+
+}  // namespace vortex::gpu

@@ -1,0 +1,83 @@
+#pragma once
+// VAMSplit k-d tree (White & Jain 1996) with tight boxes.
+//
+// Each split cuts along the dimension of largest variance at the multiple of the bucket size
+// closest to the median, so every leaf but one holds exactly `bucket` particles. A node of arity
+// 2^k is made of k levels of such binary splits. After the build every box is shrunk to its
+// particles. Particles are not moved: `permutation` lists them in leaf order, and every node owns
+// the range [begin, end) of that order.
+
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "vortex/particles.hpp"
+
+namespace vortex {
+
+struct KdNode {
+  int begin = 0, end = 0;  // range in tree order
+  int first_child = -1;    // children are contiguous: [first_child, first_child + num_children)
+  int num_children = 0;    // 0 for a leaf
+  int parent = -1;
+  int level = 0;
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // tight bounds of the particles
+  double center[3] = {0, 0, 0};                 // box center, the expansion center
+  double radius = 0;                            // largest distance from center to a particle
+  double max_sigma = 0;  // largest core radius inside, rounded up to float (0 without sigma)
+
+  bool is_leaf() const { return num_children == 0; }
+  int count() const { return end - begin; }
+};
+
+struct KdTree {
+  std::vector<KdNode> nodes;             // nodes[0] is the root (absent for an empty set)
+  std::vector<int> leaves;               // leaf node indices, in tree order
+  std::vector<std::size_t> permutation;  // tree position i holds the caller's point permutation[i]
+  int bucket = 0;
+  int arity = 0;
+
+  std::size_t size() const { return permutation.size(); }
+};
+
+// Builds the tree of `points`; `sigma` (may be null) gives each node's max_sigma.
+// Throws std::invalid_argument for bucket < 1, arity not in {2, 4, 8} or more than 2^31 - 1 points.
+KdTree build_kdtree(PointsView points, const double* sigma, int bucket, int arity);
+
+// Builds two trees at once (a source and a target tree), sharing the threads between them.
+std::pair<KdTree, KdTree> build_kdtree_pair(PointsView a, const double* sigma_a, int bucket_a,
+                                            PointsView b, const double* sigma_b, int bucket_b,
+                                            int arity);
+
+// Builds trees into storage kept from the previous build (the tree's vectors and the builder's
+// scratch), so that rebuilding a tree of the same size allocates nothing. Optionally writes the
+// points in tree order, which the partition holds anyway.
+class KdTreeBuilder {
+ public:
+  KdTreeBuilder();
+  ~KdTreeBuilder();
+  KdTreeBuilder(KdTreeBuilder&&) noexcept;
+  KdTreeBuilder& operator=(KdTreeBuilder&&) noexcept;
+
+  void build(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
+             Points* ordered = nullptr);
+
+  struct TreeInput {
+    PointsView points;
+    const double* sigma = nullptr;
+    int bucket = 0;
+    Points* ordered = nullptr;
+  };
+  // Two trees at once (a source and a target tree), sharing the threads between them.
+  static void build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree& tree_a,
+                         KdTreeBuilder& second, const TreeInput& b, KdTree& tree_b, int arity);
+
+ private:
+  void run(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
+           Points* ordered);
+  struct Scratch;
+  std::unique_ptr<Scratch> scratch_;
+};
+
+}  // namespace vortex

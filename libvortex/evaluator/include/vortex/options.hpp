@@ -1,0 +1,56 @@
+#pragma once
+// Options of the Solver and the names under which they are spelled on command lines and in files.
+
+#include <string>
+
+#include "vortex/kernels/core_function.hpp"
+
+namespace vortex {
+
+enum class Method { Direct, Tree };
+enum class Backend { Auto, Cpu, Cuda };
+// Auto: double on the CPU, float arithmetic (with double accumulation across tiles) on CUDA.
+enum class Precision { Auto, Double, Float };
+
+// Parameters of the multipole treecode (DESIGN.md section 3). A value of 0 picks the default
+// tuned for the backend that runs (measured in docs/PERFORMANCE.md): CPU p = 7, theta = 0.45,
+// buckets 32/32; CUDA p = 8, theta = 0.5, buckets 64/256. Kappa 0 is the core's default_kappa().
+struct TreeOptions {
+  int order = 0;     // multipole order p (1..16)
+  double theta = 0;  // geometric criterion: far if r_source <= theta * dist(c_source, target box)
+  double kappa = 0;  // core criterion: far if box gap >= kappa * sigma_max
+  int target_bucket = 0;  // N_b of the target tree
+  int source_bucket = 0;  // N_b of the source tree
+  int arity = 8;          // 2, 4 or 8 children per node
+};
+
+struct SolverOptions {
+  Core core = Core::Exponential;
+  Method method = Method::Tree;
+  Backend backend = Backend::Auto;
+  Precision precision = Precision::Auto;
+  TreeOptions tree;
+  int threads = 0;  // CPU threads; 0 = OpenMP's default
+};
+
+// Default core-distance factor kappa of a core: the distance, in core radii, beyond which the core
+// differs from the singular kernel by less than 1e-6 (relative), so the far field may be singular.
+double default_kappa(Core core);
+// The tree options with every 0 replaced by the default of `backend` (Cpu or Cuda) and `core`.
+TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend);
+
+// Throws std::invalid_argument naming the offending option.
+void validate_options(const SolverOptions& options);
+
+// Names used by the command-line tools, e.g. "exponential", "rosenhead-moore", "tree", "cuda".
+std::string to_string(Core core);
+std::string to_string(Method method);
+std::string to_string(Backend backend);
+std::string to_string(Precision precision);
+// Parsers throw std::invalid_argument listing the accepted names.
+Core parse_core(const std::string& name);
+Method parse_method(const std::string& name);
+Backend parse_backend(const std::string& name);
+Precision parse_precision(const std::string& name);
+
+}  // namespace vortex

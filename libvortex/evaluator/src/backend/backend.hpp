@@ -1,0 +1,46 @@
+#pragma once
+// The internal interface between the Solver front-end and its backends (cpu/, cuda/), chosen once
+// per call from the resolved options. A backend keeps its work storage between calls.
+//
+// Both methods leave their results in storage the backend owns, as 12 component arrays (velocity
+// 0..2, then the gradient du[3a+b] at 3 + 3a + b), in the order the backend summed them: the
+// caller's for the direct sum, target-tree order for the treecode. The Solver scatters them into
+// the caller's field once.
+
+#include <memory>
+
+#include "backend/resolved_options.hpp"
+#include "backend/tree_plan.hpp"
+#include "vortex/field.hpp"
+
+namespace vortex::detail {
+
+struct ComponentView {
+  const double* component[12] = {};
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // All sources onto all targets. Fills stats (backend, precision, device, times, counts).
+  virtual ComponentView direct_sum(const ParticleSet& sources, PointsView targets,
+                                   const ResolvedOptions& options, bool gradient,
+                                   EvaluationStats& stats) = 0;
+
+  // The near and far fields of a plan whose trees and lists are built (its multipoles are
+  // computed here, overlapped with the near field where the backend can). Fills stats times of
+  // the multipole, near, far and transfer stages and the backend's names.
+  virtual ComponentView tree_sum(TreePlan& plan, const ResolvedOptions& options, bool gradient,
+                                 EvaluationStats& stats) = 0;
+};
+
+std::unique_ptr<Backend> make_cpu_backend();
+// Throws std::runtime_error in a build without CUDA or on a machine without a device.
+std::unique_ptr<Backend> make_cuda_backend();
+// Whether this build can use a CUDA device on this machine.
+bool cuda_device_present();
+// Throws std::runtime_error naming why CUDA cannot run here (no support in the build, no device).
+void require_cuda();
+
+}  // namespace vortex::detail

@@ -1,0 +1,66 @@
+#pragma once
+// Packing, written once for both layouts: what the sums read, made from the particles in the
+// order the backend sums them. The CPU stores it as structure-of-arrays columns, CUDA as Vec4
+// records; each passes a `store` callable that writes one entry in its layout into storage the
+// backend keeps between calls.
+//
+// Sources are read as PairSource (kernels/pair_kernel.hpp): strength / sigma^3 and 1/sigma^2.
+// Positions and expansion centers are taken relative to an Origin (tree_plan.hpp) before they are
+// rounded to float.
+
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+#include "backend/tree_plan.hpp"
+#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/multipole/expansion.hpp"
+
+namespace vortex::detail {
+
+// One source as the pair kernel reads it, in double before the layout's rounding.
+struct PackedSource {
+  double x, y, z;     // position relative to the origin
+  double gx, gy, gz;  // strength / sigma^3
+  double inv_sigma2;  // 1 / sigma^2
+};
+
+// store(i, PackedSource) for every source.
+template <class Store>
+void pack_sources(const ParticleSet& s, Core core, Origin o, Store&& store) {
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const PairSource<double> p = pair_source(core, s.gx[i], s.gy[i], s.gz[i], s.sigma[i]);
+    store(i,
+          PackedSource{s.x[i] - o.x, s.y[i] - o.y, s.z[i] - o.z, p.gx, p.gy, p.gz, p.inv_sigma2});
+  }
+}
+
+// store(i, x, y, z) for every point, relative to the origin.
+template <class Store>
+void pack_points(PointsView p, Origin o, Store&& store) {
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(p.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i) store(i, p.x[i] - o.x, p.y[i] - o.y, p.z[i] - o.z);
+}
+
+// The plan's velocity expansions in T (`expansions`, node-major) and store_center(k, x, y, z) for
+// every source node's expansion center relative to the origin.
+template <class T, class StoreCenter>
+void pack_expansions(const TreePlan& plan, Origin o, std::vector<T>& expansions,
+                     StoreCenter&& store_center) {
+  const std::ptrdiff_t total = static_cast<std::ptrdiff_t>(plan.velocity_expansions.size());
+  expansions.resize(total);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < total; ++i)
+    expansions[i] = static_cast<T>(plan.velocity_expansions[i]);
+  const std::ptrdiff_t nodes = static_cast<std::ptrdiff_t>(plan.source_tree.nodes.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < nodes; ++k) {
+    const double* c = plan.source_tree.nodes[k].center;
+    store_center(k, c[0] - o.x, c[1] - o.y, c[2] - o.z);
+  }
+}
+
+}  // namespace vortex::detail

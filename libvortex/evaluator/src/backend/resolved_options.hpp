@@ -1,0 +1,31 @@
+#pragma once
+// The Solver's options with every "auto" and every 0 resolved, once per call, for both backends.
+
+#include "vortex/options.hpp"
+
+namespace vortex::detail {
+
+// Arithmetic of the pair and multipole sums.
+enum class Arithmetic {
+  Double,  // double throughout
+  Float,  // float arithmetic, accumulated in double (per source range on the CPU, per tile on CUDA)
+};
+
+struct ResolvedOptions {
+  Method method = Method::Tree;
+  Backend backend = Backend::Cpu;  // Cpu or Cuda, never Auto
+  Core core = Core::Exponential;
+  Arithmetic arithmetic = Arithmetic::Double;
+  TreeOptions tree;  // defaults of the backend filled in (zeros for the direct method)
+  int threads = 0;
+};
+
+// Precision::Auto is double on the CPU and float (with double accumulation) on CUDA.
+Arithmetic resolve_arithmetic(Precision precision, Backend backend);
+
+// `backend` is the resolved backend (resolve_backend()).
+ResolvedOptions resolve_options(const SolverOptions& options, Backend backend);
+
+const char* to_string(Arithmetic arithmetic);
+
+}  // namespace vortex::detail

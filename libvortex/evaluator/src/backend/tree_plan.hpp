@@ -1,0 +1,58 @@
+#pragma once
+// The treecode's host stage, shared by both backends: the source and target trees, the particles
+// in tree order, the interaction lists and the multipoles. A Solver keeps one TreePlan between
+// calls, so a call with the sizes of the last allocates nothing.
+
+#include <vector>
+
+#include "backend/resolved_options.hpp"
+#include "vortex/field.hpp"
+#include "vortex/interaction_lists.hpp"
+#include "vortex/kdtree.hpp"
+#include "vortex/particles.hpp"
+
+namespace vortex::detail {
+
+// The point that positions are taken relative to before they are rounded to float, so that float
+// keeps its digits for particle sets far from the coordinate origin: the middle of the sources'
+// bounding box.
+struct Origin {
+  double x = 0, y = 0, z = 0;
+};
+Origin middle_of(const ParticleSet& sources);
+
+struct TreePlan {
+  int order = 0;  // multipole order p
+  KdTree source_tree, target_tree;
+  KdTreeBuilder source_builder, target_builder;
+  InteractionLists lists;
+  ParticleSet sources;  // in source-tree order (positions from the tree build)
+  Points targets;       // in target-tree order (from the tree build)
+  // Three expansions per source node, box-major:
+  // multipoles[(node * 3 + component) * (p+1)^2 + k], component = Gamma x, y, z.
+  std::vector<double> multipoles;
+  // The same expansions with the curl applied, as M2P consumes them (multipole::m2v):
+  // velocity_expansions[node * multipole::velocity_expansion_size(p) + k].
+  std::vector<double> velocity_expansions;
+  std::vector<int> inner_by_level, level_start;  // scratch of the upward pass
+
+  int coefficients_per_expansion() const { return (order + 1) * (order + 1); }
+  // The middle of the sources' bounding box: the source root's center.
+  Origin origin() const {
+    const double* c = source_tree.nodes[0].center;
+    return {c[0], c[1], c[2]};
+  }
+};
+
+// Trees (with the particles in tree order) and lists; stage times into `times`.
+void build_tree_plan(const ParticleSet& sources, PointsView targets, const TreeOptions& tree,
+                     TreePlan& plan, StageTimes& times);
+
+// P2M on leaves, M2M up the tree, then M2V on every node; fills plan.multipoles and
+// plan.velocity_expansions. Parallel over the nodes of one level.
+void compute_multipoles(TreePlan& plan);
+
+// Pair and multipole interactions, list entries, leaves and nodes of a plan.
+void count_interactions(const TreePlan& plan, EvaluationStats& stats);
+
+}  // namespace vortex::detail

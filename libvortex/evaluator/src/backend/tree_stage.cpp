@@ -1,0 +1,99 @@
+// The treecode's host stage: trees, particles in tree order, lists, and their counts.
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "backend/tree_plan.hpp"
+
+namespace vortex::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Strengths and core radii in tree order; the positions came with the tree build.
+void gather_strengths(const ParticleSet& s, const std::vector<std::size_t>& perm,
+                      ParticleSet& out) {
+  const std::size_t n = perm.size();
+  out.gx.resize(n);
+  out.gy.resize(n);
+  out.gz.resize(n);
+  out.sigma.resize(n);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = perm[i];
+    out.gx[i] = s.gx[j];
+    out.gy[i] = s.gy[j];
+    out.gz[i] = s.gz[j];
+    out.sigma[i] = s.sigma[j];
+  }
+}
+
+}  // namespace
+
+Origin middle_of(const ParticleSet& s) {
+  double lo[3] = {s.x[0], s.y[0], s.z[0]}, hi[3] = {lo[0], lo[1], lo[2]};
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
+#pragma omp parallel for reduction(min : lo[:3]) reduction(max : hi[:3])
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    lo[0] = std::min(lo[0], s.x[i]), hi[0] = std::max(hi[0], s.x[i]);
+    lo[1] = std::min(lo[1], s.y[i]), hi[1] = std::max(hi[1], s.y[i]);
+    lo[2] = std::min(lo[2], s.z[i]), hi[2] = std::max(hi[2], s.z[i]);
+  }
+  return {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
+}
+
+void build_tree_plan(const ParticleSet& sources, PointsView targets, const TreeOptions& t,
+                     TreePlan& plan, StageTimes& times) {
+  plan.order = t.order;
+  auto stage = Clock::now();
+  Points source_positions;
+  source_positions.x.swap(plan.sources.x);
+  source_positions.y.swap(plan.sources.y);
+  source_positions.z.swap(plan.sources.z);
+  KdTreeBuilder::build_pair(
+      plan.source_builder,
+      {PointsView(sources), sources.sigma.data(), t.source_bucket, &source_positions},
+      plan.source_tree, plan.target_builder, {targets, nullptr, t.target_bucket, &plan.targets},
+      plan.target_tree, t.arity);
+  plan.sources.x.swap(source_positions.x);
+  plan.sources.y.swap(source_positions.y);
+  plan.sources.z.swap(source_positions.z);
+  gather_strengths(sources, plan.source_tree.permutation, plan.sources);
+  times.tree = seconds_since(stage);
+
+  stage = Clock::now();
+  build_interaction_lists(plan.target_tree, plan.source_tree, AcceptanceCriteria{t.theta, t.kappa},
+                          plan.lists);
+  times.lists = seconds_since(stage);
+}
+
+void count_interactions(const TreePlan& plan, EvaluationStats& stats) {
+  const auto& lists = plan.lists;
+  const KdTree& tt = plan.target_tree;
+  std::uint64_t pairs = 0, m2p = 0;
+  const int num_leaves = static_cast<int>(tt.leaves.size());
+#pragma omp parallel for reduction(+ : pairs, m2p) schedule(static)
+  for (int leaf = 0; leaf < num_leaves; ++leaf) {
+    const std::uint64_t targets = tt.nodes[tt.leaves[leaf]].count();
+    std::uint64_t sources = 0;
+    for (int k = lists.near_offsets[leaf]; k < lists.near_offsets[leaf + 1]; ++k)
+      sources += lists.near_ranges[k].size();
+    pairs += targets * sources;
+    m2p += targets * (lists.far_offsets[leaf + 1] - lists.far_offsets[leaf]);
+  }
+  stats.pair_interactions = pairs;
+  stats.multipole_interactions = m2p;
+  stats.near_list_entries = lists.near_ranges.size();
+  stats.far_list_entries = lists.far_nodes.size();
+  stats.target_leaves = tt.leaves.size();
+  stats.source_nodes = plan.source_tree.nodes.size();
+}
+
+}  // namespace vortex::detail

@@ -1,0 +1,46 @@
+// The CUDA backend behind the internal Backend interface.
+
+#include <stdexcept>
+
+#include "cuda/workspace.hpp"
+
+namespace vortex::detail {
+
+namespace {
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend() { ws_.info = g::current_device(); }
+
+  ComponentView direct_sum(const ParticleSet& sources, PointsView targets,
+                           const ResolvedOptions& options, bool gradient,
+                           EvaluationStats& stats) override {
+    return direct_sum_cuda(ws_, sources, targets, options, gradient, stats);
+  }
+
+  ComponentView tree_sum(TreePlan& plan, const ResolvedOptions& options, bool gradient,
+                         EvaluationStats& stats) override {
+    return tree_sum_cuda(ws_, plan, options, gradient, stats);
+  }
+
+ private:
+  CudaWorkspace ws_;
+};
+
+}  // namespace
+
+bool cuda_device_present() {
+  return g::device_count() > 0;
+}
+
+void require_cuda() {
+  if (!cuda_device_present())
+    throw std::runtime_error("backend 'cuda' was requested but no CUDA device is present");
+}
+
+std::unique_ptr<Backend> make_cuda_backend() {
+  require_cuda();
+  return std::make_unique<CudaBackend>();
+}
+
+}  // namespace vortex::detail

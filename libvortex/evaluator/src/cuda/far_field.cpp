@@ -1,0 +1,75 @@
+// The far field of the treecode on the GPU: far lists and velocity expansions staged on the copy
+// stream, the multipole-sum kernel launched after them.
+
+#include <stdexcept>
+
+#include "backend/packing.hpp"
+#include "cuda/tree_stages.hpp"
+#include "vortex/multipole/expansion.hpp"
+
+namespace vortex::detail {
+
+void upload_far_lists(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPlan& work) {
+  const cudaStream_t cs = ws.copy.get();
+  ws.far_lists_start.record(ws.copy);
+  ws.far_items.upload(work.far_items, cs);
+  ws.far_nodes.upload(plan.lists.far_nodes, cs);
+  ws.far_lists_end.record(ws.copy);
+}
+
+namespace {
+
+// Expansions and centers in T into the staging buffers; returns the bytes of the expansions.
+template <class T>
+std::size_t stage_expansions(CudaWorkspace& ws, const TreePlan& plan, std::vector<T>& converted) {
+  const std::size_t num_nodes = plan.source_tree.nodes.size();
+  auto* centers =
+      reinterpret_cast<g::Vec4<T>*>(ws.centers.host_data(num_nodes * sizeof(g::Vec4<T>)));
+  pack_expansions(plan, plan.origin(), converted,
+                  [centers](std::ptrdiff_t k, double x, double y, double z) {
+                    centers[k] = {T(x), T(y), T(z), T(0)};
+                  });
+  const std::size_t bytes = converted.size() * sizeof(T);
+  parallel_copy(ws.expansions.host_data(bytes), converted.data(), bytes);
+  return bytes;
+}
+
+}  // namespace
+
+double start_far_field(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPlan& work,
+                       const ResolvedOptions& options, bool gradient) {
+  HostPhases phases;
+  const g::Arithmetic a = device_arithmetic(options.arithmetic);
+  const std::size_t num_nodes = plan.source_tree.nodes.size();
+  if (plan.velocity_expansions.size() != num_nodes * multipole::velocity_expansion_size(plan.order))
+    throw std::logic_error("compute_multipoles left velocity expansions of the wrong size");
+  const std::size_t bytes = a == g::Arithmetic::Double
+                                ? stage_expansions(ws, plan, ws.double_expansions)
+                                : stage_expansions(ws, plan, ws.float_expansions);
+  const cudaStream_t cs = ws.copy.get();
+  ws.expansions_start.record(ws.copy);
+  ws.expansions.upload(bytes, cs);
+  ws.centers.upload(num_nodes * vec_bytes(a), cs);
+  ws.expansions_end.record(ws.copy);
+  ws.compute.wait(ws.expansions_end.get());
+  const double pack_time = phases.mark("pack_expansions");
+
+  g::FarSum f;
+  f.order = plan.order;
+  f.arithmetic = a;
+  f.gradient = gradient;
+  f.block_threads = work.block_threads;
+  f.targets = ws.targets.device.data();
+  f.centers = ws.centers.device.data();
+  f.multipoles = ws.expansions.device.data();
+  f.groups = ws.groups.device.data();
+  f.items = ws.far_items.device.data();
+  f.num_items = static_cast<int>(work.far_items.size());
+  f.nodes = ws.far_nodes.device.data();
+  f.partial = ws.partial.data();
+  ws.far_start.record(ws.compute);
+  g::launch_far_sum(f, ws.compute.get());
+  return pack_time;
+}
+
+}  // namespace vortex::detail

@@ -1,0 +1,22 @@
+// The CUDA backend's entry points in a build without CUDA.
+
+#include <stdexcept>
+
+#include "backend/backend.hpp"
+
+namespace vortex::detail {
+
+void require_cuda() {
+  throw std::runtime_error("backend 'cuda' was requested but this build has no CUDA support");
+}
+
+std::unique_ptr<Backend> make_cuda_backend() {
+  require_cuda();
+  return nullptr;
+}
+
+bool cuda_device_present() {
+  return false;
+}
+
+}  // namespace vortex::detail

@@ -1,0 +1,129 @@
+#pragma once
+// Device and pinned buffers, streams and events of the CUDA backend, kept by one Solver between
+// calls (allocated once, they only grow), and the steps that fill them.
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "vortex/gpu/buffer.hpp"
+#include "vortex/gpu/check.hpp"
+#include "vortex/gpu/device.hpp"
+#include "vortex/gpu/launch.hpp"
+#include "vortex/gpu/stream.hpp"
+#include "vortex/gpu/work_plan.hpp"
+
+namespace vortex::detail {
+
+namespace g = vortex::gpu;
+
+// memcpy on all threads: staging copies are hundreds of MB at large N.
+void parallel_copy(void* dst, const void* src, std::size_t bytes);
+
+// A host array staged through pinned memory into a device buffer that only grows.
+template <class T>
+struct Staged {
+  g::PinnedBuffer<T> host;
+  g::DeviceBuffer<T> device;
+
+  T* host_data(std::size_t n) {
+    device.reserve(n);
+    return host.reserve(n);
+  }
+  void upload(std::size_t n, cudaStream_t s) {
+    if (n == 0) return;
+    VORTEX_CUDA_CHECK(
+        cudaMemcpyAsync(device.data(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice, s));
+  }
+  void upload(const std::vector<T>& v, cudaStream_t s) {
+    if (v.empty()) return;
+    parallel_copy(host_data(v.size()), v.data(), v.size() * sizeof(T));
+    upload(v.size(), s);
+  }
+};
+
+struct CudaWorkspace {
+  g::DeviceInfo info;
+  g::Stream compute, copy;
+  g::Event start, uploaded, near_start, near_end, far_lists_start, far_lists_end, expansions_start,
+      expansions_end, far_start, far_end, downloaded;
+  // Particle data as raw bytes: Vec4<float> or Vec4<double> by the arithmetic of the call.
+  Staged<unsigned char> targets, positions, strengths, centers, expansions;
+  Staged<g::TargetGroup> groups;
+  Staged<int> group_slots, far_nodes;
+  Staged<g::WorkItem> near_items, far_items;
+  Staged<g::Range> ranges;
+  g::DeviceBuffer<double> partial, out_device;
+  g::PinnedBuffer<double> out_host;  // results, component-major: component c of entry i at c n + i
+  std::vector<float> float_expansions;
+  std::vector<double> double_expansions;
+  std::vector<g::Range> target_leaves;
+};
+
+// Waits for both streams when a call ends, also by an exception, so that the next call never
+// rewrites pinned or device buffers that queued copies or kernels still use.
+class QuietenOnExit {
+ public:
+  explicit QuietenOnExit(const CudaWorkspace& ws) : ws_(ws) {}
+  ~QuietenOnExit();
+
+ private:
+  const CudaWorkspace& ws_;
+};
+
+// Host phases of one call, printed to stderr when VORTEX_CUDA_VERBOSE is set (the Solver's stage
+// times lump several of them together).
+class HostPhases {
+ public:
+  HostPhases();
+  ~HostPhases();
+  // Seconds since the previous mark (or construction), recorded under `name`.
+  double mark(const char* name);
+  void add(const char* name, double seconds);
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point last_;
+  std::string text_;
+};
+
+g::Arithmetic device_arithmetic(Arithmetic a);
+std::size_t vec_bytes(g::Arithmetic a);
+
+// Packs sources and targets (tree or caller order) into pinned memory relative to `origin`
+// (backend/packing.hpp); returns the bytes of the source arrays.
+std::size_t pack_particles(CudaWorkspace& ws, const ParticleSet& sources, Core core,
+                           PointsView targets, Origin origin, g::Arithmetic a);
+void upload_particles(CudaWorkspace& ws, std::size_t source_bytes, std::size_t target_bytes);
+// Stages what every launch of `plan` needs and sizes the partial and output buffers; upload_plan
+// sends it.
+void stage_plan(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t num_targets, bool gradient);
+void upload_plan(CudaWorkspace& ws, const g::WorkPlan& plan);
+// Blocks of `per_multiprocessor` on every multiprocessor.
+std::size_t resident_blocks(const CudaWorkspace& ws, int per_multiprocessor);
+// The pair-sum launch of `plan` over the workspace's buffers.
+g::PairSum pair_sum(CudaWorkspace& ws, const g::WorkPlan& plan, Core core, g::Arithmetic a,
+                    bool gradient);
+// Packs the particles relative to `origin`, stages `plan`, uploads both and launches the pair sums
+// on the compute stream (the direct sum, or the treecode's near field). Returns the host seconds
+// spent packing.
+double start_pair_sum(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
+                      Origin origin, const g::WorkPlan& plan, const ResolvedOptions& options,
+                      bool gradient);
+// Adds the partial slots, scales by 1/(4 pi) and downloads the results into ws.out_host.
+void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n,
+                                 bool gradient);
+// The downloaded results as component arrays.
+ComponentView downloaded_results(const CudaWorkspace& ws, std::size_t n, bool gradient);
+void fill_names(const CudaWorkspace& ws, g::Arithmetic a, EvaluationStats& stats);
+
+// The direct sum and the treecode's sums on the GPU (direct_sum.cpp, tree_sum.cpp).
+ComponentView direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
+                              const ResolvedOptions& options, bool gradient,
+                              EvaluationStats& stats);
+ComponentView tree_sum_cuda(CudaWorkspace& ws, TreePlan& plan, const ResolvedOptions& options,
+                            bool gradient, EvaluationStats& stats);
+
+}  // namespace vortex::detail

@@ -1,0 +1,341 @@
+#include "vortex/kdtree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace vortex {
+
+namespace {
+
+// A point with its core radius (rounded up to float) and its caller index, partitioned in place:
+// contiguous, 32 bytes, so no pass over the tree reads the caller's arrays at random.
+struct Item {
+  double p[3];
+  float sigma;
+  std::uint32_t index;
+};
+
+float round_up_to_float(double v) {
+  float f = static_cast<float>(v);
+  if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// One binary VAMSplit cut of [begin, end) at mid; left/right: the cuts of [begin, mid) and
+// [mid, end), or -1. Cuts of equal depth touch disjoint ranges.
+struct Cut {
+  int begin, mid, end, depth;
+  int left = -1, right = -1;
+};
+
+// The multiple of the bucket size closest to the middle, so the left part fills its leaves exactly.
+int split_position(int count, int bucket) {
+  const long half_buckets = std::lround(static_cast<double>(count) / (2.0 * bucket));
+  const int mid = static_cast<int>(std::max<long>(1, half_buckets) * bucket);
+  return std::min(mid, count - 1);
+}
+
+// The topology of a VAMSplit tree depends only on the counts; the data only choose the cut
+// dimensions. So the nodes and cuts are laid out first, and the partitions are done afterwards.
+class Topology {
+ public:
+  Topology(int bucket, int arity)
+      : bucket_(bucket),
+        levels_per_node_(arity == 2   ? 1
+                         : arity == 4 ? 2
+                                      : 3) {}
+
+  void build(std::vector<KdNode>& nodes, std::vector<Cut>& cuts, int n) {
+    nodes.clear();
+    nodes.emplace_back();
+    nodes[0].begin = 0;
+    nodes[0].end = n;
+    expand(nodes, cuts, 0, 0, {0, n, -1, false});
+  }
+
+ private:
+  // A range still to be cut, and the cut that made it (-1 for the root; `right`: its right side).
+  struct Piece {
+    int begin = 0, end = 0;
+    int made_by = -1;
+    bool right = false;
+  };
+
+  void expand(std::vector<KdNode>& nodes, std::vector<Cut>& cuts, int node, int depth,
+              Piece whole) {
+    if (whole.end - whole.begin <= bucket_) return;
+    // At most 8 pieces (three binary levels): fixed arrays, nothing allocated per node.
+    Piece pieces[8] = {whole}, next[8];
+    int count_pieces = 1;
+    int d = depth;
+    for (int level = 0; level < levels_per_node_; ++level, ++d) {
+      int count_next = 0;
+      for (int k = 0; k < count_pieces; ++k) {
+        const Piece piece = pieces[k];
+        const int count = piece.end - piece.begin;
+        if (count <= bucket_) {
+          next[count_next++] = piece;
+          continue;
+        }
+        const int mid = piece.begin + split_position(count, bucket_);
+        const int c = static_cast<int>(cuts.size());
+        cuts.push_back({piece.begin, mid, piece.end, d});
+        // A range's cut comes after the cut that made the range: it is that cut's left or right
+        // child.
+        if (piece.made_by >= 0)
+          (piece.right ? cuts[piece.made_by].right : cuts[piece.made_by].left) = c;
+        next[count_next++] = {piece.begin, mid, c, false};
+        next[count_next++] = {mid, piece.end, c, true};
+      }
+      std::copy(next, next + count_next, pieces);
+      count_pieces = count_next;
+    }
+    const int first = static_cast<int>(nodes.size());
+    nodes[node].first_child = first;
+    nodes[node].num_children = count_pieces;
+    for (int k = 0; k < count_pieces; ++k) {
+      KdNode child;
+      child.begin = pieces[k].begin;
+      child.end = pieces[k].end;
+      child.parent = node;
+      child.level = nodes[node].level + 1;
+      nodes.push_back(child);
+    }
+    for (int c = 0; c < count_pieces; ++c) expand(nodes, cuts, first + c, d, pieces[c]);
+  }
+
+  int bucket_;
+  int levels_per_node_;
+};
+
+// Dimension of largest variance of the items in [begin, end), in one pass: sums of the offsets
+// from the range's first point and of their squares (offsets, not coordinates, so that clouds far
+// from the origin do not cancel).
+int widest_dimension(const Item* items, int begin, int end) {
+  const double* ref = items[begin].p;
+  double s1[3] = {0, 0, 0}, s2[3] = {0, 0, 0};
+  for (int i = begin; i < end; ++i)
+    for (int k = 0; k < 3; ++k) {
+      const double d = items[i].p[k] - ref[k];
+      s1[k] += d;
+      s2[k] += d * d;
+    }
+  const double n = end - begin;
+  double spread[3];  // n times the variance
+  for (int k = 0; k < 3; ++k) spread[k] = s2[k] - s1[k] * s1[k] / n;
+  return static_cast<int>(std::max_element(spread, spread + 3) - spread);
+}
+
+void cut(Item* items, const Cut& c) {
+  const int dim = widest_dimension(items, c.begin, c.end);
+  std::nth_element(items + c.begin, items + c.mid, items + c.end,
+                   [dim](const Item& a, const Item& b) { return a.p[dim] < b.p[dim]; });
+}
+
+// Tight bounds and max sigma of a leaf from its particles.
+void bound_leaf(KdNode& node, const Item* items) {
+  for (int k = 0; k < 3; ++k) node.lo[k] = node.hi[k] = items[node.begin].p[k];
+  double max_sigma = 0;
+  for (int i = node.begin; i < node.end; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      node.lo[k] = std::min(node.lo[k], items[i].p[k]);
+      node.hi[k] = std::max(node.hi[k], items[i].p[k]);
+    }
+    max_sigma = std::max(max_sigma, static_cast<double>(items[i].sigma));
+  }
+  node.max_sigma = max_sigma;
+}
+
+// The same for an inner node from its children, already bounded: min and max are exact, so the
+// result equals a pass over the particles.
+void bound_inner(KdNode& node, const std::vector<KdNode>& nodes) {
+  const KdNode& first = nodes[node.first_child];
+  for (int k = 0; k < 3; ++k) node.lo[k] = first.lo[k], node.hi[k] = first.hi[k];
+  node.max_sigma = first.max_sigma;
+  for (int c = node.first_child + 1; c < node.first_child + node.num_children; ++c) {
+    for (int k = 0; k < 3; ++k) {
+      node.lo[k] = std::min(node.lo[k], nodes[c].lo[k]);
+      node.hi[k] = std::max(node.hi[k], nodes[c].hi[k]);
+    }
+    node.max_sigma = std::max(node.max_sigma, nodes[c].max_sigma);
+  }
+}
+
+// Center of the bounds, and the largest distance from it to a particle.
+void center_and_radius(KdNode& node, const Item* items) {
+  for (int k = 0; k < 3; ++k) node.center[k] = 0.5 * (node.lo[k] + node.hi[k]);
+  double r2 = 0;
+  for (int i = node.begin; i < node.end; ++i) {
+    double d2 = 0;
+    for (int k = 0; k < 3; ++k) {
+      const double d = items[i].p[k] - node.center[k];
+      d2 += d * d;
+    }
+    r2 = std::max(r2, d2);
+  }
+  node.radius = std::sqrt(r2);
+}
+
+// Bounds, centers and radii of every node, one level at a time from the deepest up. `order` and
+// `level_start` are scratch kept by the caller: the nodes sorted by level (a counting sort).
+void measure_nodes(std::vector<KdNode>& nodes, const Item* items, std::vector<int>& order,
+                   std::vector<int>& level_start) {
+  int depth = 0;
+  for (const KdNode& node : nodes) depth = std::max(depth, node.level);
+  level_start.assign(depth + 2, 0);
+  for (const KdNode& node : nodes) ++level_start[node.level + 1];
+  for (int l = 0; l < depth + 1; ++l) level_start[l + 1] += level_start[l];
+  order.resize(nodes.size());
+  for (int k = 0; k < static_cast<int>(nodes.size()); ++k) order[level_start[nodes[k].level]++] = k;
+  for (int l = depth; l > 0; --l) level_start[l] = level_start[l - 1];  // back to the starts
+  level_start[0] = 0;
+  for (int level = depth; level >= 0; --level) {
+    const int* ids = order.data() + level_start[level];
+    const int count = level_start[level + 1] - level_start[level];
+#pragma omp taskloop grainsize(8) default(shared)
+    for (int i = 0; i < count; ++i) {
+      KdNode& node = nodes[ids[i]];
+      if (node.is_leaf())
+        bound_leaf(node, items);
+      else
+        bound_inner(node, nodes);
+      center_and_radius(node, items);
+    }
+  }
+}
+
+// Partitions a cut's range, then its sub-ranges' cuts as OpenMP tasks (small ones inline). The
+// tasks outlive this call, so they get copies of the pointers, not references to this frame.
+void run_cut(Item* items, const Cut* cuts, int c) {
+  cut(items, cuts[c]);
+  for (const int child : {cuts[c].left, cuts[c].right}) {
+    if (child < 0) continue;
+    const bool large = cuts[child].end - cuts[child].begin > 8192;
+#pragma omp task if (large) firstprivate(items, cuts, child)
+    run_cut(items, cuts, child);
+  }
+}
+
+void check_tree_options(std::size_t n, int bucket, int arity) {
+  if (bucket < 1)
+    throw std::invalid_argument("k-d tree bucket size must be >= 1, got " + std::to_string(bucket));
+  if (arity != 2 && arity != 4 && arity != 8)
+    throw std::invalid_argument("k-d tree arity must be 2, 4 or 8, got " + std::to_string(arity));
+  if (static_cast<std::uint64_t>(n) > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    throw std::invalid_argument("k-d tree: more than 2^31 - 1 points");
+}
+
+}  // namespace
+
+// Scratch of one build, kept between builds.
+struct KdTreeBuilder::Scratch {
+  std::unique_ptr<Item[]> items;
+  std::size_t capacity = 0;
+  std::vector<Cut> cuts;
+  std::vector<int> order, level_start;
+};
+
+KdTreeBuilder::KdTreeBuilder() : scratch_(std::make_unique<Scratch>()) {}
+KdTreeBuilder::~KdTreeBuilder() = default;
+KdTreeBuilder::KdTreeBuilder(KdTreeBuilder&&) noexcept = default;
+KdTreeBuilder& KdTreeBuilder::operator=(KdTreeBuilder&&) noexcept = default;
+
+// Must run on one thread of a parallel region (its loops are OpenMP tasks), so that several trees
+// can share the threads.
+void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
+                        Points* ordered) {
+  Scratch& w = *scratch_;
+  const int n = static_cast<int>(points.size());
+  tree.bucket = bucket;
+  tree.arity = arity;
+  tree.nodes.clear();
+  tree.leaves.clear();
+  tree.permutation.resize(n);
+  if (ordered) ordered->resize(n);
+  if (n == 0) return;
+  if (w.capacity < static_cast<std::size_t>(n)) {
+    // Uninitialized, so that the pages are first touched by the threads that fill them.
+    w.items.reset(new Item[n]);
+    w.capacity = n;
+  }
+  Item* items = w.items.get();
+#pragma omp taskloop grainsize(16384) default(shared)
+  for (int i = 0; i < n; ++i)
+    items[i] = {{points.x[i], points.y[i], points.z[i]},
+                sigma ? round_up_to_float(sigma[i]) : 0.0f,
+                static_cast<std::uint32_t>(i)};
+
+  w.cuts.clear();
+  Topology(bucket, arity).build(tree.nodes, w.cuts, n);
+  if (!w.cuts.empty()) {
+#pragma omp taskgroup
+    run_cut(items, w.cuts.data(), 0);
+  }
+
+  measure_nodes(tree.nodes, items, w.order, w.level_start);
+  // The permutation, and the points in tree order the partition already holds.
+#pragma omp taskloop grainsize(16384) default(shared)
+  for (int i = 0; i < n; ++i) {
+    tree.permutation[i] = items[i].index;
+    if (ordered) {
+      ordered->x[i] = items[i].p[0];
+      ordered->y[i] = items[i].p[1];
+      ordered->z[i] = items[i].p[2];
+    }
+  }
+  // Leaves in tree order: a depth-first walk of the nodes, which the topology lays out per parent.
+  const int num_nodes = static_cast<int>(tree.nodes.size());
+  for (int k = 0; k < num_nodes; ++k)
+    if (tree.nodes[k].is_leaf()) tree.leaves.push_back(k);
+  std::sort(tree.leaves.begin(), tree.leaves.end(),
+            [&](int a, int b) { return tree.nodes[a].begin < tree.nodes[b].begin; });
+}
+
+void KdTreeBuilder::build(PointsView points, const double* sigma, int bucket, int arity,
+                          KdTree& tree, Points* ordered) {
+  check_tree_options(points.size(), bucket, arity);
+#pragma omp parallel
+#pragma omp single
+  run(points, sigma, bucket, arity, tree, ordered);
+}
+
+void KdTreeBuilder::build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree& tree_a,
+                               KdTreeBuilder& second, const TreeInput& b, KdTree& tree_b,
+                               int arity) {
+  check_tree_options(a.points.size(), a.bucket, arity);
+  check_tree_options(b.points.size(), b.bucket, arity);
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp task default(shared)
+    first.run(a.points, a.sigma, a.bucket, arity, tree_a, a.ordered);
+#pragma omp task default(shared)
+    second.run(b.points, b.sigma, b.bucket, arity, tree_b, b.ordered);
+#pragma omp taskwait
+  }
+}
+
+KdTree build_kdtree(PointsView points, const double* sigma, int bucket, int arity) {
+  KdTree tree;
+  KdTreeBuilder().build(points, sigma, bucket, arity, tree);
+  return tree;
+}
+
+std::pair<KdTree, KdTree> build_kdtree_pair(PointsView a, const double* sigma_a, int bucket_a,
+                                            PointsView b, const double* sigma_b, int bucket_b,
+                                            int arity) {
+  std::pair<KdTree, KdTree> trees;
+  KdTreeBuilder first, second;
+  KdTreeBuilder::build_pair(first, {a, sigma_a, bucket_a}, trees.first, second,
+                            {b, sigma_b, bucket_b}, trees.second, arity);
+  return trees;
+}
+
+}  // namespace vortex

@@ -1,0 +1,95 @@
+// A time-stepping code calls the solver every step with the same sizes: after the first call,
+// neither an evaluation nor a time step may allocate. Every C++ allocation of the process goes
+// through the counting operator new below (the OpenMP runtime's own bookkeeping does not).
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "vortex/generators.hpp"
+#include "vortex/solver.hpp"
+#include "vortex/time_integration.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+  return operator new(n);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+namespace vortex {
+namespace {
+
+// Allocations made by fn().
+template <class Fn>
+long allocations_of(Fn&& fn) {
+  const long before = g_allocations.load();
+  fn();
+  return g_allocations.load() - before;
+}
+
+struct Case {
+  Method method;
+  Precision precision;
+};
+
+class SolverAllocations : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SolverAllocations, RepeatedEvaluationAllocatesNothing) {
+  const ParticleSet p = random_cube(3000, 21);
+  SolverOptions o;
+  o.backend = Backend::Cpu;
+  o.method = GetParam().method;
+  o.precision = GetParam().precision;
+  Solver solver(o);
+  VelocityField out;
+  // The counter must see the first call's allocations, or the checks below prove nothing.
+  EXPECT_GT(allocations_of([&] { solver.evaluate(p, true, out); }), 0);
+  for (int call = 0; call < 3; ++call)
+    EXPECT_EQ(allocations_of([&] { solver.evaluate(p, true, out); }), 0) << "call " << call + 2;
+  EXPECT_EQ(allocations_of([&] { solver.evaluate(p, PointsView(p), false, out); }), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, SolverAllocations,
+                         ::testing::Values(Case{Method::Tree, Precision::Double},
+                                           Case{Method::Tree, Precision::Float},
+                                           Case{Method::Direct, Precision::Double}));
+
+TEST(TimeStepAllocations, StepsAfterTheFirstAllocateNothing) {
+  RingOptions ring;
+  ring.layers = 1;
+  ParticleSet p = vortex_ring(ring);
+  SolverOptions o;
+  o.backend = Backend::Cpu;
+  Solver solver(o);
+  TimeIntegratorOptions t;
+  t.scheme = TimeScheme::Heun;
+  TimeIntegrator integrator(solver, t);
+  EXPECT_GT(allocations_of([&] { integrator.step(p, 1e-3); }), 0);
+  // The particles move, so the trees and lists are rebuilt from new positions every stage.
+  for (int step = 0; step < 10; ++step)
+    EXPECT_EQ(allocations_of([&] { integrator.step(p, 1e-3); }), 0) << "step " << step + 2;
+}
+
+}  // namespace
+}  // namespace vortex
