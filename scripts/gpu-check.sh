@@ -60,13 +60,13 @@ if has test; then
 fi
 
 if has timing; then
-  VORTEX_GPU_TIMING=1 "$BUILD/test_gpu_kernel_timing" 2>&1 | tee "$OUT/kernel_timing.log" |
+  "$BUILD/vortex-kernel-timing" 2>&1 | tee "$OUT/kernel_timing.log" |
     grep -E "^(pair|arithmetic|float|double)" | tee -a "$SUMMARY"
 fi
 
 if has sass; then
   # Registers, shared memory and stack of every kernel; instruction mix of the hot ones.
-  obj=$(find "$BUILD" -name pair_kernel.cu.o | head -1)
+  obj=$(find "$BUILD" -name near_field.cu.o | head -1)
   far=$(find "$BUILD" -name far_orders_7_8.cu.o | head -1)
   {
     for f in "$obj" "$far"; do

@@ -1,5 +1,5 @@
 #pragma once
-// Particle sets for the GPU suites.
+// Particle sets shared by the suites that run on both backends.
 
 #include <cmath>
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace vortex::testing {
 // n points instead: its 1/r^3 makes a sum over randomly close pairs hinge on the float rounding of
 // the positions themselves (|dx| ~ 3e-8 at r = 1e-3 is 3e-5 relative), which is not what float
 // accumulation is tested for; the lattice keeps pairs at least 0.6 spacings apart.
-inline ParticleSet gpu_case(Core core, std::size_t n, std::uint64_t seed) {
+inline ParticleSet backend_case(Core core, std::size_t n, std::uint64_t seed) {
   if (core != Core::Singular) return random_cube(n, seed);
   const int m = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(n))));
   const double h = 1.0 / m;

@@ -1,8 +1,6 @@
-// Timings of the pair kernel alone (CUDA events, after a warm-up, median of several launches):
-// block sizes and the cost of adding tiles in double. Skipped unless VORTEX_GPU_TIMING is set,
-// because it measures rather than checks; scripts/gpu-check.sh runs it on the GPU machine.
-
-#include <gtest/gtest.h>
+// vortex-kernel-timing: the pair kernel alone on the GPU (CUDA events, after a warm-up, median of
+// several launches) for block sizes of 64 to 256 threads, and the cost of adding tiles in double.
+// scripts/gpu-check.sh runs it on the GPU machine.
 
 #include <algorithm>
 #include <cstdio>
@@ -79,9 +77,7 @@ double median_pairs_per_second(const ParticleSet& p, Arithmetic a, int threads, 
   return rates[rates.size() / 2];
 }
 
-TEST(GpuKernelTiming, DirectPairKernel) {
-  if (!std::getenv("VORTEX_GPU_TIMING")) GTEST_SKIP() << "set VORTEX_GPU_TIMING=1 to time";
-  if (device_count() == 0) GTEST_SKIP() << "no CUDA device";
+void time_pair_kernel() {
   const ParticleSet p = random_cube(1 << 19, 1);
   const ParticleSet small = random_cube(1 << 17, 1);
   std::printf("pair kernel, exponential core, velocity + gradient, %s\n",
@@ -100,3 +96,12 @@ TEST(GpuKernelTiming, DirectPairKernel) {
 
 }  // namespace
 }  // namespace vortex::gpu
+
+int main() {
+  if (vortex::gpu::device_count() == 0) {
+    std::fprintf(stderr, "vortex-kernel-timing: no CUDA device\n");
+    return 1;
+  }
+  vortex::gpu::time_pair_kernel();
+  return 0;
+}
