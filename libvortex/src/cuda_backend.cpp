@@ -175,7 +175,7 @@ struct Origin {
 
 // Position and 1/sigma^2, then strength / sigma^3: the PairSource of biot_savart.hpp.
 template <class T>
-void pack_sources(const ParticleSet& s, Core core, Origin o, unsigned char* pos_bytes,
+void pack_sources(SourcesView s, Core core, Origin o, unsigned char* pos_bytes,
                   unsigned char* str_bytes) {
   auto* pos = reinterpret_cast<g::Vec4<T>*>(pos_bytes);
   auto* str = reinterpret_cast<g::Vec4<T>*>(str_bytes);
@@ -198,7 +198,7 @@ void pack_points(PointsView p, Origin o, unsigned char* bytes) {
 }
 
 // The middle of the sources' bounding box.
-Origin middle(const ParticleSet& s) {
+Origin middle(SourcesView s) {
   double lo[3] = {s.x[0], s.y[0], s.z[0]}, hi[3] = {lo[0], lo[1], lo[2]};
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
 #pragma omp parallel for reduction(min : lo[:3]) reduction(max : hi[:3])
@@ -216,8 +216,8 @@ std::size_t vec_bytes(g::Arithmetic a) {
 }
 
 // Packs sources and targets into pinned memory; returns the bytes of each array.
-std::size_t pack_particles(CudaWorkspace& ws, const ParticleSet& s, Core core, PointsView t,
-                           Origin o, g::Arithmetic a) {
+std::size_t pack_particles(CudaWorkspace& ws, SourcesView s, Core core, PointsView t, Origin o,
+                           g::Arithmetic a) {
   const std::size_t sb = s.size() * vec_bytes(a), tb = t.size() * vec_bytes(a);
   unsigned char* pos = ws.positions.host_data(sb);
   unsigned char* str = ws.strengths.host_data(sb);
@@ -329,7 +329,7 @@ std::size_t resident_blocks(const CudaWorkspace& ws, int per_multiprocessor) {
 
 }  // namespace
 
-void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
+void direct_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                      const SolverOptions& options, bool gradient, VelocityField& out) {
   const QuietenOnExit quieten(ws);
   HostPhases phases;

@@ -39,7 +39,7 @@ void compute_multipoles(TreePlan& plan);
 
 // Direct sum of all sources onto all targets, in the caller's order; `out` holds the final field
 // (1/(4 pi) included). Any core, double precision, OpenMP over targets.
-void direct_sum_cpu(const ParticleSet& sources, PointsView targets, Core core, bool gradient,
+void direct_sum_cpu(SourcesView sources, PointsView targets, Core core, bool gradient,
                     VelocityField& out);
 
 // Near field (P2P over the near lists) and far field (M2P over the far lists) on CPU threads.
@@ -62,7 +62,7 @@ bool cuda_device_present();
 std::string cuda_device_name();
 CudaWorkspacePtr make_cuda_workspace();
 // Direct sum on the GPU; `out` in the caller's order. Stats (times, counts) are filled in.
-void direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
+void direct_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                      const SolverOptions& options, bool gradient, VelocityField& out);
 // Tree evaluation on the GPU from a plan whose trees and lists are built but whose multipoles are
 // not: it uploads, starts the near field, calls compute_multipoles(plan) on the host meanwhile,

@@ -31,8 +31,17 @@ class ThreadScope {
   int previous_;
 };
 
+PointsView source_points(SourcesView s) {
+  PointsView p;
+  p.x = s.x;
+  p.y = s.y;
+  p.z = s.z;
+  p.n = s.n;
+  return p;
+}
+
 // Sources and targets in tree order, written into storage kept from the previous call.
-void permute_sources(const ParticleSet& s, const std::vector<std::size_t>& perm, ParticleSet& out) {
+void permute_sources(SourcesView s, const std::vector<std::size_t>& perm, ParticleSet& out) {
   out.resize(perm.size());
   const std::size_t n = perm.size();
 #pragma omp parallel for schedule(static)
@@ -162,6 +171,17 @@ void Solver::evaluate(const ParticleSet& particles, bool gradient, VelocityField
 
 void Solver::evaluate(const ParticleSet& sources, PointsView targets, bool gradient,
                       VelocityField& out) {
+  SourcesView view;
+  try {
+    view = SourcesView(sources);  // throws when the arrays' lengths differ
+  } catch (...) {
+    out = VelocityField{};
+    throw;
+  }
+  evaluate(view, targets, gradient, out);
+}
+
+void Solver::evaluate(SourcesView sources, PointsView targets, bool gradient, VelocityField& out) {
   try {
     out.stats = EvaluationStats{};
     evaluate_into(sources, targets, gradient, out);
@@ -171,7 +191,7 @@ void Solver::evaluate(const ParticleSet& sources, PointsView targets, bool gradi
   }
 }
 
-void Solver::evaluate_into(const ParticleSet& sources, PointsView targets, bool gradient,
+void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradient,
                            VelocityField& result) {
   const auto start = Clock::now();
   if (sources.size() == 0) throw std::invalid_argument("no source particles (N = 0)");
@@ -204,8 +224,8 @@ void Solver::evaluate_into(const ParticleSet& sources, PointsView targets, bool 
   plan.order = t.order;
   auto stage = Clock::now();
   std::tie(plan.source_tree, plan.target_tree) =
-      build_kdtree_pair(PointsView(sources), sources.sigma.data(), t.source_bucket, targets,
-                        nullptr, t.target_bucket, t.arity);
+      build_kdtree_pair(source_points(sources), sources.sigma, t.source_bucket, targets, nullptr,
+                        t.target_bucket, t.arity);
   permute_sources(sources, plan.source_tree.permutation, plan.sources);
   permute_points(targets, plan.target_tree.permutation, plan.targets);
   const double tree_time = seconds_since(stage);

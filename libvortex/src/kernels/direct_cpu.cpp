@@ -9,7 +9,7 @@ namespace {
 constexpr double kInvFourPi = 0.079577471545947667884;
 }
 
-void direct_sum_cpu(const ParticleSet& sources, PointsView targets, Core core, bool gradient,
+void direct_sum_cpu(SourcesView sources, PointsView targets, Core core, bool gradient,
                     VelocityField& out) {
   const std::size_t ns = sources.size(), nt = targets.size();
   out.resize(nt, gradient);

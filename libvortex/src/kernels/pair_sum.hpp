@@ -24,7 +24,7 @@ struct SourceArrays {
 template <class T>
 class SourceStorage {
  public:
-  SourceStorage(const ParticleSet& s, Core core, const double origin[3] = nullptr) {
+  SourceStorage(SourcesView s, Core core, const double origin[3] = nullptr) {
     const std::size_t n = s.size();
     for (auto& c : columns_) c.resize(n);
     const double o[3] = {origin ? origin[0] : 0.0, origin ? origin[1] : 0.0,
