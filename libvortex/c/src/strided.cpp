@@ -25,31 +25,25 @@ void scatter(const std::vector<double>& values, const OutColumn& c) {
   }
 }
 
-void write_column(const std::vector<double>& values, const OutColumn& c) {
-  if (c.type == Scalar::Float64 && c.stride == std::ptrdiff_t(sizeof(double))) {
-    std::memcpy(c.data, values.data(), values.size() * sizeof(double));
-  } else if (c.type == Scalar::Float64) {
-    scatter<double>(values, c);
-  } else {
-    scatter<float>(values, c);
-  }
-}
-
 }  // namespace
 
 std::size_t scalar_bytes(Scalar type) {
   return type == Scalar::Float64 ? sizeof(double) : sizeof(float);
 }
 
+void read_column(std::size_t n, const Column& c, double* out) {
+  if (c.type == Scalar::Float64) {
+    gather<double>(n, c, out);
+  } else {
+    gather<float>(n, c, out);
+  }
+}
+
 const double* Staging::column(std::size_t n, const Column& c, std::vector<double>& storage) {
   if (c.contiguous_double()) return static_cast<const double*>(c.data);
   ++copied_;
   storage.resize(n);
-  if (c.type == Scalar::Float64) {
-    gather<double>(n, c, storage.data());
-  } else {
-    gather<float>(n, c, storage.data());
-  }
+  read_column(n, c, storage.data());
   return storage.data();
 }
 
@@ -68,6 +62,16 @@ PointsView Staging::targets(std::size_t n, const PointColumns& c) {
   v.y = column(n, c[1], storage_[8]);
   v.z = column(n, c[2], storage_[9]);
   return v;
+}
+
+void write_column(const std::vector<double>& values, const OutColumn& c) {
+  if (c.type == Scalar::Float64 && c.stride == std::ptrdiff_t(sizeof(double))) {
+    std::memcpy(c.data, values.data(), values.size() * sizeof(double));
+  } else if (c.type == Scalar::Float64) {
+    scatter<double>(values, c);
+  } else {
+    scatter<float>(values, c);
+  }
 }
 
 void write_field(const VelocityField& field, const std::array<OutColumn, 3>& u,

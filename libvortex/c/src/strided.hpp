@@ -35,6 +35,9 @@ struct OutColumn {
 
 std::size_t scalar_bytes(Scalar type);
 
+// Converts n values of a column into doubles at `out`.
+void read_column(std::size_t n, const Column& c, double* out);
+
 // Columns of sources: x, y, z, Gamma_x, Gamma_y, Gamma_z, sigma.
 using SourceColumns = std::array<Column, 7>;
 using PointColumns = std::array<Column, 3>;
@@ -54,6 +57,8 @@ class Staging {
   int copied_ = 0;
 };
 
+// Writes `values` into one caller column.
+void write_column(const std::vector<double>& values, const OutColumn& out);
 // Writes a field (velocity, and the gradient where `du` columns are given and the field has it)
 // into the caller's columns. du[3a+b] receives d u_a / d x_b.
 void write_field(const VelocityField& field, const std::array<OutColumn, 3>& u,
