@@ -23,6 +23,22 @@ void assign(ParticleSet& p, const py::object& value, const char* name,
   }
 }
 
+using Member = std::vector<double> ParticleSet::*;
+
+// An (n, 3) copy of three columns, and the assignment of an (n, 3) array to them.
+template <Member X, Member Y, Member Z>
+py::array_t<double> vector_getter(const ParticleSet& p) {
+  return points_array((p.*X).data(), (p.*Y).data(), (p.*Z).data(), p.size());
+}
+
+template <Member X, Member Y, Member Z>
+auto vector_setter(const char* name) {
+  return [name](ParticleSet& p, const py::object& v) {
+    std::vector<double>* c[] = {&(p.*X), &(p.*Y), &(p.*Z)};
+    assign(p, v, name, c, true);
+  };
+}
+
 ParticleSet from_arrays(const py::object& positions, const py::object& strengths,
                         const py::object& sigma) {
   ParticleSet p;
@@ -56,24 +72,11 @@ void bind_particles(py::module_& m) {
       .def(py::init(&from_arrays), py::arg("positions"), py::arg("strengths"), py::arg("sigma"))
       .def("__len__", &ParticleSet::size)
       .def("copy", [](const ParticleSet& p) { return ParticleSet(p); })
+      .def_property("positions", vector_getter<&ParticleSet::x, &ParticleSet::y, &ParticleSet::z>,
+                    vector_setter<&ParticleSet::x, &ParticleSet::y, &ParticleSet::z>("positions"))
       .def_property(
-          "positions",
-          [](const ParticleSet& p) {
-            return points_array(p.x.data(), p.y.data(), p.z.data(), p.size());
-          },
-          [](ParticleSet& p, const py::object& v) {
-            std::vector<double>* c[] = {&p.x, &p.y, &p.z};
-            assign(p, v, "positions", c, true);
-          })
-      .def_property(
-          "strengths",
-          [](const ParticleSet& p) {
-            return points_array(p.gx.data(), p.gy.data(), p.gz.data(), p.size());
-          },
-          [](ParticleSet& p, const py::object& v) {
-            std::vector<double>* c[] = {&p.gx, &p.gy, &p.gz};
-            assign(p, v, "strengths", c, true);
-          })
+          "strengths", vector_getter<&ParticleSet::gx, &ParticleSet::gy, &ParticleSet::gz>,
+          vector_setter<&ParticleSet::gx, &ParticleSet::gy, &ParticleSet::gz>("strengths"))
       .def_property(
           "sigma", [](const ParticleSet& p) { return column_array(p.sigma); },
           [](ParticleSet& p, const py::object& v) {
