@@ -45,10 +45,30 @@ Points ParticleSet::positions() const {
   return Points{x, y, z};
 }
 
+SourcesView::SourcesView(const ParticleSet& s)
+    : x(s.x.data()),
+      y(s.y.data()),
+      z(s.z.data()),
+      gx(s.gx.data()),
+      gy(s.gy.data()),
+      gz(s.gz.data()),
+      sigma(s.sigma.data()),
+      n(s.x.size()) {
+  const std::vector<double>* arrays[] = {&s.y, &s.z, &s.gx, &s.gy, &s.gz, &s.sigma};
+  const char* names[] = {"y", "z", "gx", "gy", "gz", "sigma"};
+  for (int k = 0; k < 6; ++k) {
+    if (arrays[k]->size() != n) {
+      throw std::invalid_argument("sources: array " + std::string(names[k]) + " has " +
+                                  std::to_string(arrays[k]->size()) + " entries, x has " +
+                                  std::to_string(n));
+    }
+  }
+}
+
 namespace {
 
-void check_finite(const std::vector<double>& v, const char* set, const char* name) {
-  for (std::size_t i = 0; i < v.size(); ++i) {
+void check_finite(const double* v, std::size_t n, const char* set, const char* name) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(v[i])) {
       throw std::invalid_argument(std::string(set) + " " + name + "[" + std::to_string(i) +
                                   "] is not finite (" + std::to_string(v[i]) + ")");
@@ -59,23 +79,14 @@ void check_finite(const std::vector<double>& v, const char* set, const char* nam
 }  // namespace
 
 void validate_sources(const ParticleSet& s) {
-  const std::size_t n = s.x.size();
-  const std::vector<double>* arrays[] = {&s.y, &s.z, &s.gx, &s.gy, &s.gz, &s.sigma};
-  const char* names[] = {"y", "z", "gx", "gy", "gz", "sigma"};
-  for (int k = 0; k < 6; ++k) {
-    if (arrays[k]->size() != n) {
-      throw std::invalid_argument("sources: array " + std::string(names[k]) + " has " +
-                                  std::to_string(arrays[k]->size()) + " entries, x has " +
-                                  std::to_string(n));
-    }
-  }
-  check_finite(s.x, "sources", "x");
-  check_finite(s.y, "sources", "y");
-  check_finite(s.z, "sources", "z");
-  check_finite(s.gx, "sources", "gx");
-  check_finite(s.gy, "sources", "gy");
-  check_finite(s.gz, "sources", "gz");
-  check_finite(s.sigma, "sources", "sigma");
+  validate_sources(SourcesView(s));
+}
+
+void validate_sources(SourcesView s) {
+  const std::size_t n = s.n;
+  const double* arrays[] = {s.x, s.y, s.z, s.gx, s.gy, s.gz, s.sigma};
+  const char* names[] = {"x", "y", "z", "gx", "gy", "gz", "sigma"};
+  for (int k = 0; k < 7; ++k) check_finite(arrays[k], n, "sources", names[k]);
   for (std::size_t i = 0; i < n; ++i) {
     if (!(s.sigma[i] > 0)) {
       throw std::invalid_argument("sources sigma[" + std::to_string(i) +
@@ -85,16 +96,9 @@ void validate_sources(const ParticleSet& s) {
 }
 
 void validate_targets(PointsView t) {
-  const double* arrays[] = {t.x, t.y, t.z};
-  const char* names[] = {"x", "y", "z"};
-  for (int k = 0; k < 3; ++k) {
-    for (std::size_t i = 0; i < t.n; ++i) {
-      if (!std::isfinite(arrays[k][i])) {
-        throw std::invalid_argument("targets " + std::string(names[k]) + "[" + std::to_string(i) +
-                                    "] is not finite (" + std::to_string(arrays[k][i]) + ")");
-      }
-    }
-  }
+  check_finite(t.x, t.n, "targets", "x");
+  check_finite(t.y, t.n, "targets", "y");
+  check_finite(t.z, t.n, "targets", "z");
 }
 
 }  // namespace vortex

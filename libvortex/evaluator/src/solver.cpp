@@ -117,6 +117,17 @@ void Solver::evaluate(const ParticleSet& particles, bool gradient, VelocityField
 
 void Solver::evaluate(const ParticleSet& sources, PointsView targets, bool gradient,
                       VelocityField& out) {
+  SourcesView view;
+  try {
+    view = SourcesView(sources);  // throws when the arrays' lengths differ
+  } catch (...) {
+    out = VelocityField{};
+    throw;
+  }
+  evaluate(view, targets, gradient, out);
+}
+
+void Solver::evaluate(SourcesView sources, PointsView targets, bool gradient, VelocityField& out) {
   try {
     out.stats = EvaluationStats{};
     evaluate_into(sources, targets, gradient, out);
@@ -126,7 +137,7 @@ void Solver::evaluate(const ParticleSet& sources, PointsView targets, bool gradi
   }
 }
 
-void Solver::evaluate_into(const ParticleSet& sources, PointsView targets, bool gradient,
+void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradient,
                            VelocityField& result) {
   const auto start = Clock::now();
   if (sources.size() == 0) throw std::invalid_argument("no source particles (N = 0)");

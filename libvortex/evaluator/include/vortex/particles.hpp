@@ -45,9 +45,28 @@ struct PointsView {
   std::size_t size() const { return n; }
 };
 
+// A read-only view of source particles in the caller's arrays (n contiguous doubles each), so that
+// code holding its particles in its own storage (another language's arrays) evaluates them without
+// copies. Made from a ParticleSet, it throws std::invalid_argument when the arrays' lengths differ.
+struct SourcesView {
+  const double* x = nullptr;
+  const double* y = nullptr;
+  const double* z = nullptr;
+  const double* gx = nullptr;
+  const double* gy = nullptr;
+  const double* gz = nullptr;
+  const double* sigma = nullptr;
+  std::size_t n = 0;
+
+  SourcesView() = default;
+  SourcesView(const ParticleSet& p);
+  std::size_t size() const { return n; }
+};
+
 // Throws std::invalid_argument naming the first bad value (array, index) of a source set:
 // mismatched array lengths, non-finite values, sigma <= 0. An empty set is valid here.
 void validate_sources(const ParticleSet& sources);
+void validate_sources(SourcesView sources);
 // Throws std::invalid_argument for non-finite target coordinates.
 void validate_targets(PointsView targets);
 

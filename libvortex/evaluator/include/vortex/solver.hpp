@@ -36,10 +36,11 @@ class Solver {
   // measurable part of a GPU evaluation. On error `out` is left empty.
   void evaluate(const ParticleSet& particles, bool gradient, VelocityField& out);
   void evaluate(const ParticleSet& sources, PointsView targets, bool gradient, VelocityField& out);
+  // Sources in the caller's own arrays (no copy is made of them).
+  void evaluate(SourcesView sources, PointsView targets, bool gradient, VelocityField& out);
 
  private:
-  void evaluate_into(const ParticleSet& sources, PointsView targets, bool gradient,
-                     VelocityField& out);
+  void evaluate_into(SourcesView sources, PointsView targets, bool gradient, VelocityField& out);
 
   struct State;
   SolverOptions options_;

@@ -24,7 +24,7 @@ class Backend {
   virtual ~Backend() = default;
 
   // All sources onto all targets. Fills stats (backend, precision, device, times, counts).
-  virtual ComponentView direct_sum(const ParticleSet& sources, PointsView targets,
+  virtual ComponentView direct_sum(SourcesView sources, PointsView targets,
                                    const ResolvedOptions& options, bool gradient,
                                    EvaluationStats& stats) = 0;
 

@@ -27,7 +27,7 @@ struct PackedSource {
 
 // store(i, PackedSource) for every source.
 template <class Store>
-void pack_sources(const ParticleSet& s, Core core, Origin o, Store&& store) {
+void pack_sources(SourcesView s, Core core, Origin o, Store&& store) {
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i) {

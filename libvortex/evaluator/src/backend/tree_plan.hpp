@@ -19,7 +19,7 @@ namespace vortex::detail {
 struct Origin {
   double x = 0, y = 0, z = 0;
 };
-Origin middle_of(const ParticleSet& sources);
+Origin middle_of(SourcesView sources);
 
 struct TreePlan {
   int order = 0;  // multipole order p
@@ -45,7 +45,7 @@ struct TreePlan {
 };
 
 // Trees (with the particles in tree order) and lists; stage times into `times`.
-void build_tree_plan(const ParticleSet& sources, PointsView targets, const TreeOptions& tree,
+void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& tree,
                      TreePlan& plan, StageTimes& times);
 
 // P2M on leaves, M2M up the tree, then M2V on every node; fills plan.multipoles and

@@ -18,8 +18,7 @@ double seconds_since(Clock::time_point start) {
 }
 
 // Strengths and core radii in tree order; the positions came with the tree build.
-void gather_strengths(const ParticleSet& s, const std::vector<std::size_t>& perm,
-                      ParticleSet& out) {
+void gather_strengths(SourcesView s, const std::vector<std::size_t>& perm, ParticleSet& out) {
   const std::size_t n = perm.size();
   out.gx.resize(n);
   out.gy.resize(n);
@@ -35,9 +34,18 @@ void gather_strengths(const ParticleSet& s, const std::vector<std::size_t>& perm
   }
 }
 
+PointsView positions_of(SourcesView s) {
+  PointsView p;
+  p.x = s.x;
+  p.y = s.y;
+  p.z = s.z;
+  p.n = s.n;
+  return p;
+}
+
 }  // namespace
 
-Origin middle_of(const ParticleSet& s) {
+Origin middle_of(SourcesView s) {
   double lo[3] = {s.x[0], s.y[0], s.z[0]}, hi[3] = {lo[0], lo[1], lo[2]};
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
 #pragma omp parallel for reduction(min : lo[:3]) reduction(max : hi[:3])
@@ -49,8 +57,8 @@ Origin middle_of(const ParticleSet& s) {
   return {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
 }
 
-void build_tree_plan(const ParticleSet& sources, PointsView targets, const TreeOptions& t,
-                     TreePlan& plan, StageTimes& times) {
+void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& t, TreePlan& plan,
+                     StageTimes& times) {
   plan.order = t.order;
   auto stage = Clock::now();
   Points source_positions;
@@ -59,9 +67,9 @@ void build_tree_plan(const ParticleSet& sources, PointsView targets, const TreeO
   source_positions.z.swap(plan.sources.z);
   KdTreeBuilder::build_pair(
       plan.source_builder,
-      {PointsView(sources), sources.sigma.data(), t.source_bucket, &source_positions},
-      plan.source_tree, plan.target_builder, {targets, nullptr, t.target_bucket, &plan.targets},
-      plan.target_tree, t.arity);
+      {positions_of(sources), sources.sigma, t.source_bucket, &source_positions}, plan.source_tree,
+      plan.target_builder, {targets, nullptr, t.target_bucket, &plan.targets}, plan.target_tree,
+      t.arity);
   plan.sources.x.swap(source_positions.x);
   plan.sources.y.swap(source_positions.y);
   plan.sources.z.swap(source_positions.z);

@@ -30,7 +30,7 @@ struct Packed {
   std::vector<T> expansions, centers;
   std::vector<FarScratch<T>> far_scratch;
 
-  SourceArrays<T> pack(const ParticleSet& s, Core core, Origin o) {
+  SourceArrays<T> pack(SourcesView s, Core core, Origin o) {
     sources.resize(s.size());
     pack_sources(s, core, o,
                  [this](std::ptrdiff_t i, const PackedSource& p) { sources.store(i, p); });
@@ -40,9 +40,8 @@ struct Packed {
 
 class CpuBackend final : public Backend {
  public:
-  ComponentView direct_sum(const ParticleSet& sources, PointsView targets,
-                           const ResolvedOptions& options, bool gradient,
-                           EvaluationStats& stats) override {
+  ComponentView direct_sum(SourcesView sources, PointsView targets, const ResolvedOptions& options,
+                           bool gradient, EvaluationStats& stats) override {
     const auto start = Clock::now();
     double* const* out = size_results(targets.size(), gradient);
     const Origin o = middle_of(sources);

@@ -12,9 +12,8 @@ class CudaBackend final : public Backend {
  public:
   CudaBackend() { ws_.info = g::current_device(); }
 
-  ComponentView direct_sum(const ParticleSet& sources, PointsView targets,
-                           const ResolvedOptions& options, bool gradient,
-                           EvaluationStats& stats) override {
+  ComponentView direct_sum(SourcesView sources, PointsView targets, const ResolvedOptions& options,
+                           bool gradient, EvaluationStats& stats) override {
     return direct_sum_cuda(ws_, sources, targets, options, gradient, stats);
   }
 

@@ -8,7 +8,7 @@ namespace {
 constexpr int kDirectThreads = 128;
 }
 
-ComponentView direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
+ComponentView direct_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                               const ResolvedOptions& options, bool gradient,
                               EvaluationStats& stats) {
   const QuietenOnExit quieten(ws);

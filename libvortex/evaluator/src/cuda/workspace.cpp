@@ -60,7 +60,7 @@ std::size_t vec_bytes(g::Arithmetic a) {
 namespace {
 
 template <class T>
-void pack_as(const ParticleSet& s, Core core, PointsView t, Origin o, unsigned char* pos_bytes,
+void pack_as(SourcesView s, Core core, PointsView t, Origin o, unsigned char* pos_bytes,
              unsigned char* str_bytes, unsigned char* target_bytes) {
   auto* pos = reinterpret_cast<g::Vec4<T>*>(pos_bytes);
   auto* str = reinterpret_cast<g::Vec4<T>*>(str_bytes);
@@ -76,8 +76,8 @@ void pack_as(const ParticleSet& s, Core core, PointsView t, Origin o, unsigned c
 
 }  // namespace
 
-std::size_t pack_particles(CudaWorkspace& ws, const ParticleSet& s, Core core, PointsView t,
-                           Origin o, g::Arithmetic a) {
+std::size_t pack_particles(CudaWorkspace& ws, SourcesView s, Core core, PointsView t, Origin o,
+                           g::Arithmetic a) {
   const std::size_t sb = s.size() * vec_bytes(a), tb = t.size() * vec_bytes(a);
   unsigned char* pos = ws.positions.host_data(sb);
   unsigned char* str = ws.strengths.host_data(sb);
@@ -140,9 +140,8 @@ g::PairSum pair_sum(CudaWorkspace& ws, const g::WorkPlan& plan, Core core, g::Ar
   return p;
 }
 
-double start_pair_sum(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
-                      Origin origin, const g::WorkPlan& plan, const ResolvedOptions& options,
-                      bool gradient) {
+double start_pair_sum(CudaWorkspace& ws, SourcesView sources, PointsView targets, Origin origin,
+                      const g::WorkPlan& plan, const ResolvedOptions& options, bool gradient) {
   HostPhases phases;
   const g::Arithmetic a = device_arithmetic(options.arithmetic);
   const std::size_t n = targets.size();

@@ -94,8 +94,8 @@ std::size_t vec_bytes(g::Arithmetic a);
 
 // Packs sources and targets (tree or caller order) into pinned memory relative to `origin`
 // (backend/packing.hpp); returns the bytes of the source arrays.
-std::size_t pack_particles(CudaWorkspace& ws, const ParticleSet& sources, Core core,
-                           PointsView targets, Origin origin, g::Arithmetic a);
+std::size_t pack_particles(CudaWorkspace& ws, SourcesView sources, Core core, PointsView targets,
+                           Origin origin, g::Arithmetic a);
 void upload_particles(CudaWorkspace& ws, std::size_t source_bytes, std::size_t target_bytes);
 // Stages what every launch of `plan` needs and sizes the partial and output buffers; upload_plan
 // sends it.
@@ -109,9 +109,8 @@ g::PairSum pair_sum(CudaWorkspace& ws, const g::WorkPlan& plan, Core core, g::Ar
 // Packs the particles relative to `origin`, stages `plan`, uploads both and launches the pair sums
 // on the compute stream (the direct sum, or the treecode's near field). Returns the host seconds
 // spent packing.
-double start_pair_sum(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
-                      Origin origin, const g::WorkPlan& plan, const ResolvedOptions& options,
-                      bool gradient);
+double start_pair_sum(CudaWorkspace& ws, SourcesView sources, PointsView targets, Origin origin,
+                      const g::WorkPlan& plan, const ResolvedOptions& options, bool gradient);
 // Adds the partial slots, scales by 1/(4 pi) and downloads the results into ws.out_host.
 void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n,
                                  bool gradient);
@@ -120,7 +119,7 @@ ComponentView downloaded_results(const CudaWorkspace& ws, std::size_t n, bool gr
 void fill_names(const CudaWorkspace& ws, g::Arithmetic a, EvaluationStats& stats);
 
 // The direct sum and the treecode's sums on the GPU (direct_sum.cpp, tree_sum.cpp).
-ComponentView direct_sum_cuda(CudaWorkspace& ws, const ParticleSet& sources, PointsView targets,
+ComponentView direct_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                               const ResolvedOptions& options, bool gradient,
                               EvaluationStats& stats);
 ComponentView tree_sum_cuda(CudaWorkspace& ws, TreePlan& plan, const ResolvedOptions& options,

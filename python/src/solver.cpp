@@ -1,0 +1,186 @@
+// vortex._vortex.Solver: the C++ Solver on numpy arrays. Columns of contiguous float64 are read
+// where they lie; other layouts are converted into storage the Solver keeps between calls.
+
+#include <mutex>
+
+#include "bindings.hpp"
+#include "vortex/solver.hpp"
+
+namespace vortex::python {
+
+namespace {
+
+struct PySolver {
+  explicit PySolver(const SolverOptions& options) : solver(options) {}
+  Solver solver;
+  strided::Staging staging;
+  VelocityField field;  // results of the last call, in the library's layout
+  std::mutex busy;      // one evaluation at a time (buffers are shared)
+};
+
+SolverOptions make_options(const std::string& core, const std::string& method,
+                           const std::string& backend, const std::string& precision, int order,
+                           double theta, double kappa, int target_bucket, int source_bucket,
+                           int arity, int threads) {
+  SolverOptions o;
+  o.core = parse_core(core);
+  o.method = parse_method(method);
+  o.backend = parse_backend(backend);
+  o.precision = parse_precision(precision);
+  o.tree.order = order;
+  o.tree.theta = theta;
+  o.tree.kappa = kappa;
+  o.tree.target_bucket = target_bucket;
+  o.tree.source_bucket = source_bucket;
+  o.tree.arity = arity;
+  o.threads = threads;
+  return o;
+}
+
+py::dict tree_dict(const TreeOptions& t) {
+  py::dict d;
+  d["order"] = t.order;
+  d["theta"] = t.theta;
+  d["kappa"] = t.kappa;
+  d["target_bucket"] = t.target_bucket;
+  d["source_bucket"] = t.source_bucket;
+  d["arity"] = t.arity;
+  return d;
+}
+
+py::dict stats_dict(const EvaluationStats& s, const py::list& copied) {
+  py::dict times;
+  times["total"] = s.times.total;
+  times["tree"] = s.times.tree;
+  times["multipole"] = s.times.multipole;
+  times["lists"] = s.times.lists;
+  times["near"] = s.times.near;
+  times["far"] = s.times.far;
+  times["transfer"] = s.times.transfer;
+  py::dict d;
+  d["times"] = times;
+  d["backend"] = s.backend;
+  d["precision"] = s.precision;
+  d["device"] = s.device;
+  d["pair_interactions"] = s.pair_interactions;
+  d["multipole_interactions"] = s.multipole_interactions;
+  d["near_list_entries"] = s.near_list_entries;
+  d["far_list_entries"] = s.far_list_entries;
+  d["target_leaves"] = s.target_leaves;
+  d["source_nodes"] = s.source_nodes;
+  d["tree"] = tree_dict(s.tree);
+  d["copied_inputs"] = copied;
+  return d;
+}
+
+// Runs the evaluation without the GIL; a second thread on the same Solver gets an error.
+py::tuple run(PySolver& s, SourcesView sources, PointsView targets, bool gradient,
+              const py::list& copied) {
+  bool busy = false;
+  {
+    py::gil_scoped_release release;
+    std::unique_lock<std::mutex> lock(s.busy, std::try_to_lock);
+    if (lock.owns_lock()) {
+      s.solver.evaluate(sources, targets, gradient, s.field);
+    } else {
+      busy = true;
+    }
+  }
+  if (busy)
+    throw std::runtime_error(
+        "this Solver is evaluating in another thread; give each thread its own");
+  return py::make_tuple(velocity_array(s.field), gradient_array(s.field),
+                        stats_dict(s.field.stats, copied));
+}
+
+py::tuple evaluate_arrays(PySolver& s, const py::object& positions_in,
+                          const py::object& strengths_in, const py::object& sigma_in,
+                          const py::object& targets_in, bool gradient) {
+  const py::array positions = as_array(positions_in), strengths = as_array(strengths_in),
+                  sigma = as_array(sigma_in);
+  const py::ssize_t n = check_array(positions, "positions", -1, true);
+  check_array(strengths, "strengths", n, true);
+  check_array(sigma, "sigma", n, false);
+  py::list copied;
+  if (!read_in_place(positions, true)) copied.append("positions");
+  if (!read_in_place(strengths, true)) copied.append("strengths");
+  if (!read_in_place(sigma, false)) copied.append("sigma");
+
+  s.staging.reset();
+  const SourcesView view = s.staging.sources(
+      std::size_t(n),
+      {column(positions, 0), column(positions, 1), column(positions, 2), column(strengths, 0),
+       column(strengths, 1), column(strengths, 2), column(sigma, 0)});
+  PointsView at;
+  py::array targets;
+  if (targets_in.is_none()) {
+    at.x = view.x, at.y = view.y, at.z = view.z, at.n = view.n;
+  } else {
+    targets = as_array(targets_in);
+    const py::ssize_t m = check_array(targets, "targets", -1, true);
+    if (!read_in_place(targets, true)) copied.append("targets");
+    at = s.staging.targets(std::size_t(m),
+                           {column(targets, 0), column(targets, 1), column(targets, 2)});
+  }
+  return run(s, view, at, gradient, copied);
+}
+
+py::tuple evaluate_particles(PySolver& s, const py::object& particles, const py::object& targets_in,
+                             bool gradient) {
+  const ParticleSet& p = particles_of(particles);
+  const SourcesView view(p);
+  PointsView at(p);
+  py::list copied;
+  py::array targets;
+  if (!targets_in.is_none()) {
+    targets = as_array(targets_in);
+    const py::ssize_t m = check_array(targets, "targets", -1, true);
+    if (!read_in_place(targets, true)) copied.append("targets");
+    s.staging.reset();
+    at = s.staging.targets(std::size_t(m),
+                           {column(targets, 0), column(targets, 1), column(targets, 2)});
+  }
+  return run(s, view, at, gradient, copied);
+}
+
+}  // namespace
+
+void bind_solver(py::module_& m) {
+  py::class_<PySolver>(m, "Solver", "Velocity and gradient of vortex particles (see vortex.Solver)")
+      .def(py::init([](const std::string& core, const std::string& method,
+                       const std::string& backend, const std::string& precision, int order,
+                       double theta, double kappa, int target_bucket, int source_bucket, int arity,
+                       int threads) {
+             const SolverOptions o =
+                 make_options(core, method, backend, precision, order, theta, kappa, target_bucket,
+                              source_bucket, arity, threads);
+             return std::make_unique<PySolver>(o);
+           }),
+           py::kw_only(), py::arg("core") = "exponential", py::arg("method") = "tree",
+           py::arg("backend") = "auto", py::arg("precision") = "auto", py::arg("order") = 0,
+           py::arg("theta") = 0.0, py::arg("kappa") = 0.0, py::arg("target_bucket") = 0,
+           py::arg("source_bucket") = 0, py::arg("arity") = 8, py::arg("threads") = 0)
+      .def("_evaluate_arrays", &evaluate_arrays, py::arg("positions"), py::arg("strengths"),
+           py::arg("sigma"), py::arg("targets"), py::arg("gradient"))
+      .def("_evaluate_particles", &evaluate_particles, py::arg("particles"), py::arg("targets"),
+           py::arg("gradient"))
+      .def_property_readonly("options", [](const PySolver& s) {
+        const SolverOptions& o = s.solver.options();
+        py::dict d;
+        d["core"] = to_string(o.core);
+        d["method"] = to_string(o.method);
+        d["backend"] = to_string(o.backend);
+        d["precision"] = to_string(o.precision);
+        d["tree"] = tree_dict(o.tree);
+        d["threads"] = o.threads;
+        return d;
+      });
+  m.def("cuda_available", &cuda_available, "Whether a CUDA device can be used by this build");
+}
+
+// The C++ Solver behind a Python Solver (for the time integrator).
+Solver& solver_of(const py::object& solver) {
+  return solver.cast<PySolver&>().solver;
+}
+
+}  // namespace vortex::python

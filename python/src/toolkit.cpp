@@ -1,0 +1,166 @@
+// The pieces of a vortex-method time loop: time integration, viscous diffusion (VRM, PSE),
+// particle control and diagnostics. Long-running calls release the GIL.
+
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "vortex/diagnostics.hpp"
+#include "vortex/particle_control.hpp"
+#include "vortex/pse.hpp"
+#include "vortex/time_integration.hpp"
+#include "vortex/vrm.hpp"
+
+namespace vortex::python {
+
+namespace {
+
+py::tuple field_tuple(const VelocityField& f) {
+  return py::make_tuple(velocity_array(f), gradient_array(f));
+}
+
+py::dict diagnostics_dict(const Diagnostics& d) {
+  py::dict out;
+  out["time"] = d.time;
+  out["count"] = d.count;
+  out["total_vorticity"] = d.total_vorticity;
+  out["linear_impulse"] = d.linear_impulse;
+  out["angular_impulse"] = d.angular_impulse;
+  out["energy"] = d.energy;
+  out["enstrophy"] = d.enstrophy;
+  out["helicity"] = d.helicity;
+  out["max_strength"] = d.max_strength;
+  out["sum_strength"] = d.sum_strength;
+  return out;
+}
+
+}  // namespace
+
+void bind_toolkit(py::module_& m) {
+  py::class_<TimeIntegrator>(m, "TimeIntegrator",
+                             "Explicit Runge-Kutta steps of positions and strengths (with "
+                             "vortex stretching) under the particles' own velocity")
+      .def(py::init([](const py::object& solver, const std::string& scheme,
+                       const std::string& stretching, std::array<double, 3> free_stream) {
+             TimeIntegratorOptions o;
+             o.scheme = parse_time_scheme(scheme);
+             o.stretching = parse_stretching(stretching);
+             o.free_stream = free_stream;
+             return std::make_unique<TimeIntegrator>(solver_of(solver), o);
+           }),
+           py::arg("solver"), py::kw_only(), py::arg("scheme") = "heun",
+           py::arg("stretching") = "transpose",
+           py::arg("free_stream") = std::array<double, 3>{0, 0, 0},
+           py::keep_alive<1, 2>())  // the integrator holds the solver
+      .def(
+          "step",
+          [](TimeIntegrator& t, ParticleSet& p, double dt) {
+            const VelocityField* f;
+            {
+              py::gil_scoped_release release;
+              f = &t.step(p, dt);
+            }
+            return field_tuple(*f);
+          },
+          py::arg("particles"), py::arg("dt"),
+          "Advances the particles by dt; returns (velocity, gradient) at the start of the step")
+      .def(
+          "evaluate",
+          [](TimeIntegrator& t, const ParticleSet& p) {
+            const VelocityField* f;
+            {
+              py::gil_scoped_release release;
+              f = &t.evaluate(p);
+            }
+            return field_tuple(*f);
+          },
+          py::arg("particles"))
+      .def_property_readonly("evaluations", &TimeIntegrator::evaluations)
+      .def_property_readonly("evaluation_seconds", &TimeIntegrator::evaluation_seconds);
+
+  m.def(
+      "vrm_diffuse",
+      [](ParticleSet& p, double nu, double dt, double spacing, double radius_factor,
+         double min_radius, bool insert, double insert_threshold, double core_radius) {
+        VrmOptions o;
+        o.spacing = spacing;
+        o.radius_factor = radius_factor;
+        o.min_radius = min_radius;
+        o.insert = insert;
+        o.insert_threshold = insert_threshold;
+        o.core_radius = core_radius;
+        VrmStats s;
+        {
+          py::gil_scoped_release release;
+          s = vrm_diffuse(p, nu, dt, o);
+        }
+        py::dict d;
+        d["diffused"] = s.diffused;
+        d["kept"] = s.kept;
+        d["unresolved"] = s.unresolved;
+        d["inserted"] = s.inserted;
+        d["rounds"] = s.rounds;
+        d["radius"] = s.radius;
+        d["max_residual"] = s.max_residual;
+        d["seconds"] = s.seconds;
+        return d;
+      },
+      py::arg("particles"), py::arg("nu"), py::arg("dt"), py::kw_only(), py::arg("spacing"),
+      py::arg("radius_factor") = 3.5, py::arg("min_radius") = 1.5, py::arg("insert") = true,
+      py::arg("insert_threshold") = 1e-4, py::arg("core_radius") = 0.0,
+      "Viscous diffusion by vorticity redistribution (may append particles); returns stats");
+  m.def(
+      "pse_diffuse",
+      [](ParticleSet& p, double nu, double dt, double epsilon, double volume, double cutoff,
+         double max_substep) {
+        PseOptions o;
+        o.epsilon = epsilon;
+        o.volume = volume;
+        o.cutoff = cutoff;
+        o.max_substep = max_substep;
+        py::gil_scoped_release release;
+        return pse_diffuse(p, nu, dt, o);
+      },
+      py::arg("particles"), py::arg("nu"), py::arg("dt"), py::kw_only(), py::arg("epsilon"),
+      py::arg("volume"), py::arg("cutoff") = 6.0, py::arg("max_substep") = 0.2,
+      "Viscous diffusion by particle strength exchange; returns the number of sub-steps");
+  m.def(
+      "control_particles",
+      [](ParticleSet& p, double spacing, double remove_threshold, double merge_distance,
+         std::size_t max_particles, double absorb_radius) {
+        ParticleControlOptions o;
+        o.spacing = spacing;
+        o.remove_threshold = remove_threshold;
+        o.merge_distance = merge_distance;
+        o.max_particles = max_particles;
+        o.absorb_radius = absorb_radius;
+        ParticleControlStats s;
+        {
+          py::gil_scoped_release release;
+          s = control_particles(p, o);
+        }
+        py::dict d;
+        d["removed"] = s.removed;
+        d["merged"] = s.merged;
+        d["kept"] = s.kept;
+        d["removed_strength"] = s.removed_strength;
+        d["threshold"] = s.threshold;
+        return d;
+      },
+      py::arg("particles"), py::kw_only(), py::arg("spacing"), py::arg("remove_threshold") = 1e-6,
+      py::arg("merge_distance") = 0.0, py::arg("max_particles") = 0, py::arg("absorb_radius") = 1.5,
+      "Removes weak and merges close particles, conserving vorticity and linear impulse");
+  m.def(
+      "diagnostics",
+      [](const ParticleSet& p, const py::object& velocity, const py::object& gradient,
+         double time) {
+        if (velocity.is_none()) return diagnostics_dict(compute_diagnostics(p, nullptr, time));
+        const VelocityField f = field_from_arrays(velocity, gradient);
+        if (f.size() != p.size()) throw py::value_error("velocity must have one row per particle");
+        return diagnostics_dict(compute_diagnostics(p, &f, time));
+      },
+      py::arg("particles"), py::arg("velocity") = py::none(), py::arg("gradient") = py::none(),
+      py::arg("time") = 0.0,
+      "Total vorticity, linear and angular impulse, and with a field energy, enstrophy, helicity");
+}
+
+}  // namespace vortex::python

@@ -1,0 +1,101 @@
+"""Readers and writers, generators and the time-stepping toolkit from Python."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import vortex
+from conftest import example_path
+
+
+def test_csv_and_vtp_round_trips(tmp_path):
+    p = vortex.plummer_sphere(300, seed=4)
+    f = vortex.Solver(method="direct").evaluate(p, gradient=True)
+    vortex.write_particles(tmp_path / "p.csv", p)
+    vortex.write_particles(tmp_path / "p.vtp", p, f)
+    for name in ("p.csv", "p.vtp"):
+        q = vortex.read_particles(tmp_path / name)
+        assert np.array_equal(q.positions, p.positions) and np.array_equal(q.sigma, p.sigma)
+        assert np.array_equal(q.strengths, p.strengths)
+    velocity, gradient = vortex.read_field_vtp(str(tmp_path / "p.vtp"))
+    assert np.array_equal(velocity, f.velocity) and np.array_equal(gradient, f.gradient)
+    assert np.array_equal(vortex.read_points(tmp_path / "p.csv"), p.positions)
+    vortex.write_field_csv(str(tmp_path / "f.csv"), p.positions, f.velocity, f.gradient)
+    table = np.loadtxt(tmp_path / "f.csv", delimiter=",", skiprows=1)
+    assert np.array_equal(table[:, 3:6], f.velocity)
+    with pytest.raises(vortex.FileError, match="missing.csv"):
+        vortex.read_particles(tmp_path / "missing.csv")
+    with pytest.raises(ValueError, match="unknown file type"):
+        vortex.read_particles(tmp_path / "p.txt")
+
+
+def test_pvd_series(tmp_path):
+    series = vortex.PvdWriter(str(tmp_path / "s.pvd"))
+    p = vortex.random_cube(10, seed=1)
+    for step in range(3):
+        vortex.write_particles(tmp_path / f"s-{step}.vtp", p)
+        series.add(0.1 * step, str(tmp_path / f"s-{step}.vtp"))
+    assert [f for _, f in vortex.read_pvd(str(tmp_path / "s.pvd"))] == [
+        "s-0.vtp", "s-1.vtp", "s-2.vtp"]
+
+
+def test_particles_container():
+    p = vortex.vortex_ring(layers=1, stations=20)
+    assert len(p) == 20 * 7
+    q = p.copy()
+    q.sigma = 2 * q.sigma
+    assert np.array_equal(q.sigma, 2 * p.sigma)
+    with pytest.raises(ValueError, match="strengths has 3 rows"):
+        q.strengths = np.zeros((3, 3))
+
+
+def test_ring_time_step_moves_it_forward_and_conserves_vorticity():
+    ring = vortex.vortex_ring(layers=1)
+    solver = vortex.Solver(method="direct")
+    stepper = vortex.TimeIntegrator(solver, scheme="rk2")
+    d0 = vortex.diagnostics(ring)
+    z0 = ring.positions[:, 2].mean()
+    velocity, gradient = stepper.step(ring, 0.05)
+    assert gradient.shape == (len(ring), 3, 3)
+    d1 = vortex.diagnostics(ring, velocity, gradient)
+    assert ring.positions[:, 2].mean() - z0 == pytest.approx(0.05 * velocity[:, 2].mean(), rel=1e-2)
+    assert np.allclose(d1["total_vorticity"], d0["total_vorticity"], atol=1e-14)
+    assert d1["energy"] > 0 and stepper.evaluations == 2
+
+
+def test_diffusion_and_particle_control():
+    h = 0.1
+    grid = np.stack(np.meshgrid(*[np.arange(-4, 5) * h] * 3, indexing="ij"), -1).reshape(-1, 3)
+    strengths = np.zeros_like(grid)
+    strengths[len(grid) // 2, 2] = 1.0
+    p = vortex.Particles(grid, strengths, np.full(len(grid), 1.5 * h))
+    steps = vortex.pse_diffuse(p, nu=0.01, dt=0.1, epsilon=h, volume=h**3)
+    assert steps >= 1 and p.strengths[:, 2].sum() == pytest.approx(1.0, rel=1e-12)
+    q = vortex.Particles(grid, strengths, np.full(len(grid), 1.5 * h))
+    stats = vortex.vrm_diffuse(q, nu=0.01, dt=0.1, spacing=h)
+    assert stats["diffused"] > 0 and q.strengths[:, 2].sum() == pytest.approx(1.0, rel=1e-12)
+    removed = vortex.control_particles(q, spacing=h, remove_threshold=1e-3)
+    assert removed["removed"] > 0 and len(q) < len(grid)
+    assert q.strengths[:, 2].sum() == pytest.approx(1.0, rel=1e-12)
+
+
+def run_example(name, *args, cwd):
+    return subprocess.run([sys.executable, example_path(name), *args], cwd=cwd, check=True,
+                          capture_output=True, text=True, env=dict(os.environ)).stdout
+
+
+def test_examples_run(tmp_path):
+    out = run_example("evaluate_ring.py", cwd=tmp_path)
+    assert "relative L2 error" in out
+    out = run_example("ring_time_loop.py", "--steps", "3", "--out", str(tmp_path / "run"),
+                      cwd=tmp_path)
+    assert (tmp_path / "run" / "ring.pvd").exists() and "step 3" in out
+
+
+def test_module_help():
+    out = subprocess.run([sys.executable, "-m", "vortex", "--help"], check=True,
+                         capture_output=True, text=True).stdout
+    assert "treecode" in out
