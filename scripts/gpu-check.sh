@@ -13,9 +13,12 @@ OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
 STAGES=${STAGES:-"build test timing sass sweep bench"}
+# compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
+# times and compares it side by side with this tree (scripts/compare-builds.sh).
+BASE_SRC=${BASE_SRC:-}
 SIZES_TREE=${SIZES_TREE:-"500000 1000000 10000000"}
 DIRECT_N=${DIRECT_N:-1000000}
-TREE_ARGS=${TREE_ARGS:-"--order 8 --theta 0.6 --target-bucket 64 --source-bucket 256 --arity 8"}
+TREE_ARGS=${TREE_ARGS:-""}  # empty: the library's defaults for the backend
 # Tree parameter sets tried at N = SWEEP_N; the fastest whose mean velocity error is within
 # ERROR_TARGET replaces TREE_ARGS for the timed sizes.
 SWEEP_N=${SWEEP_N:-1000000}
@@ -37,7 +40,7 @@ if has build; then
   start=$SECONDS
   {
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DVORTEX_WITH_VTK=OFF -DVORTEX_CUDA=ON &&
+      -DVORTEX_WITH_VTK=OFF -DVORTEX_CUDA=ON -DVORTEX_NATIVE=ON &&
       cmake --build "$BUILD" -j"$JOBS" --target $BUILD_TARGETS
   } >"$OUT/build.log" 2>&1
   rc=$?
@@ -46,6 +49,17 @@ if has build; then
     grep -E "error|Error" "$OUT/build.log" | head -40
     exit $rc
   fi
+fi
+
+if has build && [ -n "$BASE_SRC" ]; then
+  start=$SECONDS
+  rm -rf base && tar xzf "$BASE_SRC"
+  {
+    cmake -S base -B build-base -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DVORTEX_WITH_VTK=OFF -DVORTEX_CUDA=ON -DVORTEX_BUILD_TESTS=OFF -DVORTEX_NATIVE=ON &&
+      cmake --build build-base -j"$JOBS" --target vortex-eval vortex-bench
+  } >"$OUT/build-base.log" 2>&1
+  note "base build: rc=$? in $((SECONDS - start)) s"
 fi
 
 if has test; then
@@ -157,6 +171,14 @@ for n, m, p, t, ips, e in rows:
         rate, e["velocity_mean_rel"], e["gradient_mean_rel"] or 0))
 print("* direct: N^2 / kernel time (CUDA events, median call)")
 PY
+fi
+
+if has compare; then
+  start=$SECONDS
+  bash scripts/compare-builds.sh build-base "$BUILD" "$OUT/compare" "cpu cuda" "100000" \
+    >"$OUT/compare.log" 2>&1
+  note "compare: rc=$? in $((SECONDS - start)) s"
+  tee -a "$SUMMARY" <"$OUT/compare/compare.txt"
 fi
 
 note ""

@@ -21,7 +21,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >build-configure.log 2>&1 || {
+# Built for this machine (-march=native); an installed library defaults to portable code.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVORTEX_NATIVE=ON "$@" >build-configure.log 2>&1 || {
   cat build-configure.log >&2
   exit 1
 }
