@@ -70,7 +70,8 @@ if has test; then
   note "ctest: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
   grep -E "^\s*[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess)" "$OUT/ctest.log" | head -30 | tee -a "$SUMMARY"
   # Whether the GPU suites really ran (they skip without a device).
-  note "  GPU tests: $(grep -cE 'Test +#[0-9]+: .*Gpu.* Passed' "$OUT/ctest.log") passed, $(grep -cE 'Test +#[0-9]+: .*Gpu.*Skipped' "$OUT/ctest.log") skipped, $(grep -cE 'Test +#[0-9]+: .*Gpu.*(Failed|Exception|Timeout)' "$OUT/ctest.log") failed"
+  gpu='Test +#[0-9]+: .*(Gpu|/cuda|cuda_).*'
+  note "  GPU tests: $(grep -cE "$gpu Passed" "$OUT/ctest.log") passed, $(grep -cE "$gpu\*?Skipped" "$OUT/ctest.log") skipped, $(grep -cE "$gpu(Failed|Exception|Timeout)" "$OUT/ctest.log") failed"
 fi
 
 if has timing; then
@@ -175,7 +176,7 @@ fi
 
 if has compare; then
   start=$SECONDS
-  bash scripts/compare-builds.sh build-base "$BUILD" "$OUT/compare" "cpu cuda" "100000" \
+  PYTHON=python3 bash scripts/compare-builds.sh build-base "$BUILD" "$OUT/compare" "cpu cuda" "100000" \
     >"$OUT/compare.log" 2>&1
   note "compare: rc=$? in $((SECONDS - start)) s"
   tee -a "$SUMMARY" <"$OUT/compare/compare.txt"
