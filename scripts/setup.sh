@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ make libeigen3-dev libboost-dev libgtest-dev libvtk9-dev gnuplot-nox)
+packages=(cmake g++ make libeigen3-dev zlib1g-dev libboost-dev libgtest-dev libvtk9-dev gnuplot-nox)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

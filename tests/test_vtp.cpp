@@ -305,10 +305,10 @@ TEST_F(VtpTest, MalformedFilesAreErrors) {
   };
   EXPECT_EQ(read_error(""), file + ": not a VTK XML file (no <VTKFile> element)");
   EXPECT_EQ(read_error("x,y,z\n1,2,3\n"), file + ": not a VTK XML file (no <VTKFile> element)");
-  EXPECT_EQ(read_error("<VTKFile type=\"UnstructuredGrid\"></VTKFile>"),
-            file + ":1: not a PolyData file (VTKFile type=\"UnstructuredGrid\")");
-  EXPECT_NE(read_error("<VTKFile type=\"PolyData\" compressor=\"vtkZLibDataCompressor\">")
-                .find("compressed files (vtkZLibDataCompressor) are not supported"),
+  EXPECT_EQ(read_error("<VTKFile type=\"ImageData\"></VTKFile>"),
+            file + ":1: not a PolyData or UnstructuredGrid file (VTKFile type=\"ImageData\")");
+  EXPECT_NE(read_error("<VTKFile type=\"PolyData\" compressor=\"vtkLZ4DataCompressor\">")
+                .find("compressed files (vtkLZ4DataCompressor) are not supported"),
             std::string::npos);
   EXPECT_EQ(read_error("<VTKFile type=\"PolyData\">\n<PolyData>\n<Piece NumberOfPoints=\"2\""),
             file + ":3: unterminated XML tag <Piece");

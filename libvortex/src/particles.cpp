@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "text_excerpt.hpp"
+
 namespace vortex {
 
 void Points::resize(std::size_t n) {
@@ -47,11 +49,33 @@ Points ParticleSet::positions() const {
 
 namespace {
 
+void require_same_lengths(const std::vector<double>& x, const std::vector<double>& y,
+                          const std::vector<double>& z, const char* set) {
+  if (y.size() != x.size() || z.size() != x.size()) {
+    throw std::invalid_argument(std::string(set) + ": x, y and z have " + std::to_string(x.size()) +
+                                ", " + std::to_string(y.size()) + " and " +
+                                std::to_string(z.size()) + " entries");
+  }
+}
+
+}  // namespace
+
+PointsView::PointsView(const Points& p) : x(p.x.data()), y(p.y.data()), z(p.z.data()), n(p.size()) {
+  require_same_lengths(p.x, p.y, p.z, "points");
+}
+
+PointsView::PointsView(const ParticleSet& p)
+    : x(p.x.data()), y(p.y.data()), z(p.z.data()), n(p.size()) {
+  require_same_lengths(p.x, p.y, p.z, "particles");
+}
+
+namespace {
+
 void check_finite(const std::vector<double>& v, const char* set, const char* name) {
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!std::isfinite(v[i])) {
       throw std::invalid_argument(std::string(set) + " " + name + "[" + std::to_string(i) +
-                                  "] is not finite (" + std::to_string(v[i]) + ")");
+                                  "] is not finite (" + detail::number_text(v[i]) + ")");
     }
   }
 }
@@ -79,7 +103,7 @@ void validate_sources(const ParticleSet& s) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!(s.sigma[i] > 0)) {
       throw std::invalid_argument("sources sigma[" + std::to_string(i) +
-                                  "] must be positive, got " + std::to_string(s.sigma[i]));
+                                  "] must be positive, got " + detail::number_text(s.sigma[i]));
     }
   }
 }
@@ -88,10 +112,16 @@ void validate_targets(PointsView t) {
   const double* arrays[] = {t.x, t.y, t.z};
   const char* names[] = {"x", "y", "z"};
   for (int k = 0; k < 3; ++k) {
+    if (t.n > 0 && !arrays[k]) {
+      throw std::invalid_argument("targets: " + std::string(names[k]) + " is a null pointer for " +
+                                  std::to_string(t.n) + " points");
+    }
+  }
+  for (int k = 0; k < 3; ++k) {
     for (std::size_t i = 0; i < t.n; ++i) {
       if (!std::isfinite(arrays[k][i])) {
         throw std::invalid_argument("targets " + std::string(names[k]) + "[" + std::to_string(i) +
-                                    "] is not finite (" + std::to_string(arrays[k][i]) + ")");
+                                    "] is not finite (" + detail::number_text(arrays[k][i]) + ")");
       }
     }
   }

@@ -174,6 +174,7 @@ void Solver::evaluate(const ParticleSet& sources, PointsView targets, bool gradi
 void Solver::evaluate_into(const ParticleSet& sources, PointsView targets, bool gradient,
                            VelocityField& result) {
   const auto start = Clock::now();
+  if (!state_) throw std::logic_error("vortex::Solver: used after it was moved from");
   if (sources.size() == 0) throw std::invalid_argument("no source particles (N = 0)");
   if (targets.size() == 0) throw std::invalid_argument("no target points");
   validate_sources(sources);
