@@ -42,7 +42,8 @@ vortex_eval_output_test(tree-csv ${VORTEX_APP_CASE}/particles.csv tree.csv -DMET
   -DGRADIENT=ON)
 
 foreach(kind nan inf sigma-zero sigma-negative not-a-number missing-column empty header-only
-    unreadable vtp-radius bad-targets output-extension unknown-option bad-option-value cuda)
+    unreadable vtp-radius bad-targets output-extension unknown-option bad-option-value cuda
+    output-is-input output-unwritable output-before-input)
   add_test(NAME app.eval.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
     -DEVAL=$<TARGET_FILE:vortex-eval> -DDIR=${VORTEX_APP_TEST_DIR}/bad-input-${kind}
     -DKIND=${kind} -P ${VORTEX_APP_SCRIPTS}/bad_input.cmake)
