@@ -82,6 +82,58 @@ void check_finite(const std::vector<double>& v, const char* set, const char* nam
 
 }  // namespace
 
+namespace {
+
+// Lengths outside [kMinLength, kMaxLength] make 1/sigma^3 overflow or Gamma/sigma^3 underflow
+// (and products of coordinates leave the range of double): results would be NaN or 0.
+constexpr double kMinLength = 1e-100, kMaxLength = 1e100;
+// Gamma/sigma^3 (what the kernels multiply) must stay a normal double with room to spare.
+constexpr double kMinStrength = 1e-290, kMaxStrength = 1e290;
+
+void check_coordinates(const double* v, std::size_t n, const char* set, const char* name) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::abs(v[i]) > kMaxLength) {
+      throw std::invalid_argument(
+          std::string(set) + " " + name + "[" + std::to_string(i) +
+          "] = " + detail::number_text(v[i]) +
+          " is beyond the supported range of lengths, |x| <= " + detail::number_text(kMaxLength));
+    }
+  }
+}
+
+void check_length_scales(const ParticleSet& s) {
+  const std::vector<double>* positions[] = {&s.x, &s.y, &s.z};
+  const char* position_names[] = {"x", "y", "z"};
+  for (int k = 0; k < 3; ++k)
+    check_coordinates(positions[k]->data(), s.size(), "sources", position_names[k]);
+  const std::vector<double>* strengths[] = {&s.gx, &s.gy, &s.gz};
+  const char* strength_names[] = {"gx", "gy", "gz"};
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double sigma = s.sigma[i];
+    if (sigma < kMinLength || sigma > kMaxLength) {
+      throw std::invalid_argument(
+          "sources sigma[" + std::to_string(i) + "] = " + detail::number_text(sigma) + " is " +
+          (sigma < kMinLength ? "below " + detail::number_text(kMinLength)
+                              : "above " + detail::number_text(kMaxLength)) +
+          ", outside the supported range of lengths (rescale the problem)");
+    }
+    for (int k = 0; k < 3; ++k) {
+      const double g = (*strengths[k])[i];
+      const double scaled = std::abs(g) / (sigma * sigma * sigma);
+      if (g != 0 && !(scaled >= kMinStrength && scaled <= kMaxStrength)) {
+        throw std::invalid_argument("sources " + std::string(strength_names[k]) + "[" +
+                                    std::to_string(i) + "] = " + detail::number_text(g) +
+                                    ": circulation / sigma^3 = " + detail::number_text(scaled) +
+                                    " is outside the supported range " +
+                                    detail::number_text(kMinStrength) + " to " +
+                                    detail::number_text(kMaxStrength));
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void validate_sources(const ParticleSet& s) {
   const std::size_t n = s.x.size();
   const std::vector<double>* arrays[] = {&s.y, &s.z, &s.gx, &s.gy, &s.gz, &s.sigma};
@@ -106,6 +158,7 @@ void validate_sources(const ParticleSet& s) {
                                   "] must be positive, got " + detail::number_text(s.sigma[i]));
     }
   }
+  check_length_scales(s);
 }
 
 void validate_targets(PointsView t) {
@@ -124,6 +177,7 @@ void validate_targets(PointsView t) {
                                     "] is not finite (" + detail::number_text(arrays[k][i]) + ")");
       }
     }
+    check_coordinates(arrays[k], t.n, "targets", names[k]);
   }
 }
 
