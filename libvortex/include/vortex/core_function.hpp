@@ -36,16 +36,15 @@ using std::erf;
 using std::exp;
 using std::sqrt;
 
-// exp(-x), with exp(-x) taken as 0 from x = 50 on. Next to the 1/rho^3 terms it meets,
-// e^-50 < 2e-22 is below double rounding, and so is e^-x beyond; a clamped exponential would
-// not be: it would be added in full once 1/rho^3 falls below it (at rho ~ 1e7). Clamping the
-// argument keeps vector exp off its slow underflow path, which most pairs of a large cloud would
-// otherwise take; the select is a blend, not a branch.
+// exp(-x), faded to exactly 0 between x = 49 and 50. Next to the 1/rho^3 terms it meets,
+// e^-49 < 6e-22 is below double rounding, and so is e^-x beyond; a clamped exponential would not
+// be: it would be added in full once 1/rho^3 falls below it (at rho ~ 1e7). Clamping the argument
+// keeps vector exp off its slow path (as would any select on its result, measured 2.5 times
+// slower); the fade is a min and a max.
 template <class T>
 VORTEX_HD T exp_minus_below_50(T x) {
-  const bool in_range = x < T(50);
-  const T e = exp(-(in_range ? x : T(50)));
-  return in_range ? e : T(0);
+  const T fade = T(50) - x;
+  return exp(-(x < T(50) ? x : T(50))) * (fade < T(0) ? T(0) : (fade > T(1) ? T(1) : fade));
 }
 
 // Exponential core, q = 1 - exp(-rho^3). With s = rho^3:
