@@ -17,8 +17,11 @@ FileFormat file_format(const std::string& path, const std::string& role) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (extension == ".csv") return FileFormat::Csv;
   if (extension == ".vtp") return FileFormat::Vtp;
+  const bool input = role == "sources" || role == "targets";
+  if (extension == ".vtu" && input) return FileFormat::Vtp;  // read as a point cloud
   throw std::invalid_argument(role + " file '" + path +
-                              "': unknown extension (expected .csv or .vtp)");
+                              "': unknown extension (expected .csv or .vtp" +
+                              (input ? ", or .vtu)" : ")"));
 }
 
 void check_output(const std::string& output, const std::vector<std::string>& inputs, bool force) {
