@@ -158,7 +158,6 @@ void validate_sources(const ParticleSet& s) {
                                   "] must be positive, got " + detail::number_text(s.sigma[i]));
     }
   }
-  check_length_scales(s);
 }
 
 void validate_targets(PointsView t) {
@@ -177,8 +176,14 @@ void validate_targets(PointsView t) {
                                     "] is not finite (" + detail::number_text(arrays[k][i]) + ")");
       }
     }
-    check_coordinates(arrays[k], t.n, "targets", names[k]);
   }
+}
+
+void validate_length_scales(const ParticleSet& sources, PointsView targets) {
+  check_length_scales(sources);
+  const double* arrays[] = {targets.x, targets.y, targets.z};
+  const char* names[] = {"x", "y", "z"};
+  for (int k = 0; k < 3; ++k) check_coordinates(arrays[k], targets.n, "targets", names[k]);
 }
 
 }  // namespace vortex

@@ -179,6 +179,7 @@ void Solver::evaluate_into(const ParticleSet& sources, PointsView targets, bool 
   if (targets.size() == 0) throw std::invalid_argument("no target points");
   validate_sources(sources);
   validate_targets(targets);
+  validate_length_scales(sources, targets);
   const Backend backend = resolve_backend(options_.backend);
   ThreadScope threads(options_.threads);
 

@@ -51,5 +51,9 @@ struct PointsView {
 void validate_sources(const ParticleSet& sources);
 // Throws std::invalid_argument for null arrays (with n > 0) and non-finite target coordinates.
 void validate_targets(PointsView targets);
+// Throws std::invalid_argument naming the limit when a length (sigma, |coordinate|) lies outside
+// 1e-100 to 1e100 or a circulation/sigma^3 outside 1e-290 to 1e290, where the kernels would give
+// NaN or 0 (after validate_sources and validate_targets).
+void validate_length_scales(const ParticleSet& sources, PointsView targets);
 
 }  // namespace vortex
