@@ -42,7 +42,8 @@ vortex_eval_output_test(tree-csv ${VORTEX_APP_CASE}/particles.csv tree.csv -DMET
   -DGRADIENT=ON)
 
 foreach(kind nan inf sigma-zero sigma-negative not-a-number missing-column empty header-only
-    unreadable vtp-radius bad-targets output-extension unknown-option bad-option-value cuda)
+    unreadable vtp-radius bad-targets output-extension unknown-option bad-option-value cuda
+    output-is-input output-unwritable output-before-input)
   add_test(NAME app.eval.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
     -DEVAL=$<TARGET_FILE:vortex-eval> -DDIR=${VORTEX_APP_TEST_DIR}/bad-input-${kind}
     -DKIND=${kind} -P ${VORTEX_APP_SCRIPTS}/bad_input.cmake)
@@ -58,6 +59,15 @@ if(TARGET vortex-bench)
   add_test(NAME app.bench.json-ring COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:vortex-bench>
     -DDIR=${VORTEX_APP_TEST_DIR}/bench-ring -DCASE=ring -DRUNS=cpu-tree-double
     -P ${VORTEX_APP_SCRIPTS}/bench_json.cmake)
+  # Runs too large for the machine are refused at once, with the numbers.
+  add_test(NAME app.bench.too-large COMMAND vortex-bench --n 2000000000000 --runs none)
+  add_test(NAME app.bench.largest-n COMMAND vortex-bench --n 18446744073709551615 --runs none)
+  set_tests_properties(app.bench.too-large app.bench.largest-n PROPERTIES TIMEOUT 20
+    PASS_REGULAR_EXPRESSION "error: --n [0-9]+ \\(the particles, trees and results\\) needs about [0-9.e+]+ GB of memory; this machine has [0-9.e+]+ GB available")
+  add_test(NAME app.ring.too-many-layers COMMAND vortex-ring --layers 100 --steps 1 --no-plot
+    --output ${VORTEX_APP_TEST_DIR}/ring-too-many-layers)
+  set_tests_properties(app.ring.too-many-layers PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION
+    "error: --layers 100 \\([0-9]+ particles per ring\\) needs about [0-9.e+]+ GB of memory")
   add_test(NAME app.bench.bad-runs COMMAND vortex-bench --n 10 --runs gpu-tree)
   set_tests_properties(app.bench.bad-runs PROPERTIES PASS_REGULAR_EXPRESSION
     "vortex-bench: error: --runs: 'gpu-tree'")

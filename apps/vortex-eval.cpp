@@ -16,7 +16,7 @@ namespace {
 int eval_main(int argc, char** argv) {
   using namespace vortex;
   std::string sources_path, targets_path, output_path;
-  bool gradient = false;
+  bool gradient = false, force = false;
   cli::SolverCli solver_cli;
 
   cli::OptionParser parser(
@@ -34,12 +34,13 @@ int eval_main(int argc, char** argv) {
   parser.add("--targets", "FILE",
              "evaluate at these points (.csv or .vtp) instead of at the particles", targets_path);
   parser.add_flag("--gradient", "also compute the velocity gradient", gradient);
+  parser.add_flag("--force", "allow OUTPUT to replace SOURCES or the --targets file", force);
   solver_cli.add_to(parser);
   if (!parser.parse(argc, argv)) return 0;
   if (output_path.empty()) throw cli::UsageError("missing -o OUTPUT (see --help)");
 
-  // Check everything that can be checked before the computation.
-  cli::file_format(output_path, "output");
+  // Check everything that can be checked before the computation, the output first.
+  cli::check_output(output_path, {sources_path, targets_path}, force);
   const SolverOptions options = solver_cli.options();
   const ParticleSet sources = cli::read_sources(sources_path);
   Points targets;

@@ -18,6 +18,7 @@
 
 #include "app_main.hpp"
 #include "cli.hpp"
+#include "memory_check.hpp"
 #include "ring_blob.hpp"
 #include "ring_case.hpp"
 #include "ring_plot.hpp"
@@ -261,8 +262,14 @@ int ring_main(int argc, char** argv) {
     throw cli::UsageError("--diffusion: '" + s.diffusion + "' (accepted: vrm, pse)");
   const int every = s.every >= 0 ? s.every : std::max(1, s.steps / 20);
 
-  // Particles.
+  // Particles: every step keeps several copies of them with their velocities and gradients.
   const RingOptions first = ring_options(s);
+  constexpr long double kBytesPerParticle = 1000;
+  const long double ring_particles = static_cast<long double>(ring_particle_count(first));
+  cli::require_memory("--layers " + std::to_string(s.layers) + " (" +
+                          std::to_string(static_cast<unsigned long long>(ring_particles)) +
+                          " particles per ring)",
+                      kBytesPerParticle * ring_particles * (s.second_ring ? 2 : 1));
   ParticleSet particles = vortex_ring(first);
   RingOptions second = first;
   if (s.second_ring) {

@@ -114,8 +114,50 @@ TEST_P(CoreTest, FloatAgreesWithDouble) {
   }
 }
 
+// f and h of a core far from its centre, in long double: the singular kernel's 1/rho^3 and
+// -3/rho^5 times the core's algebraic correction (exactly 1 for the exponential and Gaussian cores,
+// whose exponentials are below long-double rounding at rho >= 10).
+CoreShape<long double> far_shape(Core core, long double rho) {
+  const long double e = 1 / (rho * rho);  // 1/rho^2
+  const long double f = 1 / (rho * rho * rho), h = -3 * f * e;
+  switch (core) {
+    case Core::RosenheadMoore:
+      return {f * powl(1 + e, -1.5L), h * powl(1 + e, -2.5L)};
+    case Core::WinckelmansLeonard:
+      return {f * (1 + 2.5L * e) * powl(1 + e, -2.5L), h * (1 + 3.5L * e) * powl(1 + e, -3.5L)};
+    default:
+      return {f, h};
+  }
+}
+
+// From r/sigma = 10 to where rho^5 leaves the range of T, F and F'/r are the closed form to
+// rounding: a clamped exponential must not leave a residue once 1/rho^3 falls below it.
+template <class T>
+void expect_far_field_is_closed_form(Core core, double rho_max, double tolerance) {
+  for (double rho = 10; rho <= rho_max; rho *= 1.7) {
+    const CoreFactors<T> k = core_factors<T>(core, T(rho) * T(rho), T(1));
+    const long double r = static_cast<T>(rho);
+    const CoreShape<long double> want = far_shape(core, r);
+    EXPECT_NEAR(k.F / want.f, 1.0L, tolerance) << "rho = " << rho;
+    EXPECT_NEAR(k.dF_over_r / want.h, 1.0L, tolerance) << "rho = " << rho;
+  }
+}
+
+TEST_P(CoreTest, FarFromTheCoreIsTheClosedFormInDouble) {
+  expect_far_field_is_closed_form<double>(GetParam(), 1e30, 8e-16);
+}
+
+TEST_P(CoreTest, FarFromTheCoreIsTheClosedFormInFloat) {
+  expect_far_field_is_closed_form<float>(GetParam(), 1e7, 1e-6);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllRegularCores, CoreTest, ::testing::ValuesIn(testing::kRegularCores),
                          testing::CoreName());
+
+TEST(SingularCore, FarFieldIsTheInverseCube) {
+  expect_far_field_is_closed_form<double>(Core::Singular, 1e30, 8e-16);
+  expect_far_field_is_closed_form<float>(Core::Singular, 1e7, 1e-6);
+}
 
 TEST(SingularCore, IsTheInverseCubeAndZeroAtTheOrigin) {
   const CoreFactors<double> k = core_factors<double>(Core::Singular, 4.0, 1.0);

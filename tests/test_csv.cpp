@@ -190,6 +190,40 @@ TEST_F(CsvTest, MissingOrDuplicateColumns) {
             file + ":1: column 'x' appears twice in the header");
 }
 
+TEST_F(CsvTest, ByteOrderMarkOfSpreadsheetsIsAccepted) {
+  const std::string file =
+      write_text("bom.csv", "\xEF\xBB\xBFx,y,z,Gx,Gy,Gz,sigma\n1,2,3,4,5,6,0.5\n");
+  const ParticleSet p = read_particles_csv(file);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p.x[0], 1);
+  EXPECT_EQ(p.sigma[0], 0.5);
+}
+
+TEST_F(CsvTest, SignAfterPlusIsNotANumber) {
+  const std::string header = "x,y,z,Gx,Gy,Gz,sigma\n";
+  EXPECT_EQ(source_error(header + "+-1,0,0,1,1,1,1\n"),
+            path("bad.csv") + ":2: column 'x': \"+-1\" is not a number");
+  EXPECT_EQ(source_error(header + "0,++1,0,1,1,1,1\n"),
+            path("bad.csv") + ":2: column 'y': \"++1\" is not a number");
+  // One plus before a digit or a point stays a number.
+  const ParticleSet p = read_particles_csv(write_text("plus.csv", header + "+1,+.5,0,1,1,1,1\n"));
+  EXPECT_EQ(p.x[0], 1);
+  EXPECT_EQ(p.y[0], 0.5);
+}
+
+TEST_F(CsvTest, EchoedTextIsCutAndEscaped) {
+  // A garbage header of 1 MB, with control bytes: the message shows its start, escaped.
+  const std::string header = "\x01\x1b[31m" + std::string(1 << 20, 'h');
+  const std::string message = source_error(header + "\n1,2,3\n");
+  EXPECT_LT(message.size(), 400u) << message.substr(0, 400);
+  EXPECT_NE(message.find("(header: \\x01\\x1b[31mhhh"), std::string::npos) << message;
+  EXPECT_NE(message.find("... (1048582 bytes)"), std::string::npos) << message;
+  const std::string value = std::string(100000, '7') + "x";
+  const std::string row_message = source_error("x,y,z,Gx,Gy,Gz,sigma\n" + value + ",0,0,1,1,1,1\n");
+  EXPECT_LT(row_message.size(), 400u);
+  EXPECT_NE(row_message.find(":2: column 'x': \"777"), std::string::npos) << row_message;
+}
+
 TEST_F(CsvTest, EmptyFilesAreErrors) {
   const std::string file = path("bad.csv");
   EXPECT_EQ(source_error(""), file + ": empty file: no header line and no data rows");

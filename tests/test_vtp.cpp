@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/scratch_dir.hpp"
+#include "support/vtk_files.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/pvd.hpp"
 #include "vortex/vtp.hpp"
@@ -41,21 +42,7 @@ std::string slurp(const std::string& file) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::string base64(const std::string& bytes) {
-  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
-    std::uint32_t word = 0;
-    for (std::size_t k = 0; k < 3; ++k) {
-      word = (word << 8) | (k < n ? static_cast<unsigned char>(bytes[i + k]) : 0u);
-    }
-    for (std::size_t k = 0; k < 4; ++k) {
-      out += k <= n ? alphabet[(word >> (18 - 6 * k)) & 63] : '=';
-    }
-  }
-  return out;
-}
+using vortex::testing::base64;
 
 template <class T>
 std::string raw_bytes(const std::vector<T>& values) {
@@ -305,10 +292,10 @@ TEST_F(VtpTest, MalformedFilesAreErrors) {
   };
   EXPECT_EQ(read_error(""), file + ": not a VTK XML file (no <VTKFile> element)");
   EXPECT_EQ(read_error("x,y,z\n1,2,3\n"), file + ": not a VTK XML file (no <VTKFile> element)");
-  EXPECT_EQ(read_error("<VTKFile type=\"UnstructuredGrid\"></VTKFile>"),
-            file + ":1: not a PolyData file (VTKFile type=\"UnstructuredGrid\")");
-  EXPECT_NE(read_error("<VTKFile type=\"PolyData\" compressor=\"vtkZLibDataCompressor\">")
-                .find("compressed files (vtkZLibDataCompressor) are not supported"),
+  EXPECT_EQ(read_error("<VTKFile type=\"ImageData\"></VTKFile>"),
+            file + ":1: not a PolyData or UnstructuredGrid file (VTKFile type=\"ImageData\")");
+  EXPECT_NE(read_error("<VTKFile type=\"PolyData\" compressor=\"vtkLZ4DataCompressor\">")
+                .find("compressed files (vtkLZ4DataCompressor) are not supported"),
             std::string::npos);
   EXPECT_EQ(read_error("<VTKFile type=\"PolyData\">\n<PolyData>\n<Piece NumberOfPoints=\"2\""),
             file + ":3: unterminated XML tag <Piece");

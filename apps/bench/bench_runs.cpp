@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "cli.hpp"
+#include "memory_check.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/kernels/pair_kernel.hpp"
 #include "vortex/solver.hpp"
@@ -120,6 +121,10 @@ std::vector<RunSpec> parse_runs(const std::string& text, Precision default_preci
 
 ParticleSet make_case(const std::string& name, std::size_t n, std::uint64_t seed) {
   if (n == 0) throw UsageError("--n must be at least 1");
+  // The particles, their copies in tree order, the trees and the results with the gradient.
+  constexpr long double kBytesPerParticle = 400;
+  require_memory("--n " + std::to_string(n) + " (the particles, trees and results)",
+                 kBytesPerParticle * static_cast<long double>(n));
   if (name == "cube") return random_cube(n, seed);
   if (name == "plummer") return plummer_sphere(n, seed);
   if (name == "ring") return vortex_ring(ring_options_for_count(n));

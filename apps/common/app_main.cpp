@@ -2,12 +2,20 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
+
+#include "memory_check.hpp"
 
 namespace vortex::cli {
 
 int run_app(const char* program, int argc, char** argv, int (*body)(int argc, char** argv)) {
   try {
     return body(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "%s: error: out of memory: the problem needs more than the %s this machine has "
+                 "available; make it smaller\n",
+                 program, memory_text(available_memory()).c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: error: %s\n", program, e.what());
   } catch (...) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "vortex/csv.hpp"
+#include "vortex/file_io.hpp"
 #include "vortex/vtp.hpp"
 
 namespace vortex::cli {
@@ -16,8 +17,26 @@ FileFormat file_format(const std::string& path, const std::string& role) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (extension == ".csv") return FileFormat::Csv;
   if (extension == ".vtp") return FileFormat::Vtp;
+  const bool input = role == "sources" || role == "targets";
+  if (extension == ".vtu" && input) return FileFormat::Vtp;  // read as a point cloud
   throw std::invalid_argument(role + " file '" + path +
-                              "': unknown extension (expected .csv or .vtp)");
+                              "': unknown extension (expected .csv or .vtp" +
+                              (input ? ", or .vtu)" : ")"));
+}
+
+void check_output(const std::string& output, const std::vector<std::string>& inputs, bool force) {
+  file_format(output, "output");
+  std::error_code ec;
+  if (std::filesystem::is_directory(output, ec)) {
+    throw std::invalid_argument("output file '" + output + "' is a folder");
+  }
+  for (const std::string& input : inputs) {
+    if (!force && !input.empty() && std::filesystem::equivalent(output, input, ec)) {
+      throw std::invalid_argument("output file '" + output + "' is the input file '" + input +
+                                  "' and would replace it (--force to allow that)");
+    }
+  }
+  AtomicFile probe(output);  // creates and removes a temporary file in the output's folder
 }
 
 ParticleSet read_sources(const std::string& path) {

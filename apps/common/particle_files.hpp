@@ -2,6 +2,7 @@
 // Particle and result files chosen by their extension: .csv or .vtp.
 
 #include <string>
+#include <vector>
 
 #include "vortex/field.hpp"
 #include "vortex/particles.hpp"
@@ -13,6 +14,11 @@ enum class FileFormat { Csv, Vtp };
 // The format of a path by its extension (case-insensitive); throws std::invalid_argument naming
 // the path for anything else. `role` ("sources", "output", ...) goes into the message.
 FileFormat file_format(const std::string& path, const std::string& role);
+
+// Checks, before any work, that `output` can be written: a known extension, a writable folder,
+// not a folder itself, and not one of `inputs` (which it would replace) unless `force`. Throws
+// std::invalid_argument or FileError naming the problem.
+void check_output(const std::string& output, const std::vector<std::string>& inputs, bool force);
 
 ParticleSet read_sources(const std::string& path);
 Points read_targets(const std::string& path);

@@ -32,8 +32,12 @@ double box_gap(const KdNode& a, const KdNode& b) {
 }  // namespace
 
 bool is_far(const KdNode& target, const KdNode& source, const AcceptanceCriteria& criteria) {
-  // (a) geometric: the expansion converges like (radius / distance)^(p+1) at every target.
-  if (!(source.radius <= criteria.theta * point_box_distance(source.center, target))) return false;
+  // (a) geometric: the expansion converges like (radius / distance)^(p+1) at every target. The
+  // distance must be positive: a box of zero extent at zero distance (a lone particle, coincident
+  // particles) would pass, and its expansion would be evaluated at its own centre. With a positive
+  // distance and theta < 1 no source can sit at a target.
+  const double distance = point_box_distance(source.center, target);
+  if (!(distance > 0 && source.radius <= criteria.theta * distance)) return false;
   // (b) core: no regularized pair is approximated by the singular expansion.
   return box_gap(target, source) >= criteria.kappa * source.max_sigma;
 }

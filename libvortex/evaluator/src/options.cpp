@@ -94,6 +94,15 @@ TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend bac
 }
 
 void validate_options(const SolverOptions& o) {
+  // Enumerations cast from integers can hold values outside their lists.
+  auto require_listed = [](const std::string& name, int value, const char* type) {
+    if (name == "?")
+      throw std::invalid_argument(std::to_string(value) + " is not a " + type + " value");
+  };
+  require_listed(to_string(o.core), static_cast<int>(o.core), "Core");
+  require_listed(to_string(o.method), static_cast<int>(o.method), "Method");
+  require_listed(to_string(o.backend), static_cast<int>(o.backend), "Backend");
+  require_listed(to_string(o.precision), static_cast<int>(o.precision), "Precision");
   const TreeOptions& t = o.tree;
   if (t.order < 0 || t.order > 16)
     throw std::invalid_argument("order p must be in 1..16 (0: default), got " +

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "text_excerpt.hpp"
+
 namespace vortex {
 
 void Points::resize(std::size_t n) {
@@ -67,11 +69,91 @@ SourcesView::SourcesView(const ParticleSet& s)
 
 namespace {
 
+void require_same_lengths(const std::vector<double>& x, const std::vector<double>& y,
+                          const std::vector<double>& z, const char* set) {
+  if (y.size() != x.size() || z.size() != x.size()) {
+    throw std::invalid_argument(std::string(set) + ": x, y and z have " + std::to_string(x.size()) +
+                                ", " + std::to_string(y.size()) + " and " +
+                                std::to_string(z.size()) + " entries");
+  }
+}
+
+}  // namespace
+
+PointsView::PointsView(const Points& p) : x(p.x.data()), y(p.y.data()), z(p.z.data()), n(p.size()) {
+  require_same_lengths(p.x, p.y, p.z, "points");
+}
+
+PointsView::PointsView(const ParticleSet& p)
+    : x(p.x.data()), y(p.y.data()), z(p.z.data()), n(p.size()) {
+  require_same_lengths(p.x, p.y, p.z, "particles");
+}
+
+namespace {
+
+// Null arrays (with entries to read) and non-finite values, named.
 void check_finite(const double* v, std::size_t n, const char* set, const char* name) {
+  if (n > 0 && !v) {
+    throw std::invalid_argument(std::string(set) + ": " + name + " is a null pointer for " +
+                                std::to_string(n) +
+                                (std::string(set) == "targets" ? " points" : " particles"));
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(v[i])) {
       throw std::invalid_argument(std::string(set) + " " + name + "[" + std::to_string(i) +
-                                  "] is not finite (" + std::to_string(v[i]) + ")");
+                                  "] is not finite (" + detail::number_text(v[i]) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Lengths outside [kMinLength, kMaxLength] make 1/sigma^3 overflow or Gamma/sigma^3 underflow
+// (and products of coordinates leave the range of double): results would be NaN or 0.
+constexpr double kMinLength = 1e-100, kMaxLength = 1e100;
+// Gamma/sigma^3 (what the kernels multiply) must stay a normal double with room to spare.
+constexpr double kMinStrength = 1e-290, kMaxStrength = 1e290;
+
+void check_coordinates(const double* v, std::size_t n, const char* set, const char* name) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::abs(v[i]) > kMaxLength) {
+      throw std::invalid_argument(
+          std::string(set) + " " + name + "[" + std::to_string(i) +
+          "] = " + detail::number_text(v[i]) +
+          " is beyond the supported range of lengths, |x| <= " + detail::number_text(kMaxLength));
+    }
+  }
+}
+
+void check_length_scales(SourcesView s) {
+  const double* positions[] = {s.x, s.y, s.z};
+  const char* position_names[] = {"x", "y", "z"};
+  for (int k = 0; k < 3; ++k)
+    check_coordinates(positions[k], s.size(), "sources", position_names[k]);
+  const double* strengths[] = {s.gx, s.gy, s.gz};
+  const char* strength_names[] = {"gx", "gy", "gz"};
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double sigma = s.sigma[i];
+    if (sigma < kMinLength || sigma > kMaxLength) {
+      throw std::invalid_argument(
+          "sources sigma[" + std::to_string(i) + "] = " + detail::number_text(sigma) + " is " +
+          (sigma < kMinLength ? "below " + detail::number_text(kMinLength)
+                              : "above " + detail::number_text(kMaxLength)) +
+          ", outside the supported range of lengths (rescale the problem)");
+    }
+    for (int k = 0; k < 3; ++k) {
+      const double g = strengths[k][i];
+      const double scaled = std::abs(g) / (sigma * sigma * sigma);
+      if (g != 0 && !(scaled >= kMinStrength && scaled <= kMaxStrength)) {
+        throw std::invalid_argument("sources " + std::string(strength_names[k]) + "[" +
+                                    std::to_string(i) + "] = " + detail::number_text(g) +
+                                    ": circulation / sigma^3 = " + detail::number_text(scaled) +
+                                    " is outside the supported range " +
+                                    detail::number_text(kMinStrength) + " to " +
+                                    detail::number_text(kMaxStrength));
+      }
     }
   }
 }
@@ -90,7 +172,7 @@ void validate_sources(SourcesView s) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!(s.sigma[i] > 0)) {
       throw std::invalid_argument("sources sigma[" + std::to_string(i) +
-                                  "] must be positive, got " + std::to_string(s.sigma[i]));
+                                  "] must be positive, got " + detail::number_text(s.sigma[i]));
     }
   }
 }
@@ -99,6 +181,13 @@ void validate_targets(PointsView t) {
   check_finite(t.x, t.n, "targets", "x");
   check_finite(t.y, t.n, "targets", "y");
   check_finite(t.z, t.n, "targets", "z");
+}
+
+void validate_length_scales(SourcesView sources, PointsView targets) {
+  check_length_scales(sources);
+  const double* arrays[] = {targets.x, targets.y, targets.z};
+  const char* names[] = {"x", "y", "z"};
+  for (int k = 0; k < 3; ++k) check_coordinates(arrays[k], targets.n, "targets", names[k]);
 }
 
 }  // namespace vortex

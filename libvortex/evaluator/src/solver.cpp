@@ -140,10 +140,12 @@ void Solver::evaluate(SourcesView sources, PointsView targets, bool gradient, Ve
 void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradient,
                            VelocityField& result) {
   const auto start = Clock::now();
+  if (!state_) throw std::logic_error("vortex::Solver: used after it was moved from");
   if (sources.size() == 0) throw std::invalid_argument("no source particles (N = 0)");
   if (targets.size() == 0) throw std::invalid_argument("no target points");
   validate_sources(sources);
   validate_targets(targets);
+  validate_length_scales(sources, targets);
   const detail::ResolvedOptions options =
       detail::resolve_options(options_, resolve_backend(options_.backend));
   ThreadScope threads(options.threads);

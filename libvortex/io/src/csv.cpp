@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text_excerpt.hpp"
+
 namespace vortex {
 
 const char* const kParticleCsvHeader = "x,y,z,Gx,Gy,Gz,sigma";
@@ -86,7 +88,10 @@ template <std::size_t K>
 std::array<std::vector<double>, K> read_columns(const std::string& path,
                                                 std::array<Column, K> columns, int sigma_column) {
   const std::string text = read_file(path);
-  CsvLines lines(text);
+  // Spreadsheet programs start UTF-8 files with a byte order mark.
+  std::string_view body(text);
+  if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);
+  CsvLines lines(body);
   std::string_view line;
   if (!lines.next(line)) throw FileError(path + ": empty file: no header line and no data rows");
 
@@ -110,7 +115,7 @@ std::array<std::vector<double>, K> read_columns(const std::string& path,
   for (const auto& column : columns) {
     if (column.field < 0) {
       throw FileError(path + ":" + std::to_string(header_line) + ": missing column '" +
-                      column.name + "' (header: " + std::string(trim(line)) + ")");
+                      column.name + "' (header: " + detail::excerpt(trim(line)) + ")");
     }
   }
 
@@ -129,10 +134,13 @@ std::array<std::vector<double>, K> read_columns(const std::string& path,
       auto fail = [&](const std::string& problem) {
         throw FileError(where() + "column '" + columns[k].name + "': " + problem);
       };
-      auto quoted = [&] { return "\"" + std::string(token) + "\""; };
+      auto quoted = [&] { return "\"" + detail::excerpt(token) + "\""; };
       if (token.empty()) fail("empty value");
       std::string_view digits = token;
-      if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);
+      // from_chars takes no '+'; one is allowed before a digit or point, not before a sign.
+      if (digits.size() > 1 && digits.front() == '+' && digits[1] != '-' && digits[1] != '+') {
+        digits.remove_prefix(1);
+      }
       double value = 0;
       const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
       if (ec == std::errc::result_out_of_range) fail(quoted() + " is out of range");

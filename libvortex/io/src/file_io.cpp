@@ -1,11 +1,13 @@
 #include "vortex/file_io.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 
 namespace vortex {
 
@@ -16,6 +18,57 @@ std::string system_reason() {
 }
 
 constexpr std::size_t kBufferBytes = 1 << 20;
+
+// Temporary files being written, removed by SIGINT and SIGTERM before the process dies with the
+// signal: an interrupted write leaves nothing behind. The table is read by the signal handler, so
+// it is a fixed array of atomic pointers (to each AtomicFile's own path string).
+constexpr int kTempSlots = 64;
+std::atomic<const char*> g_temp_paths[kTempSlots];
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM};
+struct sigaction g_previous[2];
+
+extern "C" void remove_temp_files_on_signal(int signal) {
+  for (auto& slot : g_temp_paths) {
+    if (const char* path = slot.load()) ::unlink(path);
+  }
+  const int k = signal == SIGINT ? 0 : 1;
+  ::sigaction(signal, &g_previous[k], nullptr);
+  ::raise(signal);
+}
+
+// Installed once, and only where the program keeps the default action (it may handle the
+// signals itself).
+void install_cleanup_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int k = 0; k < 2; ++k) {
+      struct sigaction current {};
+      if (::sigaction(kCleanupSignals[k], nullptr, &current) != 0) continue;
+      if (current.sa_handler != SIG_DFL) continue;
+      g_previous[k] = current;
+      struct sigaction cleanup {};
+      cleanup.sa_handler = remove_temp_files_on_signal;
+      sigemptyset(&cleanup.sa_mask);
+      ::sigaction(kCleanupSignals[k], &cleanup, nullptr);
+    }
+  });
+}
+
+// With more files open at once than slots, the extra ones are not removed on a signal.
+void register_temp_path(const char* path) {
+  install_cleanup_handlers();
+  for (auto& slot : g_temp_paths) {
+    const char* empty = nullptr;
+    if (slot.compare_exchange_strong(empty, path)) return;
+  }
+}
+
+void unregister_temp_path(const char* path) {
+  for (auto& slot : g_temp_paths) {
+    const char* expected = path;
+    if (slot.compare_exchange_strong(expected, nullptr)) return;
+  }
+}
 
 }  // namespace
 
@@ -46,6 +99,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   temp_path_ = (target.parent_path() / name).string();
   file_ = std::fopen(temp_path_.c_str(), "wbx");
   if (!file_) throw FileError(path_ + ": cannot write: " + system_reason());
+  register_temp_path(temp_path_.c_str());
   buffer_.reserve(kBufferBytes);
 }
 
@@ -53,6 +107,7 @@ AtomicFile::~AtomicFile() {
   if (committed_) return;
   if (file_) std::fclose(file_);
   std::remove(temp_path_.c_str());
+  unregister_temp_path(temp_path_.c_str());
 }
 
 void AtomicFile::flush_buffer() {
@@ -87,6 +142,7 @@ void AtomicFile::commit() {
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     throw FileError(path_ + ": cannot write: " + system_reason());
   }
+  unregister_temp_path(temp_path_.c_str());
   committed_ = true;
 }
 

@@ -1,17 +1,21 @@
-// Reader of VTK XML PolyData without VTK: points and point arrays, uncompressed, in ascii, inline
-// base64 or appended (raw or base64) form.
+// Reader of VTK XML PolyData (and UnstructuredGrid point clouds) without VTK: points and point
+// arrays in ascii, inline base64 or appended (raw or base64) form, uncompressed or zlib-compressed.
 
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "byte_order.hpp"
+#include "text_excerpt.hpp"
 #include "vortex/vtp.hpp"
+#include "vtk_binary.hpp"
 #include "xml_tags.hpp"
 
 namespace vortex {
@@ -25,6 +29,9 @@ const VtpPointArray* VtpData::find(const std::string& name) const {
 
 namespace {
 
+// More components than any VTK array has; larger counts are malformed.
+constexpr int kMaxComponents = 1 << 20;
+
 struct ArraySpec {
   std::string name;
   std::string type;
@@ -36,7 +43,7 @@ struct ArraySpec {
 };
 
 struct PieceSpec {
-  std::size_t n_points = 0;
+  std::uint64_t n_points = 0;
   std::optional<ArraySpec> points;
   std::vector<ArraySpec> point_data;
 };
@@ -47,6 +54,7 @@ struct FileLayout {
   std::vector<PieceSpec> pieces;
   std::optional<std::size_t> appended_base;  // offset of the byte after '_'
   bool appended_base64 = false;
+  bool zlib = false;  // arrays compressed by vtkZLibDataCompressor
 };
 
 std::size_t type_size(const std::string& type) {
@@ -55,18 +63,6 @@ std::size_t type_size(const std::string& type) {
   if (type == "Int32" || type == "UInt32" || type == "Float32") return 4;
   if (type == "Int64" || type == "UInt64" || type == "Float64") return 8;
   return 0;
-}
-
-template <class T>
-T load(const unsigned char* bytes, bool swap) {
-  unsigned char buffer[sizeof(T)];
-  std::memcpy(buffer, bytes, sizeof(T));
-  if (swap) {
-    for (std::size_t k = 0; k < sizeof(T) / 2; ++k) std::swap(buffer[k], buffer[sizeof(T) - 1 - k]);
-  }
-  T value;
-  std::memcpy(&value, buffer, sizeof(T));
-  return value;
 }
 
 double load_as_double(const std::string& type, const unsigned char* bytes, bool swap) {
@@ -82,71 +78,11 @@ double load_as_double(const std::string& type, const unsigned char* bytes, bool 
   return static_cast<double>(load<std::uint64_t>(bytes, swap));
 }
 
-// The shortest text that reads back as the value, for error messages.
-std::string number_text(double value) {
-  char buffer[32];
-  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+// a * b, or nothing when it does not fit in size_t.
+std::optional<std::size_t> checked_product(std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<std::size_t>::max() / a) return std::nullopt;
+  return static_cast<std::size_t>(a * b);
 }
-
-bool host_is_little_endian() {
-  const std::uint16_t probe = 1;
-  unsigned char first;
-  std::memcpy(&first, &probe, 1);
-  return first == 1;
-}
-
-int base64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-// Decodes base64 four characters at a time, skipping white space. Each group yields one to three
-// bytes, so a header encoded on its own (with padding) and one encoded together with the data
-// both decode to the same byte stream.
-class Base64Stream {
- public:
-  Base64Stream(std::string_view text, std::size_t begin, std::size_t end)
-      : text_(text), pos_(begin), end_(end) {}
-
-  // Appends decoded bytes until `out` holds `bytes`; false when the text runs out or is not
-  // base64.
-  bool read_until(std::string& out, std::size_t bytes) {
-    while (out.size() < bytes) {
-      int values[4];
-      int filled = 0, padding = 0;
-      while (filled < 4) {
-        if (pos_ >= end_) return false;
-        const char c = text_[pos_++];
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-        if (c == '=') {
-          values[filled++] = 0;
-          ++padding;
-          continue;
-        }
-        const int v = base64_value(c);
-        if (v < 0 || padding > 0) return false;
-        values[filled++] = v;
-      }
-      if (padding > 2) return false;
-      const std::uint32_t word = (static_cast<std::uint32_t>(values[0]) << 18) |
-                                 (static_cast<std::uint32_t>(values[1]) << 12) |
-                                 (static_cast<std::uint32_t>(values[2]) << 6) |
-                                 static_cast<std::uint32_t>(values[3]);
-      const char bytes3[3] = {static_cast<char>(word >> 16), static_cast<char>(word >> 8),
-                              static_cast<char>(word)};
-      out.append(bytes3, 3 - padding);
-    }
-    return true;
-  }
-
- private:
-  std::string_view text_;
-  std::size_t pos_, end_;
-};
 
 class VtpReader {
  public:
@@ -168,7 +104,7 @@ class VtpReader {
             if (!std::isfinite(xyz[3 * i + c])) {
               throw FileError(scanner_where(piece.points->tag_offset) + "point " +
                               std::to_string(data.points.size()) + ": coordinate " + "xyz"[c] +
-                              " is not finite (" + number_text(xyz[3 * i + c]) + ")");
+                              " is not finite (" + detail::number_text(xyz[3 * i + c]) + ")");
             }
           }
           data.points.push_back(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
@@ -185,9 +121,10 @@ class VtpReader {
           target = &data.arrays.back();
         }
         if (target->components != spec.components) {
-          throw FileError(scanner_where(spec.tag_offset) + "array '" + spec.name + "' has " +
-                          std::to_string(spec.components) + " components in one piece and " +
-                          std::to_string(target->components) + " in another");
+          throw FileError(scanner_where(spec.tag_offset) + "array '" + detail::excerpt(spec.name) +
+                          "' has " + std::to_string(spec.components) +
+                          " components in one piece and " + std::to_string(target->components) +
+                          " in another");
         }
         const std::vector<double> values = decode(spec, piece.n_points, spec.components);
         target->values.insert(target->values.end(), values.begin(), values.end());
@@ -220,44 +157,52 @@ class VtpReader {
   }
 
  private:
-  ArraySpec array_spec(const xml::Tag& tag, const xml::TagScanner& scanner) {
+  ArraySpec array_spec(const xml::Tag& tag) {
     ArraySpec spec;
     spec.tag_offset = tag.begin;
     if (const auto* v = tag.attribute("Name")) spec.name = *v;
     spec.type = tag.attribute("type") ? *tag.attribute("type") : "";
     if (type_size(spec.type) == 0) {
-      throw FileError(scanner.where(tag.begin) + "DataArray '" + spec.name +
-                      "' has unsupported type '" + spec.type + "'");
+      throw FileError(scanner_where(tag.begin) + "DataArray '" + detail::excerpt(spec.name) +
+                      "' has unsupported type '" + detail::excerpt(spec.type) + "'");
     }
     if (const auto* v = tag.attribute("NumberOfComponents")) {
-      spec.components = parse_count(*v, scanner.where(tag.begin) + "NumberOfComponents");
-      if (spec.components < 1) {
-        throw FileError(scanner.where(tag.begin) + "DataArray '" + spec.name +
-                        "' has NumberOfComponents " + *v);
+      const std::uint64_t components = parse_count(*v, tag.begin, "NumberOfComponents");
+      if (components < 1 || components > static_cast<std::uint64_t>(kMaxComponents)) {
+        throw FileError(scanner_where(tag.begin) + "DataArray '" + detail::excerpt(spec.name) +
+                        "' has NumberOfComponents " + *v + " (accepted: 1 to " +
+                        std::to_string(kMaxComponents) + ")");
       }
+      spec.components = static_cast<int>(components);
     }
     spec.format = tag.attribute("format") ? *tag.attribute("format") : "ascii";
     if (spec.format != "ascii" && spec.format != "binary" && spec.format != "appended") {
-      throw FileError(scanner.where(tag.begin) + "DataArray '" + spec.name +
-                      "' has unknown format '" + spec.format + "'");
+      throw FileError(scanner_where(tag.begin) + "DataArray '" + detail::excerpt(spec.name) +
+                      "' has unknown format '" + detail::excerpt(spec.format) + "'");
     }
     if (spec.format == "appended") {
       const auto* v = tag.attribute("offset");
       if (!v) {
-        throw FileError(scanner.where(tag.begin) + "appended DataArray '" + spec.name +
-                        "' has no offset");
+        throw FileError(scanner_where(tag.begin) + "appended DataArray '" +
+                        detail::excerpt(spec.name) + "' has no offset");
       }
-      spec.offset =
-          static_cast<std::uint64_t>(parse_count(*v, scanner.where(tag.begin) + "offset"));
+      spec.offset = parse_count(*v, tag.begin, "offset");
     }
     return spec;
   }
 
-  static long long parse_count(const std::string& text, const std::string& what) {
-    long long value = 0;
+  // A non-negative integer attribute; the message (with the line) is built only on error.
+  std::uint64_t parse_count(const std::string& text, std::size_t tag_offset,
+                            const char* what) const {
+    std::uint64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < 0) {
-      throw FileError(what + " \"" + text + "\" is not a non-negative integer");
+    if (ec == std::errc::result_out_of_range) {
+      throw FileError(scanner_where(tag_offset) + what + " \"" + detail::excerpt(text) +
+                      "\" is too large");
+    }
+    if (ec != std::errc() || end != text.data() + text.size()) {
+      throw FileError(scanner_where(tag_offset) + what + " \"" + detail::excerpt(text) +
+                      "\" is not a non-negative integer");
     }
     return value;
   }
@@ -272,7 +217,8 @@ class VtpReader {
     while (scanner.next(tag)) {
       if (tag.kind == xml::Tag::Kind::End) {
         if (stack.empty() || stack.back() != tag.name) {
-          throw FileError(scanner.where(tag.begin) + "unexpected </" + tag.name + ">");
+          throw FileError(scanner.where(tag.begin) + "unexpected </" + detail::excerpt(tag.name) +
+                          ">");
         }
         if (tag.name == "DataArray" && open_array) {
           if (!array_text_closed) open_array->text_end = tag.begin;
@@ -290,10 +236,12 @@ class VtpReader {
       if (tag.name == "VTKFile") {
         seen_vtkfile = true;
         const auto* type = tag.attribute("type");
-        if (!type || *type != "PolyData") {
-          throw FileError(scanner.where(tag.begin) + "not a PolyData file (VTKFile type=\"" +
-                          (type ? *type : "") + "\")");
+        if (!type || (*type != "PolyData" && *type != "UnstructuredGrid")) {
+          throw FileError(scanner.where(tag.begin) +
+                          "not a PolyData or UnstructuredGrid file (VTKFile type=\"" +
+                          (type ? detail::excerpt(*type) : "") + "\")");
         }
+        dataset_ = *type;
         if (const auto* order = tag.attribute("byte_order")) {
           layout_.little_endian = *order != "BigEndian";
         }
@@ -301,26 +249,29 @@ class VtpReader {
           if (*header == "UInt64") {
             layout_.header_bytes = 8;
           } else if (*header != "UInt32") {
-            throw FileError(scanner.where(tag.begin) + "unsupported header_type \"" + *header +
-                            "\"");
+            throw FileError(scanner.where(tag.begin) + "unsupported header_type \"" +
+                            detail::excerpt(*header) + "\"");
           }
         }
         if (const auto* compressor = tag.attribute("compressor");
             compressor && !compressor->empty()) {
-          throw FileError(scanner.where(tag.begin) + "compressed files (" + *compressor +
-                          ") are not supported; save the file uncompressed");
+          if (*compressor != "vtkZLibDataCompressor") {
+            throw FileError(scanner.where(tag.begin) + "compressed files (" +
+                            detail::excerpt(*compressor) +
+                            ") are not supported; save the file uncompressed or with zlib");
+          }
+          layout_.zlib = true;
         }
-      } else if (tag.name == "Piece" && parent == "PolyData") {
+      } else if (tag.name == "Piece" && parent == dataset_) {
         PieceSpec piece;
         if (const auto* v = tag.attribute("NumberOfPoints")) {
-          piece.n_points = static_cast<std::size_t>(
-              parse_count(*v, scanner.where(tag.begin) + "NumberOfPoints"));
+          piece.n_points = parse_count(*v, tag.begin, "NumberOfPoints");
         }
         layout_.pieces.push_back(std::move(piece));
       } else if (tag.name == "DataArray" && !layout_.pieces.empty() &&
                  (parent == "Points" || parent == "PointData")) {
         PieceSpec& piece = layout_.pieces.back();
-        ArraySpec spec = array_spec(tag, scanner);
+        ArraySpec spec = array_spec(tag);
         spec.text_begin = spec.text_end = tag.end;
         if (parent == "Points") {
           if (spec.name.empty()) spec.name = "Points";
@@ -339,7 +290,7 @@ class VtpReader {
         layout_.appended_base64 = encoding && *encoding == "base64";
         if (encoding && *encoding != "raw" && *encoding != "base64") {
           throw FileError(scanner.where(tag.begin) + "unknown AppendedData encoding \"" +
-                          *encoding + "\"");
+                          detail::excerpt(*encoding) + "\"");
         }
         const std::size_t marker = text_.find('_', tag.end);
         if (marker == std::string::npos) {
@@ -351,72 +302,64 @@ class VtpReader {
       if (tag.kind == xml::Tag::Kind::Start) stack.push_back(tag.name);
     }
     if (!seen_vtkfile) throw FileError(path_ + ": not a VTK XML file (no <VTKFile> element)");
-    if (layout_.pieces.empty()) throw FileError(path_ + ": no <Piece> in <PolyData>");
+    if (layout_.pieces.empty()) {
+      throw FileError(path_ + ": no <Piece> in <" + dataset_ + ">");
+    }
   }
 
-  std::vector<double> decode(const ArraySpec& spec, std::size_t n_tuples, int components) {
-    const std::string where = scanner_where(spec.tag_offset) + "array '" + spec.name + "': ";
+  std::vector<double> decode(const ArraySpec& spec, std::uint64_t n_tuples, int components) {
+    // Messages are built only on error: a file of many pieces reads in linear time.
+    auto fail = [&](const std::string& problem) {
+      return FileError(scanner_where(spec.tag_offset) + "array '" + detail::excerpt(spec.name) +
+                       "': " + problem);
+    };
     if (spec.components != components) {
-      throw FileError(where + "has " + std::to_string(spec.components) + " components, expected " +
-                      std::to_string(components));
+      throw fail("has " + std::to_string(spec.components) + " components, expected " +
+                 std::to_string(components));
     }
-    const std::size_t count = n_tuples * static_cast<std::size_t>(components);
-    if (spec.format == "ascii") return decode_ascii(spec, count, where);
-
     const std::size_t size = type_size(spec.type);
-    std::string bytes;
-    const std::size_t header = layout_.header_bytes;
-    if (spec.format == "appended" && !layout_.appended_base64) {
-      if (!layout_.appended_base) throw FileError(where + "appended data but no <AppendedData>");
-      const std::size_t begin = *layout_.appended_base + spec.offset;
-      if (begin + header > text_.size()) throw FileError(where + "offset beyond the end of file");
-      const std::uint64_t declared = read_header(text_.data() + begin);
-      if (declared != count * size) throw size_mismatch(where, declared, count * size);
-      if (begin + header + declared > text_.size()) {
-        throw FileError(where + "data runs past the end of the file");
-      }
-      bytes.assign(text_, begin + header, count * size);
-    } else {
-      std::size_t begin = spec.text_begin, end = spec.text_end;
-      if (spec.format == "appended") {
-        if (!layout_.appended_base) throw FileError(where + "appended data but no <AppendedData>");
-        begin = *layout_.appended_base + spec.offset;
-        end = text_.size();
-      }
-      Base64Stream stream(text_, begin, end);
-      if (!stream.read_until(bytes, header)) throw FileError(where + "malformed base64 data");
-      const std::uint64_t declared = read_header(bytes.data());
-      if (declared != count * size) throw size_mismatch(where, declared, count * size);
-      if (!stream.read_until(bytes, header + count * size)) {
-        throw FileError(where + "malformed or truncated base64 data");
-      }
-      bytes.erase(0, header);
+    const auto count = checked_product(n_tuples, static_cast<std::uint64_t>(components));
+    const auto bytes_expected = count ? checked_product(*count, size) : std::nullopt;
+    if (!bytes_expected) {
+      throw fail("NumberOfPoints " + std::to_string(n_tuples) + " times " +
+                 std::to_string(components) + " components of " + spec.type +
+                 " overflows the size of any file");
     }
-    const bool swap = layout_.little_endian != host_is_little_endian();
-    std::vector<double> values(count);
+    if (spec.format == "ascii") return decode_ascii(spec, *count);
+
+    std::size_t begin = spec.text_begin, end = spec.text_end;
+    bool base64 = true;
+    if (spec.format == "appended") {
+      if (!layout_.appended_base) throw fail("appended data but no <AppendedData>");
+      if (spec.offset > text_.size() - *layout_.appended_base) {
+        throw fail("offset " + std::to_string(spec.offset) + " beyond the end of the file");
+      }
+      begin = *layout_.appended_base + static_cast<std::size_t>(spec.offset);
+      end = text_.size();
+      base64 = layout_.appended_base64;
+    }
+    vtk_binary::ByteStream stream(text_, begin, end, base64);
+    vtk_binary::Format format;
+    format.header_bytes = layout_.header_bytes;
+    format.swap = layout_.little_endian != host_is_little_endian();
+    format.zlib = layout_.zlib;
+    std::string bytes;
+    try {
+      bytes = vtk_binary::read_block(stream, format, *bytes_expected);
+    } catch (const vtk_binary::BlockError& e) {
+      throw fail(e.what());
+    }
+    std::vector<double> values(*count);
     const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
-    for (std::size_t k = 0; k < count; ++k)
-      values[k] = load_as_double(spec.type, raw + k * size, swap);
+    for (std::size_t k = 0; k < *count; ++k)
+      values[k] = load_as_double(spec.type, raw + k * size, format.swap);
     return values;
   }
 
-  std::uint64_t read_header(const char* bytes) const {
-    const bool swap = layout_.little_endian != host_is_little_endian();
-    const auto* raw = reinterpret_cast<const unsigned char*>(bytes);
-    return layout_.header_bytes == 8 ? load<std::uint64_t>(raw, swap)
-                                     : load<std::uint32_t>(raw, swap);
-  }
-
-  static FileError size_mismatch(const std::string& where, std::uint64_t declared,
-                                 std::size_t expected) {
-    return FileError(where + "holds " + std::to_string(declared) + " bytes, expected " +
-                     std::to_string(expected) + " (from NumberOfPoints)");
-  }
-
-  std::vector<double> decode_ascii(const ArraySpec& spec, std::size_t count,
-                                   const std::string& where) {
+  std::vector<double> decode_ascii(const ArraySpec& spec, std::size_t count) {
     std::vector<double> values;
-    values.reserve(count);
+    // A value takes two characters at least: a count beyond that is caught after the parse.
+    values.reserve(std::min(count, (spec.text_end - spec.text_begin) / 2 + 1));
     std::size_t i = spec.text_begin;
     while (true) {
       while (i < spec.text_end && std::strchr(" \t\r\n", text_[i])) ++i;
@@ -426,14 +369,16 @@ class VtpReader {
       double value = 0;
       const auto [end, ec] = std::from_chars(text_.data() + i, text_.data() + j, value);
       if (ec != std::errc() || end != text_.data() + j) {
-        throw FileError(scanner_where(i) + "array '" + spec.name + "': \"" +
-                        text_.substr(i, j - i) + "\" is not a number");
+        throw FileError(scanner_where(i) + "array '" + detail::excerpt(spec.name) + "': \"" +
+                        detail::excerpt(std::string_view(text_).substr(i, j - i)) +
+                        "\" is not a number");
       }
       values.push_back(value);
       i = j;
     }
     if (values.size() != count) {
-      throw FileError(where + "holds " + std::to_string(values.size()) + " values, expected " +
+      throw FileError(scanner_where(spec.tag_offset) + "array '" + detail::excerpt(spec.name) +
+                      "': holds " + std::to_string(values.size()) + " values, expected " +
                       std::to_string(count) + " (from NumberOfPoints)");
     }
     return values;
@@ -441,6 +386,7 @@ class VtpReader {
 
   std::string path_;
   std::string text_;
+  std::string dataset_ = "PolyData";  // or UnstructuredGrid, whose cells are ignored
   FileLayout layout_;
 };
 
@@ -485,7 +431,7 @@ ParticleSet read_particles_vtp(const std::string& path) {
     for (int c = 0; c < 3; ++c) {
       const double g = circulation.values[3 * i + c];
       if (!std::isfinite(g)) {
-        throw FileError(where(vtp_arrays::kCirculation, i) + "value " + number_text(g) +
+        throw FileError(where(vtp_arrays::kCirculation, i) + "value " + detail::number_text(g) +
                         " is not finite");
       }
     }
@@ -494,11 +440,12 @@ ParticleSet read_particles_vtp(const std::string& path) {
     p.gz[i] = circulation.values[3 * i + 2];
     const double s = radius.values[i];
     if (!std::isfinite(s)) {
-      throw FileError(where(vtp_arrays::kRadius, i) + "value " + number_text(s) + " is not finite");
+      throw FileError(where(vtp_arrays::kRadius, i) + "value " + detail::number_text(s) +
+                      " is not finite");
     }
     if (!(s > 0)) {
       throw FileError(where(vtp_arrays::kRadius, i) + "core radius must be positive, got " +
-                      number_text(s));
+                      detail::number_text(s));
     }
     p.sigma[i] = s;
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "byte_order.hpp"
 #include "vortex/vtp.hpp"
 #include "xml_tags.hpp"
 
@@ -19,13 +20,6 @@ struct ArrayColumns {
   std::string name;
   std::vector<const double*> components;
 };
-
-bool host_is_little_endian() {
-  const std::uint16_t probe = 1;
-  unsigned char first;
-  std::memcpy(&first, &probe, 1);
-  return first == 1;
-}
 
 template <class T>
 void append_little_endian(std::string& out, T value) {

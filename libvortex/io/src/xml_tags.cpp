@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "text_excerpt.hpp"
 #include "vortex/file_io.hpp"
 
 namespace vortex::xml {
@@ -99,7 +100,8 @@ bool TagScanner::next(Tag& tag) {
     tag.name = std::string(text_.substr(name_begin, i - name_begin));
     while (true) {
       while (i < text_.size() && is_space(text_[i])) ++i;
-      if (i >= text_.size()) throw FileError(where(open) + "unterminated XML tag <" + tag.name);
+      if (i >= text_.size())
+        throw FileError(where(open) + "unterminated XML tag <" + detail::excerpt(tag.name));
       if (text_[i] == '>') {
         ++i;
         break;
@@ -113,23 +115,25 @@ bool TagScanner::next(Tag& tag) {
       const std::size_t key_begin = i;
       while (i < text_.size() && is_name_char(text_[i])) ++i;
       if (i == key_begin) {
-        throw FileError(where(i) + "malformed attribute in XML tag <" + tag.name);
+        throw FileError(where(i) + "malformed attribute in XML tag <" + detail::excerpt(tag.name));
       }
       std::string key(text_.substr(key_begin, i - key_begin));
       while (i < text_.size() && is_space(text_[i])) ++i;
       if (i >= text_.size() || text_[i] != '=') {
-        throw FileError(where(i) + "attribute '" + key + "' of <" + tag.name + "> has no value");
+        throw FileError(where(i) + "attribute '" + detail::excerpt(key) + "' of <" +
+                        detail::excerpt(tag.name) + "> has no value");
       }
       ++i;
       while (i < text_.size() && is_space(text_[i])) ++i;
       if (i >= text_.size() || (text_[i] != '"' && text_[i] != '\'')) {
-        throw FileError(where(i) + "attribute '" + key + "' of <" + tag.name +
-                        "> has an unquoted value");
+        throw FileError(where(i) + "attribute '" + detail::excerpt(key) + "' of <" +
+                        detail::excerpt(tag.name) + "> has an unquoted value");
       }
       const char quote = text_[i++];
       const std::size_t value_end = text_.find(quote, i);
       if (value_end == std::string_view::npos) {
-        throw FileError(where(i) + "unterminated attribute '" + key + "' of <" + tag.name + ">");
+        throw FileError(where(i) + "unterminated attribute '" + detail::excerpt(key) + "' of <" +
+                        detail::excerpt(tag.name) + ">");
       }
       tag.attributes.emplace_back(std::move(key), decode_entities(text_.substr(i, value_end - i)));
       i = value_end + 1;

@@ -15,7 +15,8 @@ struct AcceptanceCriteria {
   double kappa = 2.5;  // far only if gap between the boxes >= kappa * max sigma of the source box
 };
 
-// True when the source node may be approximated by its multipoles for every target in the box.
+// True when the source node may be approximated by its multipoles for every target in the box: it
+// is strictly separated from the box (no source at a target) and both criteria hold.
 bool is_far(const KdNode& target, const KdNode& source, const AcceptanceCriteria& criteria);
 
 struct InteractionLists {

@@ -32,7 +32,8 @@ struct ParticleSet {
 };
 
 // A read-only view of target coordinates, so that particle sets and point sets can both be targets
-// without copies.
+// without copies. Made from a set whose x, y and z differ in length, it throws
+// std::invalid_argument.
 struct PointsView {
   const double* x = nullptr;
   const double* y = nullptr;
@@ -40,8 +41,8 @@ struct PointsView {
   std::size_t n = 0;
 
   PointsView() = default;
-  PointsView(const Points& p) : x(p.x.data()), y(p.y.data()), z(p.z.data()), n(p.size()) {}
-  PointsView(const ParticleSet& p) : x(p.x.data()), y(p.y.data()), z(p.z.data()), n(p.size()) {}
+  PointsView(const Points& p);
+  PointsView(const ParticleSet& p);
   std::size_t size() const { return n; }
 };
 
@@ -67,7 +68,11 @@ struct SourcesView {
 // mismatched array lengths, non-finite values, sigma <= 0. An empty set is valid here.
 void validate_sources(const ParticleSet& sources);
 void validate_sources(SourcesView sources);
-// Throws std::invalid_argument for non-finite target coordinates.
+// Throws std::invalid_argument for null arrays (with n > 0) and non-finite target coordinates.
 void validate_targets(PointsView targets);
+// Throws std::invalid_argument naming the limit when a length (sigma, |coordinate|) lies outside
+// 1e-100 to 1e100 or a circulation/sigma^3 outside 1e-290 to 1e290, where the kernels would give
+// NaN or 0 (after validate_sources and validate_targets).
+void validate_length_scales(SourcesView sources, PointsView targets);
 
 }  // namespace vortex

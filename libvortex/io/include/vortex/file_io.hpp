@@ -22,7 +22,8 @@ std::string read_file(const std::string& path);
 
 // A file written under a temporary name in the same folder and renamed onto `path` by commit(), so
 // that readers never see it half-written. If commit() is not reached (an exception, an early
-// return), the destructor removes the temporary file and `path` is left untouched.
+// return), the destructor removes the temporary file and `path` is left untouched; so does SIGINT
+// or SIGTERM (where the program keeps their default action) before the process ends.
 class AtomicFile {
  public:
   explicit AtomicFile(std::string path);  // throws FileError when the folder is not writable
