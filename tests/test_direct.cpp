@@ -80,28 +80,19 @@ INSTANTIATE_TEST_SUITE_P(Backends, DirectTest,
                                             ::testing::ValuesIn(testing::kAllCores)),
                          testing::BackendCoreName());
 
-class DirectLarge : public ::testing::TestWithParam<Backend> {
- protected:
-  void SetUp() override { VORTEX_SKIP_WITHOUT(GetParam()); }
-};
-
-TEST_P(DirectLarge, AccumulationLosesNoDigits) {
-  // Large enough that a plain float running sum over all sources would drift.
+// Float with double accumulation (CUDA) against the CPU's double sum, at a size where a plain float
+// running sum over all sources would drift. (The CPU sums in double: nothing to check there.)
+TEST(DirectLarge, FloatAccumulationLosesNoDigits) {
+  VORTEX_SKIP_WITHOUT(Backend::Cuda);
   const ParticleSet p = random_cube(60000, 24);
   Points t;
   for (std::size_t i = 0; i < p.size(); i += 97) t.push_back(p.x[i], p.y[i], p.z[i]);
-  const VelocityField ref = reference_direct(p, t, Core::Exponential, true);
-  for (const testing::Arithmetic& a : testing::arithmetics(GetParam())) {
-    SCOPED_TRACE(to_string(a.precision));
-    const VelocityField f =
-        Solver(direct(Core::Exponential, GetParam(), a.precision)).evaluate(p, t, true);
-    EXPECT_LE(relative_l2_velocity(f, ref), a.tolerance);
-    EXPECT_LE(relative_l2_gradient(f, ref), a.tolerance);
-  }
+  const VelocityField ref = Solver(direct_cpu(Core::Exponential)).evaluate(p, t, true);
+  const VelocityField f =
+      Solver(direct(Core::Exponential, Backend::Cuda, Precision::Float)).evaluate(p, t, true);
+  EXPECT_LE(relative_l2_velocity(f, ref), 1e-5);
+  EXPECT_LE(relative_l2_gradient(f, ref), 1e-5);
 }
-
-INSTANTIATE_TEST_SUITE_P(Backends, DirectLarge, ::testing::ValuesIn(testing::kBackends),
-                         testing::BackendName());
 
 TEST(Direct, SameResultForOneAndTwoThreads) {
   const ParticleSet p = random_cube(2000, 5);

@@ -157,6 +157,7 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
     const auto stage = Clock::now();
     scatter(v, nullptr, targets.size(), gradient, result);
     stats.times.transfer += seconds_since(stage);
+    stats.pair_interactions = static_cast<std::uint64_t>(sources.size()) * targets.size();
     stats.times.total = seconds_since(start);
     return;
   }

@@ -23,7 +23,8 @@ class Backend {
  public:
   virtual ~Backend() = default;
 
-  // All sources onto all targets. Fills stats (backend, precision, device, times, counts).
+  // All sources onto all targets. Fills stats (backend, precision, device, times); the Solver
+  // counts the interactions of both methods (count_interactions for the treecode).
   virtual ComponentView direct_sum(SourcesView sources, PointsView targets,
                                    const ResolvedOptions& options, bool gradient,
                                    EvaluationStats& stats) = 0;

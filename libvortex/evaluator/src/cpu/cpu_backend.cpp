@@ -48,7 +48,6 @@ class CpuBackend final : public Backend {
     // The direct sum is the reference of every error: double whatever the precision asked for.
     direct_sum_cpu(double_.pack(sources, options.core, o), sources.size(), targets, o, options.core,
                    gradient, out);
-    stats.pair_interactions = static_cast<std::uint64_t>(sources.size()) * targets.size();
     stats.times.near = seconds_since(start);
     fill_names(Arithmetic::Double, stats);
     return view();
