@@ -95,6 +95,13 @@ struct LaneSqrt {
   }
 };
 
+// Vector lane types passed by value change the ABI between builds with and without AVX; the rows
+// are inlined into one translation unit, so the note does not apply.
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 // Irregular harmonics at d != 0, degree-major, generated one degree (row) at a time, so that a
 // caller can consume row n as soon as row n+1 exists (few rows live in GPU registers). V is the
 // value type: a scalar, or a SIMD vector of targets whose lanes run the same recurrences (the
@@ -134,6 +141,10 @@ struct IrregularRows {
     c[2 * n] = f * (ys * cd + xs * sd);
   }
 };
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif
 
 // Flops of the harmonics of degrees 0..Q (adds, multiplies, divides, square roots).
 constexpr long irregular_rows_flops(int Q) {
