@@ -294,6 +294,14 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
       // success records its fractions.
       auto solve_within = [&](std::ptrdiff_t i, double r) {
         search.query(p.x[i], p.y[i], p.z[i], r, found);
+        if (o.blocked) {
+          const std::array<double, 3> from{p.x[i], p.y[i], p.z[i]};
+          found.erase(std::remove_if(found.begin(), found.end(),
+                                     [&](int j) {
+                                       return j != i && o.blocked(from, {p.x[j], p.y[j], p.z[j]});
+                                     }),
+                      found.end());
+        }
         offsets.resize(found.size());
         self = -1;
         for (std::size_t k = 0; k < found.size(); ++k) {
@@ -334,6 +342,8 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
                   const double fx = p.x[j] - p.x[i], fy = p.y[j] - p.y[i], fz = p.z[j] - p.z[i];
                   occupied |= fx * fx + fy * fy + fz * fz <= radius * radius;
                 }
+                if (!occupied && o.blocked && o.blocked({p.x[i], p.y[i], p.z[i]}, {nx, ny, nz}))
+                  occupied = true;  // across the wall
                 if (!occupied) proposals[i].push_back(node_key(ci + di, cj + dj, ck + dk));
               }
           continue;
