@@ -50,7 +50,7 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   if (options_.shedding.spacing == 0) options_.shedding.spacing = h;
   if (options_.vrm.spacing == 0) options_.vrm.spacing = h;
   if (options_.control.spacing == 0) options_.control.spacing = h;
-  if (options_.sheet_core == 0) options_.sheet_core = std::max(h, surface.max_diameter);
+  if (options_.sheet_core == 0) options_.sheet_core = h;
   const WallQueries* wall = &wall_;
   options_.vrm.blocked = [wall](const std::array<double, 3>& p, const std::array<double, 3>& q) {
     return wall->blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "vortex/bodies/sheet.hpp"
+
 namespace vortex::bodies {
 
 namespace {
@@ -57,6 +59,24 @@ Vec3 EllipsoidFlow::slip(const Vec3& p, const Vec3& u) const {
 
 Vec3 EllipsoidFlow::sheet(const Vec3& p, const Vec3& u) const {
   return cross(normal(p), slip(p, u));
+}
+
+SheetError sheet_error(const Surface& s, const std::vector<double>& gamma,
+                       const EllipsoidFlow& exact, const Vec3& stream) {
+  const std::vector<Vec3> g = sheet_vectors(s, gamma);
+  std::vector<Vec3> ref(s.size());
+  double scale = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    ref[i] = exact.sheet(exact.project(s.panels[i].centroid), stream);
+    scale = std::max(scale, norm(ref[i]));
+  }
+  SheetError e;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double d = norm(g[i] - ref[i]) / scale;
+    e.mean += d / static_cast<double>(s.size());
+    e.max = std::max(e.max, d);
+  }
+  return e;
 }
 
 }  // namespace vortex::bodies

@@ -29,7 +29,7 @@ struct BodyFlowOptions {
   Stretching stretching = Stretching::Transpose;
   double min_wall_distance = 0.2;  // particles are kept at least this * h from the wall
   double sheet_core = 0;           // sigma of the sheet's points as sources for the particles
-                                   // (0: max(h, largest panel diameter))
+                                   // (0: h)
   SheddingOptions shedding;        // spacing filled from `spacing` when 0
   VrmOptions vrm;                  // spacing filled from `spacing` when 0; wall added
   ParticleControlOptions control;  // spacing filled from `spacing` when 0

@@ -7,7 +7,9 @@
 // A sphere has alpha = 2/3, k = 1/2, |gamma| = 1.5 U sin(theta).
 
 #include <array>
+#include <vector>
 
+#include "vortex/bodies/surface.hpp"
 #include "vortex/bodies/vec3.hpp"
 
 namespace vortex::bodies {
@@ -31,5 +33,14 @@ class EllipsoidFlow {
   double axes_[3];
   std::array<double, 3> alpha_{}, k_{};
 };
+
+// Error of a solved sheet (2 coefficients per panel) against the exact one at each panel's
+// centroid projected on the ellipsoid, relative to the largest exact |gamma|.
+struct SheetError {
+  double mean = 0;
+  double max = 0;
+};
+SheetError sheet_error(const Surface& s, const std::vector<double>& gamma,
+                       const EllipsoidFlow& exact, const Vec3& stream);
 
 }  // namespace vortex::bodies

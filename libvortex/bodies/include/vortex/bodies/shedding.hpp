@@ -16,7 +16,7 @@ namespace vortex::bodies {
 
 struct SheddingOptions {
   double spacing = 0;       // h (> 0): the patch size
-  double offset = 0.25;     // height above the wall, in units of h
+  double offset = 1.0;      // height above the wall, in units of h (about the core radius)
   double core_radius = 0;   // sigma of shed particles (0: the spacing)
   double min_strength = 0;  // patches weaker than this |Gamma| are not shed (stay in the sheet)
 };
