@@ -54,9 +54,9 @@ bodies::Vec3 vec(const std::array<double, 3>& a) {
   return {a[0], a[1], a[2]};
 }
 
-void write_summary(const Settings& s, const bodies::Surface& surface, const RunState& r,
-                   const BodyOutput& out, double bem_iterations_mean, double bem_residual_max,
-                   double seconds) {
+void write_summary(const Settings& s, Backend backend, const bodies::Surface& surface,
+                   const RunState& r, const BodyOutput& out, double bem_iterations_mean,
+                   double bem_residual_max, double seconds) {
   const std::vector<double> cd = out.column("cd"), cl = out.column("cl");
   const std::size_t quarter = cd.size() - cd.size() * 3 / 4;
   auto tail_mean = [&](const std::vector<double>& v) {
@@ -68,6 +68,7 @@ void write_summary(const Settings& s, const bodies::Surface& surface, const RunS
   j.begin_object()
       .field("case", case_name(s))
       .field("panels", static_cast<std::uint64_t>(surface.size()))
+      .field("backend", to_string(resolve_backend(backend)))
       .field("re", s.re)
       .field("dt", s.dt)
       .field("steps", static_cast<std::int64_t>(r.step))
@@ -157,8 +158,9 @@ int run(int argc, char** argv) {
     if (s.every > 0) out.write_frame(0, 0, r.particles, flow);
   }
   if (!s.quiet)
-    std::printf("vortex-body: %s, %zu panels, D = %g, Re = %g, nu = %g, h = %g, dt = %g\n",
-                case_name(s).c_str(), surface.size(), diameter, s.re, nu, h, s.dt);
+    std::printf("vortex-body: %s, %zu panels, D = %g, Re = %g, nu = %g, h = %g, dt = %g, %s\n",
+                case_name(s).c_str(), surface.size(), diameter, s.re, nu, h, s.dt,
+                to_string(resolve_backend(so.backend)).c_str());
   if (s.restart.empty() && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
   double iterations = 0, residual_max = flow.bem().stats().residual;
   long solves = 0;
@@ -207,7 +209,7 @@ int run(int argc, char** argv) {
   if (!s.no_plot && !s.bem_only && !plot_coefficients(s.out, s.re, s.body == "sphere"))
     std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no plots\n");
   if (!s.json.empty())
-    write_summary(s, surface, r, out,
+    write_summary(s, so.backend, surface, r, out,
                   solves ? iterations / static_cast<double>(solves) : flow.bem().stats().iterations,
                   residual_max, seconds);
   return 0;

@@ -27,6 +27,8 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--shed-offset", "F", "height of shed particles above the wall, units of h", s.shed_offset);
   p.add("--shed-core", "S", "core radius of shed particles (0: h)", s.shed_core);
   p.add("--sheet-core", "S", "core of the sheet as a source for particles (0: h)", s.sheet_core);
+  p.add("--wall-core", "S", "largest core of particles in the BEM right-hand side (0: h/2)",
+        s.wall_core);
   p.add("--min-wall", "F", "push particles out to this distance from the wall, units of h",
         s.min_wall);
   p.add("--merge", "F", "merge particles closer than F h", s.merge);
@@ -62,8 +64,9 @@ void check(const Settings& s) {
     throw std::invalid_argument("--body: unknown body '" + s.body + "' (sphere or ellipsoid)");
   if (s.every < 0 || s.checkpoint_every < 0)
     throw std::invalid_argument("--every and --checkpoint-every must be >= 0");
-  if (!(s.diameter >= 0) || !(s.spacing >= 0))
-    throw std::invalid_argument("--diameter and --spacing must be >= 0");
+  if (!(s.diameter >= 0) || !(s.spacing >= 0) || !(s.wall_core >= 0) || !(s.sheet_core >= 0) ||
+      !(s.shed_core >= 0))
+    throw std::invalid_argument("--diameter, --spacing and the core radii must be >= 0");
 }
 
 bodies::Surface make_body_surface(const Settings& s) {
@@ -113,6 +116,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h) {
   o.spacing = h;
   o.min_wall_distance = s.min_wall;
   o.sheet_core = s.sheet_core;
+  o.wall_core = s.wall_core;
   o.shedding.offset = s.shed_offset;
   o.shedding.core_radius = s.shed_core;
   o.control.merge_distance = s.merge;

@@ -21,7 +21,8 @@ struct Settings {
   double re = 300, dt = 0.02, angle = 0, speed = 1;
   int steps = 10;
   // Particles, shedding, diffusion, wall.
-  double spacing = 0, shed_offset = 1.0, shed_core = 0, sheet_core = 0, min_wall = 0.2;
+  double spacing = 0, shed_offset = 1.0, shed_core = 0, sheet_core = 0, wall_core = 0;
+  double min_wall = 0.2;
   double merge = 0.5, remove = 1e-5;
   // The boundary-element solve.
   double bem_tolerance = 1e-6;

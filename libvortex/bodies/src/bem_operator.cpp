@@ -8,8 +8,11 @@ namespace vortex::bodies {
 
 namespace {
 
+// The far-field product: singular kernel, and double arithmetic unless asked otherwise (GMRES
+// tolerances below float rounding need it; the sheet is small next to the particles).
 SolverOptions singular(SolverOptions o) {
   o.core = Core::Singular;
+  if (o.precision == Precision::Auto) o.precision = Precision::Double;
   return o;
 }
 

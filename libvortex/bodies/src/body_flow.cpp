@@ -35,7 +35,8 @@ void validate(const BodyFlowOptions& o) {
     if (!std::isfinite(u)) throw std::invalid_argument("body flow: free stream is not finite");
   if (!(o.min_wall_distance >= 0 && o.min_wall_distance < 1))
     throw std::invalid_argument("body flow: min_wall_distance must be in [0, 1) (units of h)");
-  if (!(o.sheet_core >= 0)) throw std::invalid_argument("body flow: sheet_core must be >= 0");
+  if (!(o.sheet_core >= 0) || !(o.wall_core >= 0))
+    throw std::invalid_argument("body flow: sheet_core and wall_core must be >= 0");
 }
 
 BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& particle_solver,
@@ -51,6 +52,7 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   if (options_.vrm.spacing == 0) options_.vrm.spacing = h;
   if (options_.control.spacing == 0) options_.control.spacing = h;
   if (options_.sheet_core == 0) options_.sheet_core = h;
+  if (options_.wall_core == 0) options_.wall_core = h / 2;
   const WallQueries* wall = &wall_;
   options_.vrm.blocked = [wall](const std::array<double, 3>& p, const std::array<double, 3>& q) {
     return wall->blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
@@ -69,8 +71,14 @@ void BodyFlow::record(const BemStats& s, BodyStepStats& stats) {
   stats.seconds_bem += s.seconds;
 }
 
+const ParticleSet& BodyFlow::as_seen_by_wall(const ParticleSet& particles) {
+  wall_view_ = particles;
+  for (double& s : wall_view_.sigma) s = std::min(s, options_.wall_core);
+  return wall_view_;
+}
+
 const BemStats& BodyFlow::solve_sheet(const ParticleSet& particles) {
-  const BemStats& s = bem_.solve(options_.free_stream, &particles, solver_);
+  const BemStats& s = bem_.solve(options_.free_stream, &as_seen_by_wall(particles), solver_);
   if (current_) record(s, *current_);
   return s;
 }

@@ -28,7 +28,8 @@ struct BemOptions {
   int max_iterations = 400;
   int cluster_size = 32;  // panels per block of the block-Jacobi preconditioner
   bool warm_start = true;
-  // The treecode of the far-field product; its core is replaced by the singular kernel.
+  // The treecode of the far-field product; its core is replaced by the singular kernel and an
+  // Auto precision by Double.
   SolverOptions solver;
 };
 

@@ -30,6 +30,11 @@ struct BodyFlowOptions {
   double min_wall_distance = 0.2;  // particles are kept at least this * h from the wall
   double sheet_core = 0;           // sigma of the sheet's points as sources for the particles
                                    // (0: h)
+  // Largest core radius of the particles as the wall sees them in the BEM right-hand side
+  // (0: h / 2). Cores that reach through the wall weaken the particles' field at the wall below
+  // what their far field is, and the sheet then makes up the difference with vorticity of its own
+  // (a spurious impulse, seen as a drag several times too large in the first steps).
+  double wall_core = 0;
   SheddingOptions shedding;        // spacing filled from `spacing` when 0
   VrmOptions vrm;                  // spacing filled from `spacing` when 0; wall added
   ParticleControlOptions control;  // spacing filled from `spacing` when 0
@@ -74,6 +79,7 @@ class BodyFlow {
   const BodyFlowOptions& options() const { return options_; }
 
  private:
+  const ParticleSet& as_seen_by_wall(const ParticleSet& particles);
   void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats);
   void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
   void record(const BemStats& s, BodyStepStats& stats);
@@ -86,6 +92,7 @@ class BodyFlow {
   std::vector<std::vector<int>> patches_;
   Points sheet_points_;
   TriangleRule sheet_rule_;
+  ParticleSet wall_view_;
   BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
 };
 
