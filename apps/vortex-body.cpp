@@ -113,7 +113,8 @@ void report_bem(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
   std::printf("impulse at t = 0+: (%.6g, %.6g, %.6g)", r.impulse_t0.x, r.impulse_t0.y,
               r.impulse_t0.z);
   if (s.body == "sphere" && s.mesh.empty())
-    std::printf(", -2 pi a^3 U = %.6g", -2 * M_PI * std::pow(s.radius, 3) * s.speed);
+    std::printf(", -2 pi a^3 U = %.6g",
+                -2 * M_PI * std::pow(s.radius, 3) * bodies::norm(free_stream(s)));
   std::printf("\nsheet total vorticity: %.3g\n", bodies::norm(b.sheet_vorticity));
   report_exact_sheet(s, flow);
 }

@@ -23,6 +23,8 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--steps", "N", "time steps", s.steps);
   p.add("--angle", "DEG", "stream angle from x towards z, degrees", s.angle);
   p.add("--speed", "U", "free-stream speed", s.speed);
+  p.add("--stream", "UX,UY,UZ", "free stream in any direction (instead of --angle, --speed)",
+        s.stream, "-");
   p.add("--spacing", "H", "particle spacing h (0: sqrt(8 nu dt))", s.spacing);
   p.add("--shed-offset", "F", "height of shed particles above the wall, units of h", s.shed_offset);
   p.add("--shed-core", "S", "core radius of shed particles (0: h)", s.shed_core);
@@ -62,6 +64,7 @@ void check(const Settings& s) {
   if (s.frequency < 1) throw std::invalid_argument("--frequency must be >= 1");
   if (s.body != "sphere" && s.body != "ellipsoid")
     throw std::invalid_argument("--body: unknown body '" + s.body + "' (sphere or ellipsoid)");
+  free_stream(s);  // a bad --stream is an error before anything runs
   if (s.every < 0 || s.checkpoint_every < 0)
     throw std::invalid_argument("--every and --checkpoint-every must be >= 0");
   if (!(s.diameter >= 0) || !(s.spacing >= 0) || !(s.wall_core >= 0) || !(s.sheet_core >= 0) ||
@@ -82,6 +85,15 @@ bodies::Surface make_body_surface(const Settings& s) {
 }
 
 bodies::Vec3 free_stream(const Settings& s) {
+  if (!s.stream.empty()) {
+    const auto u = cli::split_list(s.stream);
+    if (u.size() != 3) throw std::invalid_argument("--stream needs three components UX,UY,UZ");
+    const bodies::Vec3 v{cli::parse_double("--stream", u[0]), cli::parse_double("--stream", u[1]),
+                         cli::parse_double("--stream", u[2])};
+    if (!(bodies::norm(v) > 0) || !std::isfinite(bodies::norm(v)))
+      throw std::invalid_argument("--stream must be a finite, non-zero vector");
+    return v;
+  }
   const double a = s.angle * M_PI / 180;
   return {s.speed * std::cos(a), 0, s.speed * std::sin(a)};
 }
@@ -101,7 +113,7 @@ double reference_diameter(const Settings& s, const bodies::Surface& surface) {
 }
 
 double viscosity(const Settings& s, double diameter) {
-  return s.speed * diameter / s.re;
+  return bodies::norm(free_stream(s)) * diameter / s.re;
 }
 
 double particle_spacing(const Settings& s, double nu) {

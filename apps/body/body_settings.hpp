@@ -19,6 +19,7 @@ struct Settings {
   double radius = 0.5, diameter = 0;
   // Flow and time stepping; the stream lies in the x-z plane at `angle` degrees from x.
   double re = 300, dt = 0.02, angle = 0, speed = 1;
+  std::string stream;  // "UX,UY,UZ": any direction, instead of angle and speed
   int steps = 10;
   // Particles, shedding, diffusion, wall.
   double spacing = 0, shed_offset = 1.0, shed_core = 0, sheet_core = 0, wall_core = 0;
