@@ -119,6 +119,63 @@ void report_bem(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
   report_exact_sheet(s, flow);
 }
 
+// One time step and its CSV row.
+StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, double area) {
+  StepRecord rec;
+  rec.stats = flow.step(r.particles, s.dt);
+  const bodies::Vec3 impulse = flow.impulse(r.particles);
+  rec.coefficients =
+      bodies::force_from_impulse(r.impulse, impulse, s.dt, free_stream(s), {0, 0, 1}, area);
+  r.impulse = impulse;
+  r.time += s.dt;
+  rec.step = ++r.step;
+  rec.time = r.time;
+  rec.force_time = r.time - s.dt / 2;
+  rec.particles = r.particles.size();
+  rec.impulse = impulse;
+  rec.vorticity = flow.total_vorticity(r.particles);
+  return rec;
+}
+
+void save_checkpoint(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
+  char name[64];
+  std::snprintf(name, sizeof name, "/checkpoint-%06ld.bin", r.step);
+  bodies::write_checkpoint(s.out + name, {r.step, r.time, flow.bem().surface().size(), r.particles,
+                                          flow.bem().gamma(), arr(r.impulse), arr(r.impulse_t0)});
+}
+
+void print_progress(const StepRecord& rec, long last_step, double elapsed) {
+  std::printf(
+      "step %ld/%ld t = %.4g N = %zu C_D = %.4g C_L = %.4g BEM %d it, %.1f s/step, "
+      "%.0f s elapsed\n",
+      rec.step, last_step, rec.time, rec.particles, rec.coefficients.cd, rec.coefficients.cl,
+      rec.stats.bem_iterations, rec.stats.seconds_total, elapsed);
+  std::fflush(stdout);
+}
+
+// The state to start from: a checkpoint, or the potential flow at t = 0+ (written as frame 0).
+RunState initial_state(const Settings& s, const bodies::BodyCheckpoint* ck, bodies::BodyFlow& flow,
+                       BodyOutput& out) {
+  RunState r;
+  if (ck) {
+    r = {ck->step, ck->time, ck->particles, vec(ck->impulse), vec(ck->impulse_t0)};
+    flow.bem().set_gamma(ck->gamma);
+    return r;
+  }
+  flow.solve_sheet(r.particles);
+  r.impulse = r.impulse_t0 = flow.impulse(r.particles);
+  if (s.every > 0) out.write_frame(0, 0, r.particles, flow);
+  return r;
+}
+
+bodies::BodyCheckpoint read_restart(const Settings& s, const bodies::Surface& surface) {
+  bodies::BodyCheckpoint ck = bodies::read_checkpoint(s.restart);
+  if (ck.panels != surface.size())
+    throw std::invalid_argument(s.restart + ": checkpoint of " + std::to_string(ck.panels) +
+                                " panels, the body has " + std::to_string(surface.size()));
+  return ck;
+}
+
 int run(int argc, char** argv) {
   Settings s;
   cli::SolverCli solver_cli;
@@ -136,74 +193,35 @@ int run(int argc, char** argv) {
   const double diameter = reference_diameter(s, surface);
   const double nu = viscosity(s, diameter), h = particle_spacing(s, nu);
   const SolverOptions so = solver_cli.options();
-  RunState r;
-  bodies::BodyCheckpoint ck;
-  if (!s.restart.empty()) {
-    ck = bodies::read_checkpoint(s.restart);
-    if (ck.panels != surface.size())
-      throw std::invalid_argument(s.restart + ": checkpoint of " + std::to_string(ck.panels) +
-                                  " panels, the body has " + std::to_string(surface.size()));
-  }
+  const bool restart = !s.restart.empty();
+  const bodies::BodyCheckpoint ck = restart ? read_restart(s, surface) : bodies::BodyCheckpoint{};
   Solver solver(so);
   bodies::BodyFlow flow(surface, bem_options(s, so), solver, flow_options(s, nu, h));
-  const bodies::Vec3 stream = free_stream(s);
-  const double area = M_PI * diameter * diameter / 4;
   const auto start = Clock::now();
-  BodyOutput out(s.out, !s.restart.empty(), ck.step, ck.time);
-  if (!s.restart.empty()) {
-    r = {ck.step, ck.time, ck.particles, vec(ck.impulse), vec(ck.impulse_t0)};
-    flow.bem().set_gamma(ck.gamma);
-  } else {
-    flow.solve_sheet(r.particles);
-    r.impulse = r.impulse_t0 = flow.impulse(r.particles);
-    if (s.every > 0) out.write_frame(0, 0, r.particles, flow);
-  }
+  BodyOutput out(s.out, restart, ck.step, ck.time);
+  RunState r = initial_state(s, restart ? &ck : nullptr, flow, out);
   if (!s.quiet)
     std::printf("vortex-body: %s, %zu panels, D = %g, Re = %g, nu = %g, h = %g, dt = %g, %s\n",
                 case_name(s).c_str(), surface.size(), diameter, s.re, nu, h, s.dt,
                 to_string(resolve_backend(so.backend)).c_str());
-  if (s.restart.empty() && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
+  if (!restart && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
   double iterations = 0, residual_max = flow.bem().stats().residual;
   long solves = 0;
   auto last_progress = Clock::now();
-  const long first = r.step;
-  for (long n = first + 1; !s.bem_only && n <= first + s.steps; ++n) {
-    StepRecord rec;
-    rec.stats = flow.step(r.particles, s.dt);
-    const bodies::Vec3 impulse = flow.impulse(r.particles);
-    rec.coefficients =
-        bodies::force_from_impulse(r.impulse, impulse, s.dt, stream, {0, 0, 1}, area);
-    r.impulse = impulse;
-    r.step = n;
-    r.time += s.dt;
-    rec.step = n;
-    rec.time = r.time;
-    rec.force_time = r.time - s.dt / 2;
-    rec.particles = r.particles.size();
-    rec.impulse = impulse;
-    rec.vorticity = flow.total_vorticity(r.particles);
+  const long last_step = r.step + (s.bem_only ? 0 : s.steps);
+  while (r.step < last_step) {
+    const StepRecord rec = advance(s, flow, r, M_PI * diameter * diameter / 4);
     out.write_row(rec);
     iterations += rec.stats.bem_iterations;
     solves += rec.stats.bem_solves;
     residual_max = std::max(residual_max, rec.stats.bem_residual_max);
-    if (s.every > 0 && n % s.every == 0) out.write_frame(n, r.time, r.particles, flow);
-    if (s.checkpoint_every > 0 && n % s.checkpoint_every == 0) {
-      char name[64];
-      std::snprintf(name, sizeof name, "/checkpoint-%06ld.bin", n);
-      bodies::write_checkpoint(s.out + name, {n, r.time, surface.size(), r.particles,
-                                              flow.bem().gamma(), arr(impulse), arr(r.impulse_t0)});
-    }
-    const bool last = n == first + s.steps;
-    if (!s.quiet && (last || std::chrono::duration<double>(Clock::now() - last_progress).count() >=
-                                 s.progress)) {
-      last_progress = Clock::now();
-      const double el = std::chrono::duration<double>(Clock::now() - start).count();
-      std::printf(
-          "step %ld/%ld t = %.4g N = %zu C_D = %.4g C_L = %.4g BEM %d it, %.1f s/step, "
-          "%.0f s elapsed\n",
-          n, first + s.steps, r.time, r.particles.size(), rec.coefficients.cd, rec.coefficients.cl,
-          rec.stats.bem_iterations, rec.stats.seconds_total, el);
-      std::fflush(stdout);
+    if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
+    if (s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0) save_checkpoint(s, flow, r);
+    const auto now = Clock::now();
+    if (!s.quiet && (r.step == last_step ||
+                     std::chrono::duration<double>(now - last_progress).count() >= s.progress)) {
+      last_progress = now;
+      print_progress(rec, last_step, std::chrono::duration<double>(now - start).count());
     }
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
