@@ -118,12 +118,13 @@ bool plot_coefficients(const std::string& dir, double re, bool sphere) {
   std::ostringstream g;
   g << "set datafile separator ','\nset terminal pngcairo size 900,600\nset grid\n"
     << "set xlabel 't U / D'\nset key top right\n";
-  g << "set output '" << dir << "/cd.png'\nset ylabel 'C_D'\nset yrange [0:*]\n"
-    << "plot '" << dir << "/diagnostics.csv' using 3:8 every ::1 with linespoints title 'C_D', "
+  // The first step (the impulsive start's average) is left off the plot; it is in the CSV.
+  g << "set output '" << dir << "/cd.png'\nset ylabel 'C_D'\nset yrange [*:*]\n"
+    << "plot '" << dir << "/diagnostics.csv' using 3:8 every ::2 with linespoints title 'C_D', "
     << "12/sqrt(pi*" << re << "*x) title '12/sqrt(pi Re t)' dashtype 2";
   if (sphere)
     g << ", " << 24 / re * (1 + 0.1935 * std::pow(re, 0.6305))
-      << " title 'steady C_D (Clift, Grace & Weber)' dashtype 3";
+      << " title 'steady C_D (Clift, Grace and Weber)' dashtype 3";
   g << "\nset output '" << dir << "/cl.png'\nset ylabel 'C_L'\nset yrange [*:*]\n"
     << "plot '" << dir << "/diagnostics.csv' using 3:9 every ::1 with linespoints title 'C_L', "
     << "0 title '' dashtype 2\n";
