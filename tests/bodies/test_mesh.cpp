@@ -106,35 +106,26 @@ TEST(Surface, PanelFramesAreOrthonormalAndOutward) {
   EXPECT_EQ(q.size(), 3 * s.size());
 }
 
+// The check rejects `mesh` with a message that contains `text`.
+void expect_mesh_error(const TriangleMesh& mesh, const std::string& what, const std::string& text) {
+  try {
+    check_closed_surface(mesh, what);
+    ADD_FAILURE() << "accepted: " << text;
+  } catch (const MeshError& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
 TEST(MeshChecks, OpenInvertedAndInconsistentMeshesAreNamed) {
   TriangleMesh open = icosphere(3);
   open.triangles.pop_back();
-  EXPECT_THROW(
-      {
-        try {
-          check_closed_surface(open, "open.stl");
-        } catch (const MeshError& e) {
-          EXPECT_NE(std::string(e.what()).find("open.stl: open mesh"), std::string::npos);
-          throw;
-        }
-      },
-      MeshError);
+  expect_mesh_error(open, "open.stl", "open.stl: open mesh");
   TriangleMesh inverted = icosphere(3);
   flip_orientation(inverted);
-  try {
-    check_closed_surface(inverted);
-    ADD_FAILURE() << "inverted mesh accepted";
-  } catch (const MeshError& e) {
-    EXPECT_NE(std::string(e.what()).find("inverted mesh"), std::string::npos);
-  }
+  expect_mesh_error(inverted, "mesh", "inverted mesh");
   TriangleMesh one_flipped = icosphere(3);
   std::swap(one_flipped.triangles[7][1], one_flipped.triangles[7][2]);
-  try {
-    check_closed_surface(one_flipped);
-    ADD_FAILURE() << "inconsistent mesh accepted";
-  } catch (const MeshError& e) {
-    EXPECT_NE(std::string(e.what()).find("inconsistent orientation"), std::string::npos);
-  }
+  expect_mesh_error(one_flipped, "mesh", "inconsistent orientation");
   TriangleMesh bad_index = icosphere(2);
   bad_index.triangles[0][0] = 999;
   EXPECT_THROW(check_closed_surface(bad_index), MeshError);
