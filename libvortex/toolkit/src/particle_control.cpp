@@ -48,34 +48,37 @@ void validate(const ParticleControlOptions& o) {
     throw std::invalid_argument("particle control: absorb_radius must be at least 1");
 }
 
-ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOptions& o) {
-  validate(o);
-  ParticleControlStats stats;
-  const std::size_t n = p.size();
-  if (n == 0) return stats;
-  const double h = o.spacing;
-  std::vector<double> s(n);
-  double smax = 0;
-  for (std::size_t i = 0; i < n; ++i) smax = std::max(smax, s[i] = strength(p, i));
+namespace {
+
+// The strength below which particles go: the relative threshold, raised to remove the excess over
+// max_particles (everything up to and including the excess-th weakest).
+double removal_threshold(const std::vector<double>& s, double smax,
+                         const ParticleControlOptions& o) {
   double threshold = o.remove_threshold * smax;
+  const std::size_t n = s.size();
   if (o.max_particles > 0 && n > o.max_particles) {
     std::vector<double> sorted = s;
     const std::size_t excess = n - o.max_particles;
     std::nth_element(sorted.begin(), sorted.begin() + (excess - 1), sorted.end());
-    // Everything up to and including the excess-th weakest goes.
     threshold = std::max(threshold, std::nextafter(sorted[excess - 1], HUGE_VAL));
   }
-  stats.threshold = threshold;
+  return threshold;
+}
 
-  // Candidates: weak ones, and the weaker partner of every pair closer than the merge distance.
-  std::vector<char> candidate(n, 0), merge(n, 0);
+// Candidates, weakest first: weak ones, and the weaker partner of every pair closer than the merge
+// distance (flagged in `merge`).
+std::vector<std::size_t> removal_order(const ParticleSet& p, const std::vector<double>& s,
+                                       double threshold, const NeighborSearch& search,
+                                       const ParticleControlOptions& o, std::vector<char>& merge) {
+  const std::size_t n = p.size();
+  std::vector<char> candidate(n, 0);
+  merge.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) candidate[i] = s[i] < threshold;
-  const NeighborSearch search(p);
   if (o.merge_distance > 0) {
     std::vector<int> found;
     for (std::size_t i = 0; i < n; ++i) {
       if (candidate[i]) continue;
-      search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * h, found);
+      search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * o.spacing, found);
       for (int j : found) {
         if (static_cast<std::size_t>(j) == i || candidate[j]) continue;
         if (s[j] > s[i] || (s[j] == s[i] && static_cast<std::size_t>(j) < i)) {
@@ -91,42 +94,79 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
     if (candidate[i]) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
+  return order;
+}
 
-  std::vector<char> removed(n, 0);
+// Scratch of absorb(), kept across particles.
+struct AbsorbScratch {
   std::vector<int> found, receivers;
   std::vector<Eigen::Vector4d> rows;
   std::vector<std::array<double, 3>> offsets;
   std::vector<double> cost, f;
-  for (std::size_t i : order) {
-    bool done = false;
-    for (double r = o.absorb_radius * h; !done && r <= 8 * o.absorb_radius * h; r *= 2) {
-      search.query(p.x[i], p.y[i], p.z[i], r, found);
-      receivers.clear();
-      rows.clear();
-      cost.clear();
-      offsets.clear();
-      for (int j : found) {
-        if (static_cast<std::size_t>(j) == i || removed[j]) continue;
-        const double dx = (p.x[j] - p.x[i]) / h, dy = (p.y[j] - p.y[i]) / h,
-                     dz = (p.z[j] - p.z[i]) / h;
-        receivers.push_back(j);
-        offsets.push_back({dx, dy, dz});
-        rows.emplace_back(1, dx, dy, dz);
-        cost.push_back(1 + dx * dx + dy * dy + dz * dz);
-      }
-      if (receivers.size() < 4) continue;
-      // Non-negative shares where the particle lies inside its receivers' hull; otherwise (at the
-      // edge of the vorticity) signed ones.
-      if (!solve_first_moment_fractions(offsets, f) && !absorb_fractions(rows, cost, f)) continue;
-      for (std::size_t k = 0; k < receivers.size(); ++k) {
-        const int j = receivers[k];
-        p.gx[j] += f[k] * p.gx[i];
-        p.gy[j] += f[k] * p.gy[i];
-        p.gz[j] += f[k] * p.gz[i];
-      }
-      done = true;
+};
+
+// Gives particle i's strength to its surviving neighbours (within a radius doubled up to 8 times
+// the absorb radius) so that the total and the first moment are kept. False when none works.
+bool absorb(ParticleSet& p, std::size_t i, const std::vector<char>& removed,
+            const NeighborSearch& search, const ParticleControlOptions& o, AbsorbScratch& w) {
+  const double h = o.spacing;
+  for (double r = o.absorb_radius * h; r <= 8 * o.absorb_radius * h; r *= 2) {
+    search.query(p.x[i], p.y[i], p.z[i], r, w.found);
+    w.receivers.clear();
+    w.rows.clear();
+    w.cost.clear();
+    w.offsets.clear();
+    for (int j : w.found) {
+      if (static_cast<std::size_t>(j) == i || removed[j]) continue;
+      const double dx = (p.x[j] - p.x[i]) / h, dy = (p.y[j] - p.y[i]) / h,
+                   dz = (p.z[j] - p.z[i]) / h;
+      w.receivers.push_back(j);
+      w.offsets.push_back({dx, dy, dz});
+      w.rows.emplace_back(1, dx, dy, dz);
+      w.cost.push_back(1 + dx * dx + dy * dy + dz * dz);
     }
-    if (!done) {
+    if (w.receivers.size() < 4) continue;
+    // Non-negative shares where the particle lies inside its receivers' hull; otherwise (at the
+    // edge of the vorticity) signed ones.
+    if (!solve_first_moment_fractions(w.offsets, w.f) && !absorb_fractions(w.rows, w.cost, w.f))
+      continue;
+    for (std::size_t k = 0; k < w.receivers.size(); ++k) {
+      const int j = w.receivers[k];
+      p.gx[j] += w.f[k] * p.gx[i];
+      p.gy[j] += w.f[k] * p.gy[i];
+      p.gz[j] += w.f[k] * p.gz[i];
+    }
+    return true;
+  }
+  return false;
+}
+
+// Drops the removed particles, keeping the order of the survivors.
+void compact(ParticleSet& p, const std::vector<char>& removed) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (removed[i]) continue;
+    p.copy_particle(i, w++);
+  }
+  p.resize(w);
+}
+
+}  // namespace
+
+ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOptions& o) {
+  validate(o);
+  ParticleControlStats stats;
+  const std::size_t n = p.size();
+  if (n == 0) return stats;
+  std::vector<double> s(n);
+  double smax = 0;
+  for (std::size_t i = 0; i < n; ++i) smax = std::max(smax, s[i] = strength(p, i));
+  stats.threshold = removal_threshold(s, smax, o);
+  const NeighborSearch search(p);
+  std::vector<char> merge, removed(n, 0);
+  AbsorbScratch scratch;
+  for (std::size_t i : removal_order(p, s, stats.threshold, search, o, merge)) {
+    if (!absorb(p, i, removed, search, o, scratch)) {
       ++stats.kept;
       continue;
     }
@@ -137,14 +177,7 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
     else
       ++stats.removed;
   }
-
-  // Compact, keeping the order of the survivors.
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (removed[i]) continue;
-    p.copy_particle(i, w++);
-  }
-  p.resize(w);
+  compact(p, removed);
   return stats;
 }
 

@@ -35,6 +35,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "vortex/particles.hpp"
@@ -56,6 +57,9 @@ struct VrmOptions {
   bool signed_fallback = false;
   double core_radius = 0;  // sigma of inserted particles; 0: that of the particle that asked
   int max_rounds = 4;      // insert-and-solve rounds per step
+  // Optional wall: true when the straight path from particle p to point q leaves the fluid. Such
+  // neighbours take no share of p's strength and no particle is inserted at such q.
+  std::function<bool(const std::array<double, 3>& p, const std::array<double, 3>& q)> blocked;
 };
 
 void validate(const VrmOptions& options);

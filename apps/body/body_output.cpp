@@ -1,0 +1,140 @@
+#include "body_output.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "vortex/bodies/mesh_io.hpp"
+#include "vortex/bodies/sheet.hpp"
+#include "vortex/file_io.hpp"
+#include "vortex/vtp.hpp"
+
+namespace vortex::body_app {
+
+namespace {
+
+const char* kHeader =
+    "step,t,t_force,n_particles,fx,fy,fz,cd,cl,ix,iy,iz,vorticity_x,vorticity_y,vorticity_z,"
+    "bem_solves,bem_iterations,bem_residual,shed,inserted,reflected,pushed,removed,"
+    "correction_ix,correction_iy,correction_iz,seconds,seconds_bem,seconds_convect,"
+    "seconds_diffuse";
+
+// Re-registers the frames of an earlier run up to `time`, so the collection stays whole.
+void reload(PvdWriter& w, const std::string& dir, double time) {
+  if (!std::filesystem::exists(w.path())) return;
+  for (const PvdEntry& e : read_pvd(w.path()))
+    if (e.time <= time * (1 + 1e-12)) w.add(e.time, dir + "/" + e.file);
+}
+
+// Keeps the header and the rows of steps up to `step` of an earlier run's CSV.
+void truncate_rows(const std::string& csv, long step) {
+  std::ifstream in(csv);
+  std::string line, kept;
+  for (bool header = true; std::getline(in, line); header = false)
+    if (header || std::strtol(line.c_str(), nullptr, 10) <= step) kept += line + "\n";
+  in.close();
+  AtomicFile f(csv);
+  f.write(kept);
+  f.commit();
+}
+
+bodies::CellArray vectors(const char* name, const std::vector<bodies::Vec3>& v) {
+  bodies::CellArray a{name, 3, {}};
+  for (const auto& x : v) a.values.insert(a.values.end(), {x.x, x.y, x.z});
+  return a;
+}
+
+}  // namespace
+
+BodyOutput::BodyOutput(const std::string& dir, bool resume, long resume_step, double resume_time)
+    : dir_(dir), particles_(dir + "/particles.pvd"), surface_(dir + "/surface.pvd") {
+  std::filesystem::create_directories(dir);
+  const std::string csv = dir + "/diagnostics.csv";
+  if (resume) {
+    reload(particles_, dir, resume_time);
+    reload(surface_, dir, resume_time);
+    if (std::filesystem::exists(csv)) truncate_rows(csv, resume_step);
+  }
+  const bool header = !resume || !std::filesystem::exists(csv);
+  csv_.open(csv, resume ? std::ios::app : std::ios::trunc);
+  if (!csv_) throw FileError(csv + ": cannot be written");
+  csv_.precision(12);
+  if (header) csv_ << kHeader << '\n' << std::flush;
+}
+
+void BodyOutput::write_frame(long step, double time, const ParticleSet& particles,
+                             bodies::BodyFlow& flow) {
+  char name[64];
+  std::snprintf(name, sizeof name, "/particles-%06ld.vtp", step);
+  if (particles.size() > 0) {
+    write_vtp(dir_ + name, particles);
+    particles_.add(time, dir_ + name);
+  }
+  std::snprintf(name, sizeof name, "/surface-%06ld.vtp", step);
+  const bodies::Surface& s = flow.bem().surface();
+  const auto& gamma = flow.bem().gamma();
+  bodies::CellArray normal{"normal_velocity", 1, flow.bem().normal_velocity()};
+  bodies::write_surface_vtp(dir_ + name, s.mesh,
+                            {vectors("gamma", bodies::sheet_vectors(s, gamma)),
+                             vectors("slip", bodies::sheet_slip(s, gamma)), normal});
+  surface_.add(time, dir_ + name);
+}
+
+void BodyOutput::write_row(const StepRecord& r) {
+  const auto& c = r.coefficients;
+  const auto& st = r.stats;
+  csv_ << r.step << ',' << r.time << ',' << r.force_time << ',' << r.particles << ',' << c.force.x
+       << ',' << c.force.y << ',' << c.force.z << ',' << c.cd << ',' << c.cl << ',' << r.impulse.x
+       << ',' << r.impulse.y << ',' << r.impulse.z << ',' << r.vorticity.x << ',' << r.vorticity.y
+       << ',' << r.vorticity.z << ',' << st.bem_solves << ',' << st.bem_iterations << ','
+       << st.bem_residual_max << ',' << st.shed << ',' << st.inserted << ',' << st.reflected << ','
+       << st.pushed << ',' << st.removed << ',' << st.correction_impulse.x << ','
+       << st.correction_impulse.y << ',' << st.correction_impulse.z << ',' << st.seconds_total
+       << ',' << st.seconds_bem << ',' << st.seconds_convect << ',' << st.seconds_diffuse << '\n'
+       << std::flush;
+}
+
+std::vector<double> BodyOutput::column(const std::string& name) const {
+  std::ifstream in(dir_ + "/diagnostics.csv");
+  std::string line;
+  std::getline(in, line);
+  std::istringstream head(line);
+  std::string cell;
+  int index = -1;
+  for (int k = 0; std::getline(head, cell, ','); ++k)
+    if (cell == name) index = k;
+  std::vector<double> values;
+  while (index >= 0 && std::getline(in, line)) {
+    std::istringstream row(line);
+    for (int k = 0; std::getline(row, cell, ','); ++k)
+      if (k == index) values.push_back(std::strtod(cell.c_str(), nullptr));
+  }
+  return values;
+}
+
+bool plot_coefficients(const std::string& dir, double re, bool sphere) {
+  std::ostringstream g;
+  g << "set datafile separator ','\nset terminal pngcairo size 900,600\nset grid\n"
+    << "set xlabel 't U / D'\nset key top right\n";
+  // The first step (the impulsive start's average) is left off the plot; it is in the CSV.
+  g << "set output '" << dir << "/cd.png'\nset ylabel 'C_D'\nset yrange [*:*]\n"
+    << "plot '" << dir << "/diagnostics.csv' using 3:8 every ::2 with linespoints title 'C_D', "
+    << "12/sqrt(pi*" << re << "*x) title '12/sqrt(pi Re t)' dashtype 2";
+  if (sphere)
+    g << ", " << 24 / re * (1 + 0.1935 * std::pow(re, 0.6305))
+      << " title 'steady C_D (Clift, Grace and Weber)' dashtype 3";
+  g << "\nset output '" << dir << "/cl.png'\nset ylabel 'C_L'\nset yrange [*:*]\n"
+    << "plot '" << dir << "/diagnostics.csv' using 3:9 every ::1 with linespoints title 'C_L', "
+    << "0 title '' dashtype 2\n";
+  const std::string script = dir + "/plot.gp";
+  {
+    AtomicFile f(script);
+    f.write(g.str());
+    f.commit();
+  }
+  return std::system(("gnuplot '" + script + "' 2>/dev/null").c_str()) == 0;
+}
+
+}  // namespace vortex::body_app

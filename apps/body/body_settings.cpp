@@ -1,0 +1,152 @@
+#include "body_settings.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "vortex/bodies/mesh_generators.hpp"
+#include "vortex/bodies/mesh_io.hpp"
+
+namespace vortex::body_app {
+
+void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
+  p.add("--case", "FILE", "JSON case file (flat object of these options)", s.case_file, "-");
+  p.add("--body", "sphere|ellipsoid", "generated body", s.body);
+  p.add("--mesh", "FILE", "closed, outward-oriented mesh (.stl or .vtp) instead of --body", s.mesh,
+        "-");
+  p.add("--frequency", "F", "icosphere frequency (20 F^2 panels)", s.frequency);
+  p.add("--radius", "R", "sphere radius", s.radius);
+  p.add("--axes", "A,B,C", "ellipsoid semi-axes along x, y, z", s.axes);
+  p.add("--map", "affine|equal-angle", "sphere-to-ellipsoid map", s.map);
+  p.add("--diameter", "D", "reference diameter (0: the body's largest width)", s.diameter);
+  p.add("--re", "RE", "Reynolds number U D / nu", s.re);
+  p.add("--dt", "DT", "time step", s.dt);
+  p.add("--steps", "N", "time steps", s.steps);
+  p.add("--angle", "DEG", "stream angle from x towards z, degrees", s.angle);
+  p.add("--speed", "U", "free-stream speed", s.speed);
+  p.add("--stream", "UX,UY,UZ", "free stream in any direction (instead of --angle, --speed)",
+        s.stream, "-");
+  p.add("--spacing", "H", "particle spacing h (0: sqrt(8 nu dt))", s.spacing);
+  p.add("--shed-offset", "F", "height of shed particles above the wall, units of h", s.shed_offset);
+  p.add("--shed-core", "S", "core radius of shed particles (0: h)", s.shed_core);
+  p.add("--sheet-core", "S", "core of the sheet as a source for particles (0: h)", s.sheet_core);
+  p.add("--wall-core", "S", "largest core of particles in the BEM right-hand side (0: h/2)",
+        s.wall_core);
+  p.add("--min-wall", "F", "push particles out to this distance from the wall, units of h",
+        s.min_wall);
+  p.add("--merge", "F", "merge particles closer than F h", s.merge);
+  p.add("--remove", "F", "remove particles weaker than F * max |Gamma|", s.remove);
+  p.add("--bem-tolerance", "TOL", "GMRES relative residual", s.bem_tolerance);
+  p.add_flag("--bem-only", "solve the boundary elements at t = 0+ and stop", s.bem_only);
+  p.add_flag("--dense", "dense LU instead of GMRES (small meshes)", s.dense);
+  p.add("-o,--out", "DIR", "output folder", s.out);
+  p.add("--json", "FILE", "write a JSON summary", s.json, "-");
+  p.add("--every", "K", "write particles and surface every K steps (0: never)", s.every);
+  p.add("--checkpoint-every", "K", "write a checkpoint every K steps (0: never)",
+        s.checkpoint_every);
+  p.add("--restart", "FILE", "continue from a checkpoint", s.restart, "-");
+  p.add("--progress", "SECONDS", "progress line interval", s.progress);
+  p.add_flag("--no-plot", "skip the PNG plots", s.no_plot);
+  p.add_flag("--quiet", "no progress lines", s.quiet);
+  solver.add_to(p);
+}
+
+void check(const Settings& s) {
+  auto positive = [](double v, const char* name) {
+    if (!(v > 0) || !std::isfinite(v))
+      throw std::invalid_argument(std::string(name) + " must be positive, got " +
+                                  std::to_string(v));
+  };
+  positive(s.re, "--re");
+  positive(s.dt, "--dt");
+  positive(s.speed, "--speed");
+  positive(s.radius, "--radius");
+  if (s.steps < 0) throw std::invalid_argument("--steps must be >= 0");
+  if (s.frequency < 1) throw std::invalid_argument("--frequency must be >= 1");
+  if (s.body != "sphere" && s.body != "ellipsoid")
+    throw std::invalid_argument("--body: unknown body '" + s.body + "' (sphere or ellipsoid)");
+  free_stream(s);  // a bad --stream is an error before anything runs
+  if (s.every < 0 || s.checkpoint_every < 0)
+    throw std::invalid_argument("--every and --checkpoint-every must be >= 0");
+  if (!(s.diameter >= 0) || !(s.spacing >= 0) || !(s.wall_core >= 0) || !(s.sheet_core >= 0) ||
+      !(s.shed_core >= 0))
+    throw std::invalid_argument("--diameter, --spacing and the core radii must be >= 0");
+}
+
+bodies::Surface make_body_surface(const Settings& s) {
+  using namespace bodies;
+  if (!s.mesh.empty()) return make_surface(read_mesh(s.mesh), s.mesh);
+  if (s.body == "sphere") return make_surface(sphere(s.frequency, s.radius), "sphere");
+  const auto axes = cli::split_list(s.axes);
+  if (axes.size() != 3) throw std::invalid_argument("--axes needs three semi-axes A,B,C");
+  return make_surface(ellipsoid(s.frequency, cli::parse_double("--axes", axes[0]),
+                                cli::parse_double("--axes", axes[1]),
+                                cli::parse_double("--axes", axes[2]), parse_ellipsoid_map(s.map)),
+                      "ellipsoid");
+}
+
+bodies::Vec3 free_stream(const Settings& s) {
+  if (!s.stream.empty()) {
+    const auto u = cli::split_list(s.stream);
+    if (u.size() != 3) throw std::invalid_argument("--stream needs three components UX,UY,UZ");
+    const bodies::Vec3 v{cli::parse_double("--stream", u[0]), cli::parse_double("--stream", u[1]),
+                         cli::parse_double("--stream", u[2])};
+    if (!(bodies::norm(v) > 0) || !std::isfinite(bodies::norm(v)))
+      throw std::invalid_argument("--stream must be a finite, non-zero vector");
+    return v;
+  }
+  const double a = s.angle * M_PI / 180;
+  return {s.speed * std::cos(a), 0, s.speed * std::sin(a)};
+}
+
+double reference_diameter(const Settings& s, const bodies::Surface& surface) {
+  if (s.diameter > 0) return s.diameter;
+  double width = 0;
+  for (int c = 0; c < 3; ++c) {
+    double lo = 1e300, hi = -1e300;
+    for (const auto& v : surface.mesh.vertices) {
+      lo = std::min(lo, v[c]);
+      hi = std::max(hi, v[c]);
+    }
+    width = std::max(width, hi - lo);
+  }
+  return width;
+}
+
+double viscosity(const Settings& s, double diameter) {
+  return bodies::norm(free_stream(s)) * diameter / s.re;
+}
+
+double particle_spacing(const Settings& s, double nu) {
+  return s.spacing > 0 ? s.spacing : std::sqrt(8 * nu * s.dt);
+}
+
+bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h) {
+  bodies::BodyFlowOptions o;
+  o.nu = nu;
+  const bodies::Vec3 u = free_stream(s);
+  o.free_stream = {u.x, u.y, u.z};
+  o.spacing = h;
+  o.min_wall_distance = s.min_wall;
+  o.sheet_core = s.sheet_core;
+  o.wall_core = s.wall_core;
+  o.shedding.offset = s.shed_offset;
+  o.shedding.core_radius = s.shed_core;
+  o.control.merge_distance = s.merge;
+  o.control.remove_threshold = s.remove;
+  return o;
+}
+
+bodies::BemOptions bem_options(const Settings& s, const SolverOptions& solver) {
+  bodies::BemOptions o;
+  o.method = s.dense ? bodies::BemMethod::Dense : bodies::BemMethod::Gmres;
+  o.tolerance = s.bem_tolerance;
+  o.solver = solver;
+  return o;
+}
+
+std::string case_name(const Settings& s) {
+  if (!s.mesh.empty()) return "mesh";
+  return s.body + "-f" + std::to_string(s.frequency);
+}
+
+}  // namespace vortex::body_app

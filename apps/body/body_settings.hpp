@@ -1,0 +1,54 @@
+#pragma once
+// The settings of a vortex-body run, their command-line options (shared with JSON case files),
+// and the body and stream they describe.
+
+#include <array>
+#include <string>
+
+#include "cli.hpp"
+#include "solver_cli.hpp"
+#include "vortex/bodies/body_flow.hpp"
+#include "vortex/bodies/surface.hpp"
+
+namespace vortex::body_app {
+
+struct Settings {
+  // The body: a sphere, an ellipsoid or a mesh file.
+  std::string body = "sphere", mesh, map = "affine", axes = "0.5,0.5,0.05";
+  int frequency = 8;
+  double radius = 0.5, diameter = 0;
+  // Flow and time stepping; the stream lies in the x-z plane at `angle` degrees from x.
+  double re = 300, dt = 0.02, angle = 0, speed = 1;
+  std::string stream;  // "UX,UY,UZ": any direction, instead of angle and speed
+  int steps = 10;
+  // Particles, shedding, diffusion, wall.
+  double spacing = 0, shed_offset = 1.0, shed_core = 0, sheet_core = 0, wall_core = 0;
+  double min_wall = 0.2;
+  double merge = 0.5, remove = 1e-5;
+  // The boundary-element solve.
+  double bem_tolerance = 1e-6;
+  bool bem_only = false, dense = false;
+  // Output.
+  std::string out = "vortex-body-out", json, restart, case_file;
+  int every = 1, checkpoint_every = 0;
+  double progress = 5;
+  bool no_plot = false, quiet = false;
+};
+
+void add_options(cli::OptionParser& parser, Settings& s, cli::SolverCli& solver);
+// Throws std::invalid_argument naming the first bad setting (Re <= 0, dt <= 0, ...).
+void check(const Settings& s);
+
+// The checked surface (vortex::bodies::MeshError or vortex::FileError on bad meshes).
+bodies::Surface make_body_surface(const Settings& s);
+bodies::Vec3 free_stream(const Settings& s);
+// The body's reference diameter D (the option, or the body's largest width) and Re = U D / nu.
+double reference_diameter(const Settings& s, const bodies::Surface& surface);
+double viscosity(const Settings& s, double diameter);
+// h: the option, or sqrt(8 nu dt) (the paper's h = sqrt(8 dt / Re) for U = D = 1).
+double particle_spacing(const Settings& s, double nu);
+bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h);
+bodies::BemOptions bem_options(const Settings& s, const SolverOptions& solver);
+std::string case_name(const Settings& s);
+
+}  // namespace vortex::body_app

@@ -1,0 +1,21 @@
+# Smoke tests of vortex-body (included by the top-level CMakeLists.txt with tests and apps on).
+
+set(VORTEX_BODY_TEST_DIR ${CMAKE_CURRENT_BINARY_DIR}/app-tests/body)
+set(VORTEX_BODY_SCRIPTS ${CMAKE_CURRENT_SOURCE_DIR}/apps/body)
+
+add_test(NAME app.body.help COMMAND vortex-body --help)
+set_tests_properties(app.body.help PROPERTIES PASS_REGULAR_EXPRESSION
+  "--body sphere\\|ellipsoid.*--re RE.*--json FILE.*--restart FILE")
+
+add_test(NAME app.body.bem-only COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vortex-body>
+  -DDIR=${VORTEX_BODY_TEST_DIR}/bem-only -P ${VORTEX_BODY_SCRIPTS}/bem_only_test.cmake)
+
+foreach(kind re dt missing-mesh open-mesh inverted-mesh bad-case)
+  add_test(NAME app.body.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
+    -DBODY=$<TARGET_FILE:vortex-body> -DDIR=${VORTEX_BODY_TEST_DIR}/bad-${kind} -DKIND=${kind}
+    -P ${VORTEX_BODY_SCRIPTS}/bad_input_test.cmake)
+endforeach()
+
+add_test(NAME app.body.restart COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vortex-body>
+  -DDIR=${VORTEX_BODY_TEST_DIR}/restart -P ${VORTEX_BODY_SCRIPTS}/restart_test.cmake)
+set_tests_properties(app.body.restart PROPERTIES TIMEOUT 300)

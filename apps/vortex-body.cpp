@@ -1,0 +1,241 @@
+// vortex-body: flow past a body at rest (a sphere, an ellipsoid or a mesh file) started
+// impulsively: the boundary-element sheet, vorticity shed from the wall, VRM diffusion, convection
+// with stretching, and the forces from the impulse. Writes .pvd series of the particles and the
+// surface, a per-step diagnostics CSV, C_D and C_L plots, checkpoints, and a JSON summary.
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app_main.hpp"
+#include "body_output.hpp"
+#include "body_settings.hpp"
+#include "case_file.hpp"
+#include "json_writer.hpp"
+#include "vortex/bodies/checkpoint.hpp"
+#include "vortex/bodies/ellipsoid_flow.hpp"
+#include "vortex/bodies/sheet.hpp"
+#include "vortex/file_io.hpp"
+
+namespace {
+
+using namespace vortex;
+using namespace vortex::body_app;
+using Clock = std::chrono::steady_clock;
+
+// argv with a --case file's options first, so that flags on the command line win.
+std::vector<std::string> expand_case(int argc, char** argv) {
+  std::vector<std::string> args{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if ((a == "--case" && i + 1 < argc) || a.rfind("--case=", 0) == 0) {
+      const std::string file = a == "--case" ? argv[i + 1] : a.substr(7);
+      for (auto& x : case_file_arguments(file)) args.push_back(x);
+    }
+  }
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  return args;
+}
+
+struct RunState {
+  long step = 0;
+  double time = 0;
+  ParticleSet particles;
+  bodies::Vec3 impulse, impulse_t0;
+};
+
+std::array<double, 3> arr(const bodies::Vec3& v) {
+  return {v.x, v.y, v.z};
+}
+bodies::Vec3 vec(const std::array<double, 3>& a) {
+  return {a[0], a[1], a[2]};
+}
+
+void write_summary(const Settings& s, Backend backend, const bodies::Surface& surface,
+                   const RunState& r, const BodyOutput& out, double bem_iterations_mean,
+                   double bem_residual_max, double seconds) {
+  const std::vector<double> cd = out.column("cd"), cl = out.column("cl");
+  const std::size_t quarter = cd.size() - cd.size() * 3 / 4;
+  auto tail_mean = [&](const std::vector<double>& v) {
+    double sum = 0;
+    for (std::size_t k = v.size() - quarter; k < v.size(); ++k) sum += v[k];
+    return quarter ? sum / static_cast<double>(quarter) : NAN;
+  };
+  cli::JsonWriter j;
+  j.begin_object()
+      .field("case", case_name(s))
+      .field("panels", static_cast<std::uint64_t>(surface.size()))
+      .field("backend", to_string(resolve_backend(backend)))
+      .field("re", s.re)
+      .field("dt", s.dt)
+      .field("steps", static_cast<std::int64_t>(r.step))
+      .field("t_final", r.time)
+      .field("n_particles", static_cast<std::uint64_t>(r.particles.size()))
+      .field("cd_final", cd.empty() ? NAN : cd.back())
+      .field("cd_mean_last_quarter", tail_mean(cd))
+      .field("cl_mean_last_quarter", tail_mean(cl));
+  j.field("impulse_t0", bodies::dot(r.impulse_t0, bodies::normalized(free_stream(s))))
+      .field("bem_iterations_mean", bem_iterations_mean)
+      .field("bem_residual_max", bem_residual_max)
+      .field("seconds", seconds)
+      .end();
+  AtomicFile f(s.json);
+  f.write(j.str() + "\n");
+  f.commit();
+}
+
+// The sheet against the exact potential flow (generated sphere or ellipsoid only).
+void report_exact_sheet(const Settings& s, bodies::BodyFlow& flow) {
+  if (!s.mesh.empty()) return;
+  double a = s.radius, b = s.radius, c = s.radius;
+  if (s.body == "ellipsoid") {
+    const auto axes = cli::split_list(s.axes);
+    a = cli::parse_double("--axes", axes[0]);
+    b = cli::parse_double("--axes", axes[1]);
+    c = cli::parse_double("--axes", axes[2]);
+  }
+  const bodies::SheetError e = bodies::sheet_error(flow.bem().surface(), flow.bem().gamma(),
+                                                   bodies::EllipsoidFlow(a, b, c), free_stream(s));
+  std::printf("sheet against the exact solution: mean error %.4g, max %.4g (of max |gamma|)\n",
+              e.mean, e.max);
+}
+
+void report_bem(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
+  const bodies::BemStats& b = flow.bem().stats();
+  std::printf(
+      "BEM: %zu panels, %d iterations, residual %.3g, max |u.n| %.3g, mean |u.n| %.3g, "
+      "%.2f s\n",
+      flow.bem().surface().size(), b.iterations, b.residual, b.max_normal_velocity,
+      b.mean_normal_velocity, b.seconds);
+  std::printf("impulse at t = 0+: (%.6g, %.6g, %.6g)", r.impulse_t0.x, r.impulse_t0.y,
+              r.impulse_t0.z);
+  if (s.body == "sphere" && s.mesh.empty())
+    std::printf(", -2 pi a^3 U = %.6g",
+                -2 * M_PI * std::pow(s.radius, 3) * bodies::norm(free_stream(s)));
+  std::printf("\nsheet total vorticity: %.3g\n", bodies::norm(b.sheet_vorticity));
+  report_exact_sheet(s, flow);
+}
+
+// One time step and its CSV row.
+StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, double area) {
+  StepRecord rec;
+  rec.stats = flow.step(r.particles, s.dt);
+  const bodies::Vec3 impulse = flow.impulse(r.particles);
+  rec.coefficients =
+      bodies::force_from_impulse(r.impulse, impulse, s.dt, free_stream(s), {0, 0, 1}, area);
+  r.impulse = impulse;
+  r.time += s.dt;
+  rec.step = ++r.step;
+  rec.time = r.time;
+  rec.force_time = r.time - s.dt / 2;
+  rec.particles = r.particles.size();
+  rec.impulse = impulse;
+  rec.vorticity = flow.total_vorticity(r.particles);
+  return rec;
+}
+
+void save_checkpoint(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
+  char name[64];
+  std::snprintf(name, sizeof name, "/checkpoint-%06ld.bin", r.step);
+  bodies::write_checkpoint(s.out + name, {r.step, r.time, flow.bem().surface().size(), r.particles,
+                                          flow.bem().gamma(), arr(r.impulse), arr(r.impulse_t0)});
+}
+
+void print_progress(const StepRecord& rec, long last_step, double elapsed) {
+  std::printf(
+      "step %ld/%ld t = %.4g N = %zu C_D = %.4g C_L = %.4g BEM %d it, %.1f s/step, "
+      "%.0f s elapsed\n",
+      rec.step, last_step, rec.time, rec.particles, rec.coefficients.cd, rec.coefficients.cl,
+      rec.stats.bem_iterations, rec.stats.seconds_total, elapsed);
+  std::fflush(stdout);
+}
+
+// The state to start from: a checkpoint, or the potential flow at t = 0+ (written as frame 0).
+RunState initial_state(const Settings& s, const bodies::BodyCheckpoint* ck, bodies::BodyFlow& flow,
+                       BodyOutput& out) {
+  RunState r;
+  if (ck) {
+    r = {ck->step, ck->time, ck->particles, vec(ck->impulse), vec(ck->impulse_t0)};
+    flow.bem().set_gamma(ck->gamma);
+    return r;
+  }
+  flow.solve_sheet(r.particles);
+  r.impulse = r.impulse_t0 = flow.impulse(r.particles);
+  if (s.every > 0) out.write_frame(0, 0, r.particles, flow);
+  return r;
+}
+
+bodies::BodyCheckpoint read_restart(const Settings& s, const bodies::Surface& surface) {
+  bodies::BodyCheckpoint ck = bodies::read_checkpoint(s.restart);
+  if (ck.panels != surface.size())
+    throw std::invalid_argument(s.restart + ": checkpoint of " + std::to_string(ck.panels) +
+                                " panels, the body has " + std::to_string(surface.size()));
+  return ck;
+}
+
+int run(int argc, char** argv) {
+  Settings s;
+  cli::SolverCli solver_cli;
+  cli::OptionParser parser("vortex-body", "[options]",
+                           "Flow past a body at rest, started impulsively: boundary elements, "
+                           "vorticity shedding, VRM diffusion, forces.");
+  add_options(parser, s, solver_cli);
+  std::vector<std::string> args = expand_case(argc, argv);
+  std::vector<char*> cargs;
+  for (auto& a : args) cargs.push_back(a.data());
+  if (!parser.parse(static_cast<int>(cargs.size()), cargs.data())) return 0;
+  // Everything that can be wrong with the input is checked before anything is written.
+  check(s);
+  const bodies::Surface surface = make_body_surface(s);
+  const double diameter = reference_diameter(s, surface);
+  const double nu = viscosity(s, diameter), h = particle_spacing(s, nu);
+  const SolverOptions so = solver_cli.options();
+  const bool restart = !s.restart.empty();
+  const bodies::BodyCheckpoint ck = restart ? read_restart(s, surface) : bodies::BodyCheckpoint{};
+  Solver solver(so);
+  bodies::BodyFlow flow(surface, bem_options(s, so), solver, flow_options(s, nu, h));
+  const auto start = Clock::now();
+  BodyOutput out(s.out, restart, ck.step, ck.time);
+  RunState r = initial_state(s, restart ? &ck : nullptr, flow, out);
+  if (!s.quiet)
+    std::printf("vortex-body: %s, %zu panels, D = %g, Re = %g, nu = %g, h = %g, dt = %g, %s\n",
+                case_name(s).c_str(), surface.size(), diameter, s.re, nu, h, s.dt,
+                to_string(resolve_backend(so.backend)).c_str());
+  if (!restart && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
+  double iterations = 0, residual_max = flow.bem().stats().residual;
+  long solves = 0;
+  auto last_progress = Clock::now();
+  const long last_step = r.step + (s.bem_only ? 0 : s.steps);
+  while (r.step < last_step) {
+    const StepRecord rec = advance(s, flow, r, M_PI * diameter * diameter / 4);
+    out.write_row(rec);
+    iterations += rec.stats.bem_iterations;
+    solves += rec.stats.bem_solves;
+    residual_max = std::max(residual_max, rec.stats.bem_residual_max);
+    if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
+    if (s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0) save_checkpoint(s, flow, r);
+    const auto now = Clock::now();
+    if (!s.quiet && (r.step == last_step ||
+                     std::chrono::duration<double>(now - last_progress).count() >= s.progress)) {
+      last_progress = now;
+      print_progress(rec, last_step, std::chrono::duration<double>(now - start).count());
+    }
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!s.no_plot && !s.bem_only && !plot_coefficients(s.out, s.re, s.body == "sphere"))
+    std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no plots\n");
+  if (!s.json.empty())
+    write_summary(s, so.backend, surface, r, out,
+                  solves ? iterations / static_cast<double>(solves) : flow.bem().stats().iterations,
+                  residual_max, seconds);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return vortex::cli::run_app("vortex-body", argc, argv, run);
+}

@@ -1,0 +1,73 @@
+#pragma once
+// The boundary-element operator of a closed body (BODIES.md section 2): the tangential velocity
+// on the inner side of the sheet, averaged over each panel, as a linear map of the sheet's two
+// tangential components per panel. Its product is the library's treecode (the sheet as point
+// sources at the source rule's points, the panels' target-rule points as targets, singular
+// kernel) plus the sparse exact near-field corrections; the normal rows (the outer normal
+// velocity, continuous across the sheet) come with it for the diagnostics.
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "vortex/bodies/bem_near_field.hpp"
+#include "vortex/bodies/surface.hpp"
+#include "vortex/solver.hpp"
+
+namespace vortex::bodies {
+
+enum class BemMethod { Gmres, Dense };
+
+struct BemOptions {
+  BemMethod method = BemMethod::Gmres;
+  int target_points = 3;     // rule of the far-field averages (1, 3, 6 or 7)
+  int source_points = 3;     // rule of the sheet's point sources
+  int near_points = 7;       // rule of the exact near blocks
+  double near_factor = 2.5;  // near radius = near_factor * the largest panel diameter
+  double tolerance = 1e-8;   // GMRES relative residual
+  int restart = 60;
+  int max_iterations = 400;
+  int cluster_size = 32;  // panels per block of the block-Jacobi preconditioner
+  bool warm_start = true;
+  // The treecode of the far-field product; its core is replaced by the singular kernel and an
+  // Auto precision by Double.
+  SolverOptions solver;
+};
+
+// Throws std::invalid_argument naming the bad option.
+void validate(const BemOptions& options);
+
+class BemOperator {
+ public:
+  BemOperator(const Surface& surface, const BemOptions& options);
+
+  const Surface& surface() const { return *surface_; }
+  const BemRules& rules() const { return rules_; }
+  const NearField& near_field() const { return near_; }
+  std::size_t size() const { return surface_->size(); }
+  // The far-field targets: target-rule points of every panel, panel-major.
+  const Points& targets() const { return targets_; }
+
+  // rows(3 i + r) for the coefficients gamma(2 j + b) (see bem_near_field.hpp for the rows).
+  void apply(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows);
+  // The tangential rows only: the operator of the linear system.
+  void apply_tangential(const Eigen::VectorXd& gamma, Eigen::VectorXd& out);
+  // The same operator as a dense matrix (3N x 2N), point form for all pairs plus the corrections;
+  // for small meshes only.
+  Eigen::MatrixXd dense_rows() const;
+  // Panel averages of row_r . u for a velocity given at the targets (3 values per panel).
+  Eigen::VectorXd average_rows(const VelocityField& at_targets,
+                               const std::array<double, 3>& uniform) const;
+  double far_seconds() const { return far_seconds_; }
+
+ private:
+  const Surface* surface_;
+  BemRules rules_;
+  NearField near_;
+  Points targets_;
+  ParticleSet sources_;
+  Solver solver_;
+  VelocityField field_;
+  double far_seconds_ = 0;
+};
+
+}  // namespace vortex::bodies

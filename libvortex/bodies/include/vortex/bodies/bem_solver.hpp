@@ -1,0 +1,72 @@
+#pragma once
+// The boundary-element solve: the vortex sheet on a body at rest that makes the tangential
+// velocity on its inner side vanish, for a free stream plus the velocity of vortex particles
+// (BODIES.md sections 2 and 3).
+//
+//   BemSolver bem(surface, options);
+//   const BemStats& s = bem.solve({1, 0, 0}, &particles, &particle_solver);
+//   bem.gamma();  // two tangential components per panel
+//
+// GMRES (matrix-free, the treecode product, block-Jacobi on the exact near blocks of clusters of
+// nearby panels, warm-started from the previous solution) is the default; the dense LU of the same
+// operator is the oracle for small meshes.
+
+#include <Eigen/Dense>
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "vortex/bodies/bem_operator.hpp"
+#include "vortex/bodies/gmres.hpp"
+
+namespace vortex::bodies {
+
+struct BemStats {
+  int iterations = 0;
+  double residual = 0;  // relative residual of the tangential equations
+  bool converged = false;
+  double max_normal_velocity = 0;   // max_i |<u+ . n>_i|
+  double mean_normal_velocity = 0;  // mean_i |<u+ . n>_i|
+  Vec3 sheet_vorticity;             // sum_j A_j gamma_j
+  double seconds = 0;               // the whole solve
+  double rhs_seconds = 0;           // the particles' velocity at the panels
+};
+
+class BemSolver {
+ public:
+  BemSolver(const Surface& surface, BemOptions options = {});
+  ~BemSolver();
+
+  const Surface& surface() const { return op_.surface(); }
+  const BemOptions& options() const { return options_; }
+  BemOperator& op() { return op_; }
+
+  // Solves for the free stream and, when given, the particles' velocity at the panels computed
+  // by `particle_solver` (the particles are the sources, the panels' points the targets).
+  const BemStats& solve(const std::array<double, 3>& free_stream,
+                        const ParticleSet* particles = nullptr, Solver* particle_solver = nullptr);
+
+  // Two coefficients per panel, along t1 and t2.
+  const std::vector<double>& gamma() const { return gamma_; }
+  // Replaces the solution (a warm start after a restart); size 2N.
+  void set_gamma(const std::vector<double>& gamma);
+  const BemStats& stats() const { return stats_; }
+  // <u+ . n>_i of the last solve.
+  const std::vector<double>& normal_velocity() const { return normal_velocity_; }
+
+ private:
+  void build_preconditioner();
+  void precondition(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
+  void solve_dense(const Eigen::VectorXd& b, Eigen::VectorXd& x);
+
+  BemOptions options_;
+  BemOperator op_;
+  struct Cluster;
+  std::vector<Cluster> clusters_;
+  std::unique_ptr<Eigen::PartialPivLU<Eigen::MatrixXd>> dense_lu_;
+  std::vector<double> gamma_;
+  std::vector<double> normal_velocity_;
+  BemStats stats_;
+};
+
+}  // namespace vortex::bodies

@@ -1,0 +1,99 @@
+#pragma once
+// Vortex particles around a body at rest in a free stream: one time step as in Stock & Gharakhani
+// 2008 section IV.C (BODIES.md section 5), by Strang splitting:
+//   diffuse dt/2  ->  convect dt (2-stage Runge-Kutta; at each stage the BEM is re-solved and the
+//   particles move with the free stream plus the particles' and the sheet's velocity, with
+//   stretching)  ->  diffuse dt/2.
+// A diffusion sub-step solves the BEM, sheds the sheet as particles just above the wall, diffuses
+// with the VRM (neighbours and inserted particles never across the body), reflects particles
+// that entered the body, pushes particles out to a minimum distance from the wall and merges or
+// removes particles.
+
+#include <array>
+#include <vector>
+
+#include "vortex/bodies/bem_solver.hpp"
+#include "vortex/bodies/shedding.hpp"
+#include "vortex/bodies/wall.hpp"
+#include "vortex/particle_control.hpp"
+#include "vortex/time_integration.hpp"
+#include "vortex/vrm.hpp"
+
+namespace vortex::bodies {
+
+struct BodyFlowOptions {
+  double nu = 0;  // kinematic viscosity (> 0)
+  std::array<double, 3> free_stream{1, 0, 0};
+  double spacing = 0;  // h (> 0): shed patches, VRM lattice, merge distance
+  TimeScheme scheme = TimeScheme::Heun;
+  Stretching stretching = Stretching::Transpose;
+  double min_wall_distance = 0.2;  // particles are kept at least this * h from the wall
+  double sheet_core = 0;           // sigma of the sheet's points as sources for the particles
+                                   // (0: h)
+  // Largest core radius of the particles as the wall sees them in the BEM right-hand side
+  // (0: h / 2). Cores that reach through the wall weaken the particles' field at the wall below
+  // what their far field is, and the sheet then makes up the difference with vorticity of its own
+  // (a spurious impulse, seen as a drag several times too large in the first steps).
+  double wall_core = 0;
+  SheddingOptions shedding;        // spacing filled from `spacing` when 0
+  VrmOptions vrm;                  // spacing filled from `spacing` when 0; wall added
+  ParticleControlOptions control;  // spacing filled from `spacing` when 0
+};
+
+// Throws std::invalid_argument naming the bad option.
+void validate(const BodyFlowOptions& options);
+
+// What one step did and cost.
+struct BodyStepStats {
+  int bem_solves = 0;
+  int bem_iterations = 0;
+  double bem_residual_max = 0;
+  std::size_t shed = 0, reflected = 0, pushed = 0, inserted = 0, removed = 0;
+  Vec3 correction_impulse;  // impulse change from reflections, push-outs and merges
+  double seconds_bem = 0, seconds_convect = 0, seconds_diffuse = 0, seconds_total = 0;
+};
+
+class BodyFlow {
+ public:
+  // `surface` and `particle_solver` must outlive the BodyFlow.
+  BodyFlow(const Surface& surface, const BemOptions& bem, Solver& particle_solver,
+           BodyFlowOptions options);
+  BodyFlow(const BodyFlow&) = delete;  // the VRM's wall test refers to this object
+  BodyFlow& operator=(const BodyFlow&) = delete;
+
+  // Solves the BEM for the particles as they are (at t = 0+ with none: the potential flow).
+  const BemStats& solve_sheet(const ParticleSet& particles);
+  // Advances the particles by dt and leaves the sheet solved for the new positions.
+  BodyStepStats step(ParticleSet& particles, double dt);
+
+  // Velocity (and gradient) at the particles from the particles and the current sheet.
+  VelocityField particle_velocity(const ParticleSet& particles, bool gradient);
+
+  // Linear impulse (per unit density) of the particles plus the current sheet.
+  Vec3 impulse(const ParticleSet& particles) const;
+  // Total vorticity of the particles plus the current sheet.
+  Vec3 total_vorticity(const ParticleSet& particles) const;
+
+  BemSolver& bem() { return bem_; }
+  const WallQueries& wall() const { return wall_; }
+  const BodyFlowOptions& options() const { return options_; }
+
+ private:
+  const ParticleSet& as_seen_by_wall(const ParticleSet& particles);
+  void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats);
+  void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
+  void record(const BemStats& s, BodyStepStats& stats);
+
+  const Surface* surface_;
+  BemSolver bem_;
+  Solver* solver_;
+  BodyFlowOptions options_;
+  WallQueries wall_;
+  std::vector<std::vector<int>> patches_;
+  Points sheet_points_;
+  TriangleRule sheet_rule_;
+  ParticleSet wall_view_;
+  BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
+};
+
+}  // namespace vortex::bodies

@@ -1,0 +1,29 @@
+#pragma once
+// Forces on a body at rest from the rate of change of the linear impulse (Wu 1981; BODIES.md
+// section 6): F = -rho dI/dt with I = 1/2 sum_p x_p x Gamma_p + 1/2 sum_j A_j c_j x gamma_j, here
+// per unit density and by the difference over one step (central at the step's midpoint). The jump
+// of I at t = 0+ (the added-mass impulse of the impulsive start) is not a drag and is reported
+// apart.
+
+#include <array>
+
+#include "vortex/bodies/vec3.hpp"
+
+namespace vortex::bodies {
+
+struct ForceCoefficients {
+  Vec3 force;     // per unit density
+  double cd = 0;  // force . e / (1/2 U^2 A_ref)
+  double cl = 0;  // along the lift direction
+};
+
+// The unit vector along `axis` with its component along the stream removed (the lift direction);
+// when the axis is parallel to the stream, the first coordinate axis so treated.
+Vec3 lift_direction(const Vec3& stream, const Vec3& axis);
+
+// Force and coefficients from the impulse at the start and end of an interval dt.
+ForceCoefficients force_from_impulse(const Vec3& impulse_before, const Vec3& impulse_after,
+                                     double dt, const Vec3& stream, const Vec3& lift_axis,
+                                     double reference_area);
+
+}  // namespace vortex::bodies

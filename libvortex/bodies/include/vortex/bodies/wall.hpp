@@ -1,0 +1,58 @@
+#pragma once
+// Where points are relative to the wall: closest point on the surface, signed distance, inside
+// test; and the corrections that keep particles in the fluid (reflection of particles that
+// entered the body, push-out of particles too close to the wall).
+//
+// The closest panel is found with the library's k-d tree over panel centroids: the panel that
+// holds the closest point has its centroid within (distance to the nearest centroid + largest
+// panel diameter), and the exact point-triangle distance is taken over those candidates. The sign
+// is that of the offset along the closest panel's normal (where several panels tie, at an edge or
+// a vertex, the one whose normal is most aligned with the offset), exact for convex bodies and
+// for points closer to a smooth wall than its radius of curvature.
+
+#include <cstddef>
+
+#include "vortex/bodies/surface.hpp"
+#include "vortex/neighbor_search.hpp"
+
+namespace vortex::bodies {
+
+struct WallPoint {
+  int panel = -1;
+  Vec3 point;           // closest point on the surface
+  double distance = 0;  // signed: > 0 in the fluid, < 0 inside the body
+  Vec3 normal;          // outward normal of the closest panel
+};
+
+// Closest point of triangle (a, b, c) to x.
+Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c);
+
+struct WallStats {
+  std::size_t reflected = 0;  // particles moved from inside the body to their mirror image
+  std::size_t pushed = 0;     // particles moved out to the minimum distance
+};
+
+class WallQueries {
+ public:
+  explicit WallQueries(const Surface& surface);
+
+  WallPoint closest(const Vec3& x) const;
+  bool inside(const Vec3& x) const { return closest(x).distance < 0; }
+  // Whether the straight segment from p to q leaves the fluid (q inside the body, or its
+  // midpoint inside: a thin body between them). Segments off the body's bounding box are
+  // answered without a search.
+  bool blocked(const Vec3& p, const Vec3& q) const;
+
+  // Reflects every particle inside the body across the wall to the fluid side (strength kept),
+  // then moves every particle closer than `min_distance` out along the normal to that distance.
+  WallStats keep_in_fluid(ParticleSet& particles, double min_distance) const;
+
+  const Surface& surface() const { return *surface_; }
+
+ private:
+  const Surface* surface_;
+  NeighborSearch centroids_;
+  Vec3 lo_, hi_;  // bounding box of the surface
+};
+
+}  // namespace vortex::bodies

@@ -1,0 +1,124 @@
+#include "vortex/bodies/bem_operator.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace vortex::bodies {
+
+namespace {
+
+// The far-field product: singular kernel, and double arithmetic unless asked otherwise (GMRES
+// tolerances below float rounding need it; the sheet is small next to the particles).
+SolverOptions singular(SolverOptions o) {
+  o.core = Core::Singular;
+  if (o.precision == Precision::Auto) o.precision = Precision::Double;
+  return o;
+}
+
+Vec3 row_vector(const Panel& p, int r) {
+  return r == 0 ? p.t1 : (r == 1 ? p.t2 : p.normal);
+}
+
+}  // namespace
+
+void validate(const BemOptions& o) {
+  for (int n : {o.target_points, o.source_points, o.near_points})
+    if (n != 1 && n != 3 && n != 6 && n != 7)
+      throw std::invalid_argument("BEM: quadrature rules have 1, 3, 6 or 7 points, got " +
+                                  std::to_string(n));
+  if (!(o.near_factor >= 1)) throw std::invalid_argument("BEM: near_factor must be >= 1");
+  if (!(o.tolerance > 0 && o.tolerance < 1))
+    throw std::invalid_argument("BEM: tolerance must be in (0, 1)");
+  if (o.restart < 1 || o.max_iterations < 1 || o.cluster_size < 1)
+    throw std::invalid_argument("BEM: restart, max_iterations and cluster_size must be >= 1");
+  validate_options(o.solver);
+}
+
+BemOperator::BemOperator(const Surface& surface, const BemOptions& o)
+    : surface_(&surface), solver_(singular(o.solver)) {
+  validate(o);
+  rules_ = {triangle_rule(o.target_points), triangle_rule(o.source_points),
+            triangle_rule(o.near_points)};
+  near_ = build_near_field(surface, rules_, o.near_factor * surface.max_diameter);
+  targets_ = quadrature_points(surface, rules_.target);
+  const Points src = quadrature_points(surface, rules_.source);
+  sources_.resize(src.size());
+  sources_.x = src.x;
+  sources_.y = src.y;
+  sources_.z = src.z;
+  std::fill(sources_.sigma.begin(), sources_.sigma.end(), 1.0);  // read as 1 by the singular core
+}
+
+void BemOperator::apply(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t n = size(), ns = rules_.source.size();
+  for (std::size_t j = 0; j < n; ++j) {
+    const Panel& p = surface_->panels[j];
+    const Vec3 g = gamma(2 * j) * p.t1 + gamma(2 * j + 1) * p.t2;
+    for (std::size_t q = 0; q < ns; ++q) {
+      const double w = p.area * rules_.source.weight[q];
+      sources_.gx[j * ns + q] = w * g.x;
+      sources_.gy[j * ns + q] = w * g.y;
+      sources_.gz[j * ns + q] = w * g.z;
+    }
+  }
+  solver_.evaluate(sources_, targets_, false, field_);
+  rows = average_rows(field_, {0, 0, 0});
+  far_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto nn = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < nn; ++i)
+    for (std::size_t k = near_.offsets[i]; k < near_.offsets[i + 1]; ++k) {
+      const NearBlock& blk = near_.blocks[k];
+      for (int r = 0; r < 3; ++r)
+        rows(3 * i + r) +=
+            blk.correction[r][0] * gamma(2 * blk.j) + blk.correction[r][1] * gamma(2 * blk.j + 1);
+    }
+}
+
+void BemOperator::apply_tangential(const Eigen::VectorXd& gamma, Eigen::VectorXd& out) {
+  Eigen::VectorXd rows;
+  apply(gamma, rows);
+  out.resize(2 * static_cast<Eigen::Index>(size()));
+  for (std::size_t i = 0; i < size(); ++i) {
+    out(2 * i) = rows(3 * i);
+    out(2 * i + 1) = rows(3 * i + 1);
+  }
+}
+
+Eigen::VectorXd BemOperator::average_rows(const VelocityField& f,
+                                          const std::array<double, 3>& uniform) const {
+  const std::size_t n = size(), nt = rules_.target.size();
+  Eigen::VectorXd rows = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec3 mean{uniform[0], uniform[1], uniform[2]};
+    for (std::size_t t = 0; t < nt; ++t) {
+      const std::size_t k = i * nt + t;
+      mean += rules_.target.weight[t] * Vec3{f.u[0][k], f.u[1][k], f.u[2][k]};
+    }
+    for (int r = 0; r < 3; ++r) rows(3 * i + r) = dot(row_vector(surface_->panels[i], r), mean);
+  }
+  return rows;
+}
+
+Eigen::MatrixXd BemOperator::dense_rows() const {
+  const auto n = static_cast<std::ptrdiff_t>(size());
+  Eigen::MatrixXd a(3 * n, 2 * n);
+#pragma omp parallel for schedule(dynamic, 8)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    double blk[3][2];
+    for (std::ptrdiff_t j = 0; j < n; ++j) {
+      point_block(*surface_, rules_, static_cast<int>(i), static_cast<int>(j), blk);
+      for (int r = 0; r < 3; ++r)
+        for (int b = 0; b < 2; ++b) a(3 * i + r, 2 * j + b) = blk[r][b];
+    }
+    for (std::size_t k = near_.offsets[i]; k < near_.offsets[i + 1]; ++k)
+      for (int r = 0; r < 3; ++r)
+        for (int b = 0; b < 2; ++b)
+          a(3 * i + r, 2 * near_.blocks[k].j + b) += near_.blocks[k].correction[r][b];
+  }
+  return a;
+}
+
+}  // namespace vortex::bodies

@@ -1,0 +1,149 @@
+#include "vortex/bodies/bem_solver.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "vortex/bodies/sheet.hpp"
+#include "vortex/kdtree.hpp"
+
+namespace vortex::bodies {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+// A group of nearby panels and the LU factors of their exact tangential near blocks.
+struct BemSolver::Cluster {
+  std::vector<int> panels;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+};
+
+BemSolver::BemSolver(const Surface& surface, BemOptions options)
+    : options_(options), op_(surface, options_) {
+  gamma_.assign(2 * surface.size(), 0.0);
+  normal_velocity_.assign(surface.size(), 0.0);
+  if (options_.method == BemMethod::Dense) {
+    const Eigen::MatrixXd rows = op_.dense_rows();
+    Eigen::MatrixXd a(2 * surface.size(), 2 * surface.size());
+    for (std::size_t i = 0; i < surface.size(); ++i) {
+      a.row(2 * i) = rows.row(3 * i);
+      a.row(2 * i + 1) = rows.row(3 * i + 1);
+    }
+    dense_lu_ = std::make_unique<Eigen::PartialPivLU<Eigen::MatrixXd>>(a);
+  } else {
+    build_preconditioner();
+  }
+}
+
+BemSolver::~BemSolver() = default;
+
+void BemSolver::build_preconditioner() {
+  const Surface& s = op_.surface();
+  Points centroids;
+  for (const Panel& p : s.panels) centroids.push_back(p.centroid.x, p.centroid.y, p.centroid.z);
+  const KdTree tree = build_kdtree(centroids, nullptr, options_.cluster_size, 2);
+  clusters_.resize(tree.leaves.size());
+  const NearField& nf = op_.near_field();
+#pragma omp parallel for schedule(dynamic, 4)
+  for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(clusters_.size()); ++c) {
+    const KdNode& leaf = tree.nodes[tree.leaves[c]];
+    Cluster& cl = clusters_[c];
+    std::unordered_map<int, int> local;
+    for (int k = leaf.begin; k < leaf.end; ++k) {
+      local[static_cast<int>(tree.permutation[k])] = static_cast<int>(cl.panels.size());
+      cl.panels.push_back(static_cast<int>(tree.permutation[k]));
+    }
+    const auto m = static_cast<Eigen::Index>(cl.panels.size());
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(2 * m, 2 * m);
+    for (Eigen::Index li = 0; li < m; ++li) {
+      const int i = cl.panels[li];
+      for (std::size_t k = nf.offsets[i]; k < nf.offsets[i + 1]; ++k) {
+        const auto it = local.find(nf.blocks[k].j);
+        if (it == local.end()) continue;
+        for (int r = 0; r < 2; ++r)
+          for (int b = 0; b < 2; ++b) a(2 * li + r, 2 * it->second + b) = nf.blocks[k].exact[r][b];
+      }
+    }
+    cl.lu.compute(a);
+  }
+}
+
+void BemSolver::precondition(const Eigen::VectorXd& in, Eigen::VectorXd& out) const {
+  out.resize(in.size());
+#pragma omp parallel for schedule(dynamic, 4)
+  for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(clusters_.size()); ++c) {
+    const Cluster& cl = clusters_[c];
+    const auto m = static_cast<Eigen::Index>(cl.panels.size());
+    Eigen::VectorXd local(2 * m);
+    for (Eigen::Index k = 0; k < m; ++k) local.segment<2>(2 * k) = in.segment<2>(2 * cl.panels[k]);
+    const Eigen::VectorXd y = cl.lu.solve(local);
+    for (Eigen::Index k = 0; k < m; ++k) out.segment<2>(2 * cl.panels[k]) = y.segment<2>(2 * k);
+  }
+}
+
+void BemSolver::set_gamma(const std::vector<double>& gamma) {
+  if (gamma.size() != gamma_.size())
+    throw std::invalid_argument("BemSolver::set_gamma: expected " + std::to_string(gamma_.size()) +
+                                " coefficients, got " + std::to_string(gamma.size()));
+  gamma_ = gamma;
+}
+
+const BemStats& BemSolver::solve(const std::array<double, 3>& free_stream,
+                                 const ParticleSet* particles, Solver* particle_solver) {
+  const auto start = std::chrono::steady_clock::now();
+  stats_ = BemStats{};
+  VelocityField at_targets;
+  if (particles && particles->size() > 0) {
+    if (!particle_solver)
+      throw std::invalid_argument("BemSolver::solve: particles given without a solver");
+    particle_solver->evaluate(*particles, op_.targets(), false, at_targets);
+  } else {
+    at_targets.resize(op_.targets().size(), false);
+  }
+  stats_.rhs_seconds = seconds_since(start);
+  const Eigen::VectorXd given = op_.average_rows(at_targets, free_stream);
+  const std::size_t n = op_.size();
+  Eigen::VectorXd b(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    b(2 * i) = -given(3 * i);
+    b(2 * i + 1) = -given(3 * i + 1);
+  }
+  Eigen::VectorXd x = options_.warm_start
+                          ? Eigen::Map<const Eigen::VectorXd>(gamma_.data(), gamma_.size()).eval()
+                          : Eigen::VectorXd::Zero(2 * n);
+  if (options_.method == BemMethod::Dense) {
+    x = dense_lu_->solve(b);
+    stats_.converged = true;
+  } else {
+    const GmresResult r = gmres(
+        [&](const Eigen::VectorXd& in, Eigen::VectorXd& out) { op_.apply_tangential(in, out); },
+        [&](const Eigen::VectorXd& in, Eigen::VectorXd& out) { precondition(in, out); }, b, x,
+        {options_.tolerance, options_.restart, options_.max_iterations});
+    stats_.iterations = r.iterations;
+    stats_.converged = r.converged;
+  }
+  gamma_.assign(x.data(), x.data() + x.size());
+  // Residual and outer normal velocity from one more product (u+ . n = u- . n).
+  Eigen::VectorXd rows;
+  op_.apply(x, rows);
+  double res2 = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int r = 0; r < 2; ++r) res2 += std::pow(rows(3 * i + r) - b(2 * i + r), 2);
+    normal_velocity_[i] = rows(3 * i + 2) + given(3 * i + 2);
+    stats_.max_normal_velocity =
+        std::max(stats_.max_normal_velocity, std::abs(normal_velocity_[i]));
+    stats_.mean_normal_velocity += std::abs(normal_velocity_[i]) / static_cast<double>(n);
+  }
+  stats_.residual = b.norm() > 0 ? std::sqrt(res2) / b.norm() : std::sqrt(res2);
+  stats_.sheet_vorticity = sheet_total_vorticity(op_.surface(), gamma_);
+  stats_.seconds = seconds_since(start);
+  return stats_;
+}
+
+}  // namespace vortex::bodies

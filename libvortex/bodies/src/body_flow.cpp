@@ -1,0 +1,164 @@
+#include "vortex/bodies/body_flow.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "vortex/bodies/sheet.hpp"
+
+namespace vortex::bodies {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+Vec3 particle_impulse(const ParticleSet& p) {
+  Vec3 total;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    total += 0.5 * cross({p.x[i], p.y[i], p.z[i]}, {p.gx[i], p.gy[i], p.gz[i]});
+  return total;
+}
+
+}  // namespace
+
+void validate(const BodyFlowOptions& o) {
+  if (!(o.nu > 0) || !std::isfinite(o.nu))
+    throw std::invalid_argument("body flow: viscosity nu must be positive (Re > 0)");
+  if (!(o.spacing > 0) || !std::isfinite(o.spacing))
+    throw std::invalid_argument("body flow: spacing h must be positive");
+  for (double u : o.free_stream)
+    if (!std::isfinite(u)) throw std::invalid_argument("body flow: free stream is not finite");
+  if (!(o.min_wall_distance >= 0 && o.min_wall_distance < 1))
+    throw std::invalid_argument("body flow: min_wall_distance must be in [0, 1) (units of h)");
+  if (!(o.sheet_core >= 0) || !(o.wall_core >= 0))
+    throw std::invalid_argument("body flow: sheet_core and wall_core must be >= 0");
+}
+
+BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& particle_solver,
+                   BodyFlowOptions options)
+    : surface_(&surface),
+      bem_(surface, bem),
+      solver_(&particle_solver),
+      options_(std::move(options)),
+      wall_(surface) {
+  validate(options_);
+  const double h = options_.spacing;
+  if (options_.shedding.spacing == 0) options_.shedding.spacing = h;
+  if (options_.vrm.spacing == 0) options_.vrm.spacing = h;
+  if (options_.control.spacing == 0) options_.control.spacing = h;
+  if (options_.sheet_core == 0) options_.sheet_core = h;
+  if (options_.wall_core == 0) options_.wall_core = h / 2;
+  const WallQueries* wall = &wall_;
+  options_.vrm.blocked = [wall](const std::array<double, 3>& p, const std::array<double, 3>& q) {
+    return wall->blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
+  };
+  validate(options_.vrm);
+  validate(options_.control);
+  patches_ = shedding_patches(surface, options_.shedding.spacing);
+  sheet_rule_ = bem_.op().rules().source;
+  sheet_points_ = quadrature_points(surface, sheet_rule_);
+}
+
+void BodyFlow::record(const BemStats& s, BodyStepStats& stats) {
+  ++stats.bem_solves;
+  stats.bem_iterations += s.iterations;
+  stats.bem_residual_max = std::max(stats.bem_residual_max, s.residual);
+  stats.seconds_bem += s.seconds;
+}
+
+const ParticleSet& BodyFlow::as_seen_by_wall(const ParticleSet& particles) {
+  wall_view_ = particles;
+  for (double& s : wall_view_.sigma) s = std::min(s, options_.wall_core);
+  return wall_view_;
+}
+
+const BemStats& BodyFlow::solve_sheet(const ParticleSet& particles) {
+  const BemStats& s = bem_.solve(options_.free_stream, &as_seen_by_wall(particles), solver_);
+  if (current_) record(s, *current_);
+  return s;
+}
+
+VelocityField BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient) {
+  // Sources: the particles and the sheet's quadrature points, regularized with sheet_core.
+  ParticleSet sources = particles;
+  const std::vector<Vec3> g = sheet_vectors(*surface_, bem_.gamma());
+  const std::size_t nq = sheet_rule_.size();
+  sources.reserve(particles.size() + sheet_points_.size());
+  for (std::size_t k = 0; k < sheet_points_.size(); ++k) {
+    const std::size_t j = k / nq;
+    const double w = surface_->panels[j].area * sheet_rule_.weight[k % nq];
+    sources.push_back(sheet_points_.x[k], sheet_points_.y[k], sheet_points_.z[k], w * g[j].x,
+                      w * g[j].y, w * g[j].z, options_.sheet_core);
+  }
+  return solver_->evaluate(sources, PointsView(particles), gradient);
+}
+
+void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
+  const Vec3 before = particle_impulse(particles);
+  const WallStats w = wall_.keep_in_fluid(particles, options_.min_wall_distance * options_.spacing);
+  stats.reflected += w.reflected;
+  stats.pushed += w.pushed;
+  stats.correction_impulse += particle_impulse(particles) - before;
+}
+
+void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) {
+  solve_sheet(particles);
+  const auto start = Clock::now();
+  stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
+  const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm);
+  stats.inserted += v.inserted;
+  keep_in_fluid(particles, stats);
+  const Vec3 before = particle_impulse(particles);
+  const ParticleControlStats c = control_particles(particles, options_.control);
+  stats.removed += c.removed + c.merged;
+  stats.correction_impulse += particle_impulse(particles) - before;
+  stats.seconds_diffuse += since(start);
+}
+
+BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
+  if (!(dt > 0) || !std::isfinite(dt))
+    throw std::invalid_argument("body flow: time step must be positive");
+  const auto start = Clock::now();
+  BodyStepStats stats;
+  current_ = &stats;
+  try {
+    diffuse(particles, dt / 2, stats);
+    const auto convect_start = Clock::now();
+    // The stage hook: each stage re-solves the BEM for the stage's particles.
+    TimeIntegrator integrator(
+        [this](const ParticleSet& stage, bool gradient, VelocityField& out) {
+          solve_sheet(stage);
+          out = particle_velocity(stage, gradient);
+        },
+        {options_.scheme, options_.stretching, options_.free_stream});
+    integrator.step(particles, dt);
+    keep_in_fluid(particles, stats);
+    stats.seconds_convect += since(convect_start);
+    diffuse(particles, dt / 2, stats);
+    solve_sheet(particles);
+  } catch (...) {
+    current_ = nullptr;
+    throw;
+  }
+  current_ = nullptr;
+  stats.seconds_total = since(start);
+  return stats;
+}
+
+Vec3 BodyFlow::impulse(const ParticleSet& particles) const {
+  return particle_impulse(particles) + sheet_impulse(*surface_, bem_.gamma());
+}
+
+Vec3 BodyFlow::total_vorticity(const ParticleSet& particles) const {
+  Vec3 total = sheet_total_vorticity(*surface_, bem_.gamma());
+  for (std::size_t i = 0; i < particles.size(); ++i)
+    total += Vec3{particles.gx[i], particles.gy[i], particles.gz[i]};
+  return total;
+}
+
+}  // namespace vortex::bodies

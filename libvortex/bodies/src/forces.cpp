@@ -1,0 +1,31 @@
+#include "vortex/bodies/forces.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace vortex::bodies {
+
+Vec3 lift_direction(const Vec3& stream, const Vec3& axis) {
+  const Vec3 e = normalized(stream);
+  for (const Vec3& a : {axis, Vec3{1, 0, 0}, Vec3{0, 1, 0}}) {
+    const Vec3 l = a - dot(a, e) * e;
+    if (norm(l) > 1e-6 * norm(a)) return normalized(l);
+  }
+  throw std::invalid_argument("lift_direction: no direction across the stream");
+}
+
+ForceCoefficients force_from_impulse(const Vec3& before, const Vec3& after, double dt,
+                                     const Vec3& stream, const Vec3& lift_axis,
+                                     double reference_area) {
+  if (!(dt > 0) || !(reference_area > 0))
+    throw std::invalid_argument("force_from_impulse: dt and the reference area must be positive");
+  ForceCoefficients c;
+  c.force = (-1 / dt) * (after - before);
+  const double u = norm(stream);
+  const double q = 0.5 * u * u * reference_area;
+  c.cd = dot(c.force, normalized(stream)) / q;
+  c.cl = dot(c.force, lift_direction(stream, lift_axis)) / q;
+  return c;
+}
+
+}  // namespace vortex::bodies

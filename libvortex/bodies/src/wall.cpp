@@ -1,0 +1,110 @@
+#include "vortex/bodies/wall.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace vortex::bodies {
+
+namespace {
+
+Points centroid_points(const Surface& s) {
+  Points p;
+  for (const Panel& q : s.panels) p.push_back(q.centroid.x, q.centroid.y, q.centroid.z);
+  return p;
+}
+
+}  // namespace
+
+// By the Voronoi regions of the triangle's vertices, edges and face.
+Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = x - a;
+  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Vec3 bp = x - b;
+  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + (d1 / (d1 - d3)) * ab;
+  const Vec3 cp = x - c;
+  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + (d2 / (d2 - d6)) * ac;
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
+    return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+  const double denom = 1 / (va + vb + vc);
+  return a + (vb * denom) * ab + (vc * denom) * ac;
+}
+
+WallQueries::WallQueries(const Surface& surface)
+    : surface_(&surface), centroids_(centroid_points(surface)) {
+  lo_ = hi_ = surface.panels.at(0).v0;
+  for (const auto& v : surface.mesh.vertices) {
+    lo_ = {std::min(lo_.x, v[0]), std::min(lo_.y, v[1]), std::min(lo_.z, v[2])};
+    hi_ = {std::max(hi_.x, v[0]), std::max(hi_.y, v[1]), std::max(hi_.z, v[2])};
+  }
+}
+
+WallPoint WallQueries::closest(const Vec3& x) const {
+  double d2 = 0;
+  centroids_.nearest(x.x, x.y, x.z, &d2);
+  std::vector<int> candidates;
+  centroids_.query(x.x, x.y, x.z, std::sqrt(d2) + surface_->max_diameter, candidates);
+  WallPoint best;
+  double best_d = INFINITY, best_align = -1;
+  for (int j : candidates) {
+    const Panel& p = surface_->panels[j];
+    const Vec3 y = closest_point_on_triangle(x, p.v0, p.v1, p.v2);
+    const double d = norm(x - y);
+    const double align = d > 0 ? std::abs(dot(x - y, p.normal)) / d : 1;
+    // Ties (shared edges and vertices) go to the panel that faces the point most directly.
+    const bool tie = std::abs(d - best_d) <= 1e-12 * (1 + d);
+    if (d < best_d - 1e-12 * (1 + d) || (tie && align > best_align)) {
+      best_d = d;
+      best_align = align;
+      best.panel = j;
+      best.point = y;
+    }
+  }
+  const Panel& p = surface_->panels[best.panel];
+  best.normal = p.normal;
+  best.distance = dot(x - best.point, p.normal) >= 0 ? best_d : -best_d;
+  return best;
+}
+
+bool WallQueries::blocked(const Vec3& p, const Vec3& q) const {
+  const bool off_box = std::max(p.x, q.x) < lo_.x || std::min(p.x, q.x) > hi_.x ||
+                       std::max(p.y, q.y) < lo_.y || std::min(p.y, q.y) > hi_.y ||
+                       std::max(p.z, q.z) < lo_.z || std::min(p.z, q.z) > hi_.z;
+  if (off_box) return false;
+  return inside(q) || inside(0.5 * (p + q));
+}
+
+WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance) const {
+  std::size_t reflected = 0, pushed = 0;
+  const auto n = static_cast<std::ptrdiff_t>(ps.size());
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : reflected, pushed)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const Vec3 x{ps.x[i], ps.y[i], ps.z[i]};
+    const WallPoint w = closest(x);
+    if (w.distance >= min_distance) continue;
+    double target = w.distance;
+    if (target < 0) {
+      target = -target;  // the mirror image across the wall
+      ++reflected;
+    }
+    if (target < min_distance) {
+      target = min_distance;
+      ++pushed;
+    }
+    const Vec3 y = w.point + target * w.normal;
+    ps.x[i] = y.x;
+    ps.y[i] = y.y;
+    ps.z[i] = y.z;
+  }
+  return {reflected, pushed};
+}
+
+}  // namespace vortex::bodies

@@ -1,0 +1,110 @@
+// A step of the flow past a sphere at a coarse resolution: particles end in the fluid, the total
+// vorticity of particles and sheet stays near zero, the impulse grows against the stream (a
+// positive drag); forces from the impulse; checkpoints read back what was written and reject
+// damaged files.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "support/scratch_dir.hpp"
+#include "vortex/bodies/body_flow.hpp"
+#include "vortex/bodies/checkpoint.hpp"
+#include "vortex/bodies/forces.hpp"
+#include "vortex/bodies/mesh_generators.hpp"
+#include "vortex/file_io.hpp"
+
+namespace vortex::bodies {
+namespace {
+
+TEST(BodyFlow, StepKeepsParticlesInTheFluidAndConservesVorticity) {
+  const Surface s = make_surface(sphere(4, 0.5));
+  BemOptions bem;
+  bem.solver.backend = Backend::Cpu;
+  SolverOptions so;
+  so.backend = Backend::Auto;  // the GPU where there is one
+  Solver solver(so);
+  BodyFlowOptions o;
+  o.nu = 1.0 / 50;
+  o.spacing = 0.1;
+  o.control.merge_distance = 0.5;
+  BodyFlow flow(s, bem, solver, o);
+  ParticleSet p;
+  flow.solve_sheet(p);
+  const Vec3 i0 = flow.impulse(p);
+  EXPECT_NEAR(i0.x / (-2 * M_PI * 0.125), 1.0, 0.05);
+  const double dt = 0.05;
+  Vec3 before = i0;
+  for (int n = 0; n < 2; ++n) {
+    const BodyStepStats st = flow.step(p, dt);
+    EXPECT_GT(st.shed, 0u);
+    EXPECT_EQ(st.bem_solves, 2 + 2 + 1);  // two diffusion sub-steps, two stages, the final one
+    EXPECT_LT(st.bem_residual_max, 1e-6);
+    double strength = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const WallPoint w = flow.wall().closest({p.x[i], p.y[i], p.z[i]});
+      EXPECT_GE(w.distance, 0.2 * o.spacing * (1 - 1e-9)) << "particle " << i;
+      strength += std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
+    }
+    EXPECT_LT(norm(flow.total_vorticity(p)), 1e-3 * strength);
+    const Vec3 after = flow.impulse(p);
+    const ForceCoefficients c =
+        force_from_impulse(before, after, dt, {1, 0, 0}, {0, 0, 1}, M_PI / 4);
+    EXPECT_GT(c.cd, 0) << "step " << n;
+    EXPECT_LT(std::abs(c.cl), 0.05 * c.cd);
+    before = after;
+  }
+  EXPECT_THROW(flow.step(p, 0), std::invalid_argument);
+  BodyFlowOptions bad = o;
+  bad.nu = 0;
+  EXPECT_THROW(BodyFlow(s, bem, solver, bad), std::invalid_argument);
+}
+
+TEST(Forces, CoefficientsFromTheImpulse) {
+  // I decreasing along the stream by 0.1 per unit time: F = 0.1 along x.
+  const ForceCoefficients c =
+      force_from_impulse({1, 0, 0}, {0.99, 0, -0.02}, 0.1, {2, 0, 0}, {0, 0, 1}, 0.5);
+  EXPECT_NEAR(c.force.x, 0.1, 1e-12);
+  EXPECT_NEAR(c.cd, 0.1 / (0.5 * 4 * 0.5), 1e-12);
+  EXPECT_NEAR(c.cl, 0.2 / (0.5 * 4 * 0.5), 1e-12);
+  const Vec3 l = lift_direction({std::cos(1.0), 0, std::sin(1.0)}, {0, 0, 1});
+  EXPECT_NEAR(dot(l, {std::cos(1.0), 0, std::sin(1.0)}), 0, 1e-12);
+  EXPECT_GT(l.z, 0);
+  EXPECT_NEAR(norm(lift_direction({0, 0, 1}, {0, 0, 1}) - Vec3{1, 0, 0}), 0, 1e-12);
+  EXPECT_THROW(force_from_impulse({}, {}, 0, {1, 0, 0}, {0, 0, 1}, 1), std::invalid_argument);
+}
+
+class Checkpoints : public vortex::testing::ScratchDirTest {
+ protected:
+  Checkpoints() : ScratchDirTest("bodies-checkpoint") {}
+};
+
+TEST_F(Checkpoints, RoundTripAndDamagedFiles) {
+  BodyCheckpoint c;
+  c.step = 17;
+  c.time = 0.34;
+  c.panels = 2;
+  c.particles.push_back(1, 2, 3, 0.1, 0.2, 0.3, 0.05);
+  c.particles.push_back(-1, 0.5, 3, 0.4, 0.2, -0.3, 0.05);
+  c.gamma = {1, 2, 3, 4};
+  c.impulse = {0.1, 0.2, 0.3};
+  c.impulse_t0 = {-0.7, 0, 0};
+  write_checkpoint(path("c.bin"), c);
+  const BodyCheckpoint r = read_checkpoint(path("c.bin"));
+  EXPECT_EQ(r.step, 17);
+  EXPECT_EQ(r.time, 0.34);
+  EXPECT_EQ(r.particles.gy, c.particles.gy);
+  EXPECT_EQ(r.gamma, c.gamma);
+  EXPECT_EQ(r.impulse, c.impulse);
+  EXPECT_EQ(r.impulse_t0, c.impulse_t0);
+  const std::string data = read_file(path("c.bin"));
+  write_text("short.bin", data.substr(0, data.size() - 5));
+  EXPECT_THROW(read_checkpoint(path("short.bin")), FileError);
+  write_text("other.bin", "not a checkpoint at all, just text");
+  EXPECT_THROW(read_checkpoint(path("other.bin")), FileError);
+  EXPECT_THROW(read_checkpoint(path("missing.bin")), FileError);
+}
+
+}  // namespace
+}  // namespace vortex::bodies

@@ -1,0 +1,130 @@
+// The wall: closest points against brute-force sampling and the exact sphere, inside tests,
+// reflection and push-out of particles; shedding conserves the sheet's circulation and puts every
+// particle in the fluid; the VRM with the wall keeps neighbours and inserted particles out of the
+// body and still conserves the total vorticity.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "vortex/bodies/bem_solver.hpp"
+#include "vortex/bodies/mesh_generators.hpp"
+#include "vortex/bodies/shedding.hpp"
+#include "vortex/bodies/sheet.hpp"
+#include "vortex/bodies/wall.hpp"
+#include "vortex/vrm.hpp"
+
+namespace vortex::bodies {
+namespace {
+
+TEST(Wall, ClosestPointOnTriangleMatchesSampling) {
+  const Vec3 a{0, 0, 0}, b{1, 0.1, 0}, c{0.2, 0.9, 0.1};
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1, 2);
+  for (int t = 0; t < 50; ++t) {
+    const Vec3 x{u(rng), u(rng), u(rng) - 0.5};
+    const double d = norm(x - closest_point_on_triangle(x, a, b, c));
+    double best = 1e9;
+    const int n = 300;
+    for (int i = 0; i <= n; ++i)
+      for (int j = 0; i + j <= n; ++j) {
+        const Vec3 y = (1.0 - double(i + j) / n) * a + (double(i) / n) * b + (double(j) / n) * c;
+        best = std::min(best, norm(x - y));
+      }
+    EXPECT_LE(d, best + 1e-12);
+    EXPECT_GT(d, best - 5e-3);
+  }
+}
+
+TEST(Wall, SignedDistanceAndInsideOnASphere) {
+  const Surface s = make_surface(sphere(10, 0.5));
+  const WallQueries wall(s);
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const double sagitta = 0.5 * (1 - std::cos(s.max_diameter / 0.5));
+  for (int t = 0; t < 200; ++t) {
+    const Vec3 x{u(rng), u(rng), u(rng)};
+    const double r = norm(x);
+    const WallPoint w = wall.closest(x);
+    EXPECT_NEAR(w.distance, r - 0.5, sagitta + 1e-12);
+    if (std::abs(r - 0.5) > sagitta) EXPECT_EQ(wall.inside(x), r < 0.5);
+  }
+}
+
+TEST(Wall, ReflectionAndPushOutPutParticlesInTheFluid) {
+  const Surface s = make_surface(sphere(8, 0.5));
+  const WallQueries wall(s);
+  ParticleSet p;
+  p.push_back(0.45, 0, 0, 1, 0, 0, 0.01);   // inside: reflected to about 0.55
+  p.push_back(0, 0.505, 0, 0, 1, 0, 0.01);  // too close: pushed out to 0.02
+  p.push_back(0, 0, 0.9, 0, 0, 1, 0.01);    // far: untouched
+  const WallStats st = wall.keep_in_fluid(p, 0.02);
+  EXPECT_EQ(st.reflected, 1u);
+  EXPECT_EQ(st.pushed, 1u);
+  EXPECT_NEAR(wall.closest({p.x[0], p.y[0], p.z[0]}).distance, 0.05, 0.01);
+  EXPECT_NEAR(wall.closest({p.x[1], p.y[1], p.z[1]}).distance, 0.02, 1e-12);
+  EXPECT_EQ(p.z[2], 0.9);
+  EXPECT_EQ(p.gx[0], 1.0);  // strength kept
+  EXPECT_TRUE(wall.blocked({0.6, 0, 0}, {-0.6, 0, 0}));
+  EXPECT_FALSE(wall.blocked({0.6, 0, 0}, {0.6, 0.3, 0}));
+  EXPECT_FALSE(wall.blocked({2, 2, 2}, {2.5, 2, 2}));
+}
+
+TEST(Shedding, ConservesTheSheetCirculationAndStaysInTheFluid) {
+  const Surface s = make_surface(sphere(8, 0.5));
+  BemOptions o;
+  o.solver.backend = Backend::Cpu;
+  BemSolver bem(s, o);
+  bem.solve({1, 0.3, 0});
+  const WallQueries wall(s);
+  const double h = 0.12;
+  const auto patches = shedding_patches(s, h);
+  EXPECT_NEAR(double(patches.size()), s.total_area / (h * h), 0.35 * s.total_area / (h * h));
+  ParticleSet p;
+  SheddingOptions so;
+  so.spacing = h;
+  so.offset = 0.3;
+  const std::size_t added = shed_sheet(wall, patches, bem.gamma(), so, p);
+  EXPECT_EQ(added, p.size());
+  Vec3 total;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    total += Vec3{p.gx[i], p.gy[i], p.gz[i]};
+    EXPECT_NEAR(wall.closest({p.x[i], p.y[i], p.z[i]}).distance, 0.3 * h, 1e-12);
+    EXPECT_EQ(p.sigma[i], h);
+  }
+  EXPECT_LT(norm(total - sheet_total_vorticity(s, bem.gamma())), 1e-12);
+  so.spacing = 0;
+  EXPECT_THROW(shed_sheet(wall, patches, bem.gamma(), so, p), std::invalid_argument);
+}
+
+TEST(WallVrm, NoNeighbourOrInsertedParticleAcrossTheBody) {
+  const Surface s = make_surface(sphere(8, 0.5));
+  const WallQueries wall(s);
+  // Particles on a thin shell just outside the sphere.
+  ParticleSet p;
+  const double h = 0.05;
+  for (int k = 0; k < 400; ++k) {
+    const double z = 1 - 2 * (k + 0.5) / 400, phi = 2.39996 * k, r = std::sqrt(1 - z * z);
+    const double rad = 0.5 + 0.3 * h;
+    p.push_back(rad * r * std::cos(phi), rad * r * std::sin(phi), rad * z, 0.01 * z, 0.01, 0, h);
+  }
+  Vec3 before;
+  for (std::size_t i = 0; i < p.size(); ++i) before += Vec3{p.gx[i], p.gy[i], p.gz[i]};
+  VrmOptions o;
+  o.spacing = h;
+  o.blocked = [&](const std::array<double, 3>& a, const std::array<double, 3>& b) {
+    return wall.blocked({a[0], a[1], a[2]}, {b[0], b[1], b[2]});
+  };
+  const VrmStats st = vrm_diffuse(p, 1e-3, 0.2, o);
+  EXPECT_GT(st.inserted, 0u);
+  Vec3 after;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    after += Vec3{p.gx[i], p.gy[i], p.gz[i]};
+    EXPECT_FALSE(wall.inside({p.x[i], p.y[i], p.z[i]})) << "particle " << i;
+  }
+  EXPECT_LT(norm(after - before), 1e-12);
+}
+
+}  // namespace
+}  // namespace vortex::bodies
