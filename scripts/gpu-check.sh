@@ -174,6 +174,18 @@ print("* direct: N^2 / kernel time (CUDA events, median call)")
 PY
 fi
 
+if has body; then
+  # Flow past a sphere: the same few steps on the GPU and on the host's CPU cores.
+  for backend in cuda cpu; do
+    start=$SECONDS
+    "$BUILD/vortex-body" --body sphere --frequency 12 --re 300 --dt 0.02 --steps ${BODY_STEPS:-6} \
+      --backend $backend --every 0 --no-plot --quiet -o "$OUT/body-$backend" \
+      --json "$OUT/body-$backend.json" >"$OUT/body-$backend.log" 2>&1
+    note "body $backend: rc=$? in $((SECONDS - start)) s: $(tr -d '\n' <"$OUT/body-$backend.json" 2>/dev/null | head -c 600)"
+    tail -3 "$OUT/body-$backend/diagnostics.csv" 2>/dev/null >>"$SUMMARY"
+  done
+fi
+
 if has compare; then
   start=$SECONDS
   PYTHON=python3 bash scripts/compare-builds.sh build-base "$BUILD" "$OUT/compare" "cpu cuda" "100000" \
