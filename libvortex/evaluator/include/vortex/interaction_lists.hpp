@@ -29,7 +29,9 @@ struct InteractionLists {
 
   // Scratch of the build, kept so that a rebuild allocates nothing: each thread's lists and walk
   // stack, and where each leaf's entries are in them.
-  struct ThreadScratch {
+  // Aligned to a cache line: each thread grows its own vectors, and their headers must not share
+  // a line with another thread's.
+  struct alignas(64) ThreadScratch {
     std::vector<IndexRange> near;
     std::vector<int> far, stack;
   };

@@ -23,8 +23,9 @@ void near_field_cpu(const TreePlan& plan, const SourceArrays<T>& sources, Core c
                     ComponentArrays out);
 
 // Per-thread scratch of the far field, kept between calls.
+// Aligned to a cache line, so that threads resizing their own scratch share no line.
 template <class T>
-struct FarScratch {
+struct alignas(64) FarScratch {
   std::vector<T> x, y, z;
   std::vector<VelocityGradientAccumulator<T>> acc;
 
