@@ -210,105 +210,123 @@ int report_main(const ReportFlags& flags, const OptionParser& parser, ReportCont
   return 0;
 }
 
-int bench_main(int argc, char** argv) {
+constexpr const char* kDescription =
+    "Generates a particle case, evaluates the velocity and its gradient at every particle with\n"
+    "each requested method and backend, and prints a table of stage times, interactions per\n"
+    "second, pair-kernel GFlop/s (pair flops over the near-field or direct time) and errors.\n"
+    "Errors are against a double-precision CPU direct sum on a random sample of targets:\n"
+    "mean relative error and global relative L2, for the velocity (u) and the gradient (du).\n"
+    "Cases: cube = the paper's benchmark (uniform in the unit cube, sigma = n^(-1/3), random\n"
+    "Gamma with |Gamma| <= 1.5 sigma^2); plummer = a Plummer sphere of scale radius 1 with "
+    "sigma\n"
+    "from the local spacing; ring = a vortex ring of radius 1, core radius 0.1 and circulation\n"
+    "1 with about n particles (it uses no random draws).\n"
+    "\n"
+    "Report mode (--report, --sweep) reproduces the founding paper's Figure 7 table and its\n"
+    "parameter studies into --out DIR as .txt, .csv and .json (plus particles.vtp); plot them\n"
+    "with scripts/plot-report.sh DIR (gnuplot). The tree options below are the base of every\n"
+    "sweep. Example: vortex-bench --report --sweep all --out out";
+
+// The case and the runs of the table mode (the base of report mode too).
+struct CaseFlags {
   std::string case_name = "cube", runs_text = "auto", precision_text = "auto", json_path,
               particles_path;
   std::uint64_t n = 100000, seed = 1, sample = 1000;
   int repeat = 1;
   bool velocity_only = false;
-  SolverCli solver_cli;
-  ReportFlags report;
 
-  OptionParser parser(
-      "vortex-bench", "[options]",
-      "Generates a particle case, evaluates the velocity and its gradient at every particle with\n"
-      "each requested method and backend, and prints a table of stage times, interactions per\n"
-      "second, pair-kernel GFlop/s (pair flops over the near-field or direct time) and errors.\n"
-      "Errors are against a double-precision CPU direct sum on a random sample of targets:\n"
-      "mean relative error and global relative L2, for the velocity (u) and the gradient (du).\n"
-      "Cases: cube = the paper's benchmark (uniform in the unit cube, sigma = n^(-1/3), random\n"
-      "Gamma with |Gamma| <= 1.5 sigma^2); plummer = a Plummer sphere of scale radius 1 with "
-      "sigma\n"
-      "from the local spacing; ring = a vortex ring of radius 1, core radius 0.1 and circulation\n"
-      "1 with about n particles (it uses no random draws).\n"
-      "\n"
-      "Report mode (--report, --sweep) reproduces the founding paper's Figure 7 table and its\n"
-      "parameter studies into --out DIR as .txt, .csv and .json (plus particles.vtp); plot them\n"
-      "with scripts/plot-report.sh DIR (gnuplot). The tree options below are the base of every\n"
-      "sweep. Example: vortex-bench --report --sweep all --out out");
-  parser.add("--case", "cube|plummer|ring", "particle case", case_name);
-  parser.add("--n", "N", "number of particles", n);
-  parser.add("--seed", "S", "seed of the case's random draws; the target sample uses S+1", seed);
-  parser.add("--runs", "LIST",
-             "comma-separated runs, each BACKEND-METHOD[-PRECISION] with BACKEND auto|cpu|cuda, "
-             "METHOD direct|tree, PRECISION auto|double|float (else --precision), e.g. "
-             "cpu-direct,cpu-tree,cuda-direct,cuda-tree-float; 'auto' = cpu-tree, plus "
-             "cuda-direct,cuda-tree when a GPU is present; 'none' only generates the case",
-             runs_text);
-  parser.add("--precision", "auto|double|float", "precision of runs that do not name one",
-             precision_text);
-  parser.add("--repeat", "K",
-             "timed calls per run; the call with the median total time is reported (GPU runs "
-             "make one untimed warm-up call first)",
-             repeat);
-  parser.add("--sample", "S", "targets compared with the direct sum (all when S >= n)", sample);
-  parser.add_flag("--velocity-only", "skip the gradient (its errors are then null in the JSON)",
-                  velocity_only);
-  parser.add("--json", "FILE", "also write the results as JSON", json_path);
-  parser.add("--write-particles", "FILE", "also write the generated case (.csv or .vtp)",
-             particles_path);
-  report.add_to(parser);
-  solver_cli.add_to(parser, /*with_method_backend_precision=*/false);
-  if (!parser.parse(argc, argv)) return 0;
-
-  if (repeat < 1) throw UsageError("--repeat must be at least 1");
-  if (!particles_path.empty()) file_format(particles_path, "--write-particles");
-  const SolverOptions base = solver_cli.options();
-  const Precision precision = parse_precision(precision_text);
-  const bool gradient = !velocity_only;
-
-  if (report.report || (!report.sweeps.empty() && report.sweeps != "none")) {
-    ReportContext context;
-    context.case_name = case_name;
-    context.seed = seed;
-    context.sample = sample;
-    context.repeat = repeat;
-    context.gradient = gradient;
-    context.base = base;
-    context.command = command_line(argc, argv);
-    context.commit = report.commit;
-    context.machine = MachineInfo::current();
-    return report_main(report, parser, context, n, runs_text, precision);
+  void add_to(OptionParser& parser) {
+    parser.add("--case", "cube|plummer|ring", "particle case", case_name);
+    parser.add("--n", "N", "number of particles", n);
+    parser.add("--seed", "S", "seed of the case's random draws; the target sample uses S+1", seed);
+    parser.add("--runs", "LIST",
+               "comma-separated runs, each BACKEND-METHOD[-PRECISION] with BACKEND auto|cpu|cuda, "
+               "METHOD direct|tree, PRECISION auto|double|float (else --precision), e.g. "
+               "cpu-direct,cpu-tree,cuda-direct,cuda-tree-float; 'auto' = cpu-tree, plus "
+               "cuda-direct,cuda-tree when a GPU is present; 'none' only generates the case",
+               runs_text);
+    parser.add("--precision", "auto|double|float", "precision of runs that do not name one",
+               precision_text);
+    parser.add("--repeat", "K",
+               "timed calls per run; the call with the median total time is reported (GPU runs "
+               "make one untimed warm-up call first)",
+               repeat);
+    parser.add("--sample", "S", "targets compared with the direct sum (all when S >= n)", sample);
+    parser.add_flag("--velocity-only", "skip the gradient (its errors are then null in the JSON)",
+                    velocity_only);
+    parser.add("--json", "FILE", "also write the results as JSON", json_path);
+    parser.add("--write-particles", "FILE", "also write the generated case (.csv or .vtp)",
+               particles_path);
   }
+};
 
-  const std::vector<RunSpec> runs = parse_runs(runs_text, precision);
-  const ParticleSet particles = make_case(case_name, n, seed);
-  std::printf("case %s, n = %zu, seed = %llu, core %s, %s\n", case_name.c_str(), particles.size(),
-              static_cast<unsigned long long>(seed), to_string(base.core).c_str(),
+ReportContext report_context(const CaseFlags& c, const ReportFlags& report,
+                             const SolverOptions& base, const std::string& command) {
+  ReportContext context;
+  context.case_name = c.case_name;
+  context.seed = c.seed;
+  context.sample = c.sample;
+  context.repeat = c.repeat;
+  context.gradient = !c.velocity_only;
+  context.base = base;
+  context.command = command;
+  context.commit = report.commit;
+  context.machine = MachineInfo::current();
+  return context;
+}
+
+// Table mode: the case, each run's times and errors, optionally the JSON and the particles.
+int table_main(const CaseFlags& c, const SolverOptions& base, Precision precision) {
+  const bool gradient = !c.velocity_only;
+  const std::vector<RunSpec> runs = parse_runs(c.runs_text, precision);
+  const ParticleSet particles = make_case(c.case_name, c.n, c.seed);
+  std::printf("case %s, n = %zu, seed = %llu, core %s, %s\n", c.case_name.c_str(), particles.size(),
+              static_cast<unsigned long long>(c.seed), to_string(base.core).c_str(),
               gradient ? "velocity and gradient" : "velocity only");
-  if (!particles_path.empty()) {
-    write_particles(particles_path, particles);
-    std::printf("wrote %s\n", particles_path.c_str());
+  if (!c.particles_path.empty()) {
+    write_particles(c.particles_path, particles);
+    std::printf("wrote %s\n", c.particles_path.c_str());
   }
-
   std::vector<Measurement> results;
   if (!runs.empty()) {
     std::printf("reference: double-precision CPU direct sum at %zu sampled targets\n",
-                static_cast<std::size_t>(std::min<std::uint64_t>(sample, particles.size())));
+                static_cast<std::size_t>(std::min<std::uint64_t>(c.sample, particles.size())));
     std::fflush(stdout);
     const Reference reference =
-        make_reference(particles, sample, seed + 1, gradient, base.core, base.threads);
+        make_reference(particles, c.sample, c.seed + 1, gradient, base.core, base.threads);
     for (const auto& spec : runs) {
-      results.push_back(measure(spec, base, particles, gradient, repeat, reference));
+      results.push_back(measure(spec, base, particles, gradient, c.repeat, reference));
       results.back().field = VelocityField{};
     }
     print_table(results);
   }
-  if (!json_path.empty()) {
-    write_json(json_path, case_name, particles.size(), seed, base.core, results);
-    std::printf("wrote %s\n", json_path.c_str());
+  if (!c.json_path.empty()) {
+    write_json(c.json_path, c.case_name, particles.size(), c.seed, base.core, results);
+    std::printf("wrote %s\n", c.json_path.c_str());
   }
   return 0;
+}
+
+int bench_main(int argc, char** argv) {
+  CaseFlags flags;
+  SolverCli solver_cli;
+  ReportFlags report;
+  OptionParser parser("vortex-bench", "[options]", kDescription);
+  flags.add_to(parser);
+  report.add_to(parser);
+  solver_cli.add_to(parser, /*with_method_backend_precision=*/false);
+  if (!parser.parse(argc, argv)) return 0;
+
+  if (flags.repeat < 1) throw UsageError("--repeat must be at least 1");
+  if (!flags.particles_path.empty()) file_format(flags.particles_path, "--write-particles");
+  const SolverOptions base = solver_cli.options();
+  const Precision precision = parse_precision(flags.precision_text);
+  if (report.report || (!report.sweeps.empty() && report.sweeps != "none")) {
+    return report_main(report, parser,
+                       report_context(flags, report, base, command_line(argc, argv)), flags.n,
+                       flags.runs_text, precision);
+  }
+  return table_main(flags, base, precision);
 }
 
 }  // namespace

@@ -33,9 +33,30 @@ py::dict diagnostics_dict(const Diagnostics& d) {
   return out;
 }
 
-}  // namespace
+py::dict vrm_stats_dict(const VrmStats& s) {
+  py::dict d;
+  d["diffused"] = s.diffused;
+  d["kept"] = s.kept;
+  d["unresolved"] = s.unresolved;
+  d["inserted"] = s.inserted;
+  d["rounds"] = s.rounds;
+  d["radius"] = s.radius;
+  d["max_residual"] = s.max_residual;
+  d["seconds"] = s.seconds;
+  return d;
+}
 
-void bind_toolkit(py::module_& m) {
+py::dict control_stats_dict(const ParticleControlStats& s) {
+  py::dict d;
+  d["removed"] = s.removed;
+  d["merged"] = s.merged;
+  d["kept"] = s.kept;
+  d["removed_strength"] = s.removed_strength;
+  d["threshold"] = s.threshold;
+  return d;
+}
+
+void bind_time_integrator(py::module_& m) {
   py::class_<TimeIntegrator>(m, "TimeIntegrator",
                              "Explicit Runge-Kutta steps of positions and strengths (with "
                              "vortex stretching) under the particles' own velocity")
@@ -76,7 +97,9 @@ void bind_toolkit(py::module_& m) {
           py::arg("particles"))
       .def_property_readonly("evaluations", &TimeIntegrator::evaluations)
       .def_property_readonly("evaluation_seconds", &TimeIntegrator::evaluation_seconds);
+}
 
+void bind_vrm(py::module_& m) {
   m.def(
       "vrm_diffuse",
       [](ParticleSet& p, double nu, double dt, double spacing, double radius_factor,
@@ -93,21 +116,15 @@ void bind_toolkit(py::module_& m) {
           py::gil_scoped_release release;
           s = vrm_diffuse(p, nu, dt, o);
         }
-        py::dict d;
-        d["diffused"] = s.diffused;
-        d["kept"] = s.kept;
-        d["unresolved"] = s.unresolved;
-        d["inserted"] = s.inserted;
-        d["rounds"] = s.rounds;
-        d["radius"] = s.radius;
-        d["max_residual"] = s.max_residual;
-        d["seconds"] = s.seconds;
-        return d;
+        return vrm_stats_dict(s);
       },
       py::arg("particles"), py::arg("nu"), py::arg("dt"), py::kw_only(), py::arg("spacing"),
       py::arg("radius_factor") = 3.5, py::arg("min_radius") = 1.5, py::arg("insert") = true,
       py::arg("insert_threshold") = 1e-4, py::arg("core_radius") = 0.0,
       "Viscous diffusion by vorticity redistribution (may append particles); returns stats");
+}
+
+void bind_pse(py::module_& m) {
   m.def(
       "pse_diffuse",
       [](ParticleSet& p, double nu, double dt, double epsilon, double volume, double cutoff,
@@ -123,6 +140,9 @@ void bind_toolkit(py::module_& m) {
       py::arg("particles"), py::arg("nu"), py::arg("dt"), py::kw_only(), py::arg("epsilon"),
       py::arg("volume"), py::arg("cutoff") = 6.0, py::arg("max_substep") = 0.2,
       "Viscous diffusion by particle strength exchange; returns the number of sub-steps");
+}
+
+void bind_particle_control(py::module_& m) {
   m.def(
       "control_particles",
       [](ParticleSet& p, double spacing, double remove_threshold, double merge_distance,
@@ -138,17 +158,14 @@ void bind_toolkit(py::module_& m) {
           py::gil_scoped_release release;
           s = control_particles(p, o);
         }
-        py::dict d;
-        d["removed"] = s.removed;
-        d["merged"] = s.merged;
-        d["kept"] = s.kept;
-        d["removed_strength"] = s.removed_strength;
-        d["threshold"] = s.threshold;
-        return d;
+        return control_stats_dict(s);
       },
       py::arg("particles"), py::kw_only(), py::arg("spacing"), py::arg("remove_threshold") = 1e-6,
       py::arg("merge_distance") = 0.0, py::arg("max_particles") = 0, py::arg("absorb_radius") = 1.5,
       "Removes weak and merges close particles, conserving vorticity and linear impulse");
+}
+
+void bind_diagnostics(py::module_& m) {
   m.def(
       "diagnostics",
       [](const ParticleSet& p, const py::object& velocity, const py::object& gradient,
@@ -161,6 +178,16 @@ void bind_toolkit(py::module_& m) {
       py::arg("particles"), py::arg("velocity") = py::none(), py::arg("gradient") = py::none(),
       py::arg("time") = 0.0,
       "Total vorticity, linear and angular impulse, and with a field energy, enstrophy, helicity");
+}
+
+}  // namespace
+
+void bind_toolkit(py::module_& m) {
+  bind_time_integrator(m);
+  bind_vrm(m);
+  bind_pse(m);
+  bind_particle_control(m);
+  bind_diagnostics(m);
 }
 
 }  // namespace vortex::python

@@ -47,102 +47,159 @@ std::int64_t append_ranges(const Range* entries, int n, std::vector<Range>& out)
   return total;
 }
 
+// The near ranges of every leaf, flat, and the work the lists hold.
+struct LeafSources {
+  std::vector<int> merged;            // leaf's ranges: near_ranges[merged[leaf], merged[leaf + 1])
+  std::vector<std::int64_t> sources;  // near sources per leaf
+  std::int64_t total_near = 0, total_far = 0;  // pair and multipole sums over all groups
+};
+
+LeafSources flatten_near_ranges(const ListView& lists, int b, std::vector<Range>& near_ranges) {
+  const int num_leaves = lists.num_leaves;
+  LeafSources out;
+  out.merged.assign(num_leaves + 1, 0);
+  out.sources.resize(num_leaves);
+  near_ranges.reserve(lists.near_offsets[num_leaves]);
+  for (int leaf = 0; leaf < num_leaves; ++leaf) {
+    const int lo = lists.near_offsets[leaf], hi = lists.near_offsets[leaf + 1];
+    out.sources[leaf] = append_ranges(lists.near_entries + lo, hi - lo, near_ranges);
+    out.merged[leaf + 1] = static_cast<int>(near_ranges.size());
+    const std::int64_t groups = ceil_div(lists.target_leaves[leaf].size(), b);
+    out.total_near += groups * out.sources[leaf];
+    if (lists.far_offsets)
+      out.total_far += groups * (lists.far_offsets[leaf + 1] - lists.far_offsets[leaf]);
+  }
+  return out;
+}
+
+// The most sources (near) or far nodes (far) one item takes: the work spread over the items the
+// device wants, and no near item smaller than min_tiles tiles.
+struct PieceLimits {
+  std::int64_t near = 0, far = 0;
+};
+
+PieceLimits piece_limits(const LeafSources& leaves, const Balance& balance) {
+  const int b = balance.block_threads;
+  auto wanted = [&](std::size_t resident) {
+    return std::max<std::int64_t>(1,
+                                  static_cast<std::int64_t>(resident) * balance.items_per_resident);
+  };
+  PieceLimits limits;
+  limits.near = std::max<std::int64_t>(ceil_div(leaves.total_near, wanted(balance.resident_blocks)),
+                                       std::int64_t(balance.min_tiles) * b);
+  limits.far =
+      std::max<std::int64_t>(ceil_div(leaves.total_far, wanted(balance.far_resident_blocks)), 16);
+  return limits;
+}
+
+// Appends the items of the plan's groups with their costs and result slots.
+class ItemBuilder {
+ public:
+  explicit ItemBuilder(WorkPlan& plan) : plan_(plan) { plan_.group_slots.push_back(0); }
+  WorkPlan& plan() { return plan_; }
+
+  void add_near(int group, int first, int last, std::int64_t cost) {
+    plan_.near_items.push_back(WorkItem{group, first, last, slot_++});
+    near_cost_.push_back(cost);
+  }
+
+  // Pieces of whole tiles of `piece` sources, cut from the concatenated ranges; the cut ranges
+  // are appended to the plan's near ranges.
+  void split_near(int group, const std::vector<Range>& ranges, std::int64_t piece) {
+    std::int64_t room = piece, filled = 0;
+    int first = static_cast<int>(plan_.near_ranges.size());
+    auto close = [&] {
+      const int last = static_cast<int>(plan_.near_ranges.size());
+      if (last == first) return;
+      add_near(group, first, last, filled);
+      first = last;
+      filled = 0;
+      room = piece;
+    };
+    for (const Range& r : ranges) {
+      for (int begin = r.begin; begin < r.end;) {
+        const int take = static_cast<int>(std::min<std::int64_t>(r.end - begin, room));
+        plan_.near_ranges.push_back(Range{begin, begin + take});
+        begin += take;
+        room -= take;
+        filled += take;
+        if (room == 0) close();
+      }
+    }
+    close();
+  }
+
+  // The far list entries [far_lo, far_lo + nf) in `pieces` items.
+  void split_far(int group, int far_lo, int nf, int pieces) {
+    const int piece = static_cast<int>(ceil_div(nf, pieces));
+    for (int e = 0; e < nf; e += piece) {
+      const int n = std::min(piece, nf - e);
+      plan_.far_items.push_back(WorkItem{group, far_lo + e, far_lo + e + n, slot_++});
+      far_cost_.push_back(n);
+    }
+  }
+
+  void end_group() { plan_.group_slots.push_back(slot_); }
+  void order_items() {
+    order_by_cost(plan_.near_items, near_cost_);
+    order_by_cost(plan_.far_items, far_cost_);
+  }
+
+ private:
+  WorkPlan& plan_;
+  std::vector<std::int64_t> near_cost_, far_cost_;
+  int slot_ = 0;
+};
+
+// The groups of one target leaf and their items: each list whole, or in pieces when it is long.
+void plan_leaf(const ListView& lists, const Balance& balance, int leaf, const LeafSources& leaves,
+               const PieceLimits& limits, ItemBuilder& items) {
+  WorkPlan& plan = items.plan();
+  const int b = balance.block_threads;
+  const std::int64_t s = leaves.sources[leaf];
+  const int far_lo = lists.far_offsets ? lists.far_offsets[leaf] : 0;
+  const int nf = lists.far_offsets ? lists.far_offsets[leaf + 1] - far_lo : 0;
+  const std::int64_t near_pieces =
+      s > 0 ? std::min<std::int64_t>(balance.max_pieces, ceil_div(s, limits.near)) : 0;
+  const int far_pieces =
+      nf > 0
+          ? static_cast<int>(std::min<std::int64_t>(balance.max_pieces, ceil_div(nf, limits.far)))
+          : 0;
+  const int first = leaves.merged[leaf], last = leaves.merged[leaf + 1];
+  // A copy: cutting appends to near_ranges.
+  std::vector<Range> list;
+  if (near_pieces > 1)
+    list.assign(plan.near_ranges.begin() + first, plan.near_ranges.begin() + last);
+  for_each_group(lists.target_leaves[leaf], b, [&](TargetGroup g) {
+    const int group = static_cast<int>(plan.groups.size());
+    plan.groups.push_back(g);
+    if (near_pieces == 1) {
+      items.add_near(group, first, last, s);
+    } else if (near_pieces > 1) {
+      items.split_near(group, list, ceil_div(ceil_div(s, near_pieces), b) * b);
+    }
+    if (s > 0) plan.pair_interactions += std::uint64_t(g.count) * std::uint64_t(s);
+    if (far_pieces > 0) {
+      items.split_far(group, far_lo, nf, far_pieces);
+      plan.multipole_interactions += std::uint64_t(g.count) * std::uint64_t(nf);
+    }
+    items.end_group();
+  });
+}
+
 }  // namespace
 
 WorkPlan plan_tree(const ListView& lists, const Balance& balance) {
   if (balance.block_threads < 1) throw std::invalid_argument("plan_tree: block_threads < 1");
   WorkPlan plan;
-  const int b = balance.block_threads;
-  plan.block_threads = b;
-  const int num_leaves = lists.num_leaves;
-
-  // Near ranges of every leaf, flat; items of unsplit lists index them directly.
-  std::vector<int> merged(num_leaves + 1, 0);
-  std::vector<std::int64_t> sources(num_leaves);
-  plan.near_ranges.reserve(lists.near_offsets[num_leaves]);
-  std::int64_t total_near = 0, total_far = 0;
-  for (int leaf = 0; leaf < num_leaves; ++leaf) {
-    const int lo = lists.near_offsets[leaf], hi = lists.near_offsets[leaf + 1];
-    sources[leaf] = append_ranges(lists.near_entries + lo, hi - lo, plan.near_ranges);
-    merged[leaf + 1] = static_cast<int>(plan.near_ranges.size());
-    const std::int64_t groups = ceil_div(lists.target_leaves[leaf].size(), b);
-    total_near += groups * sources[leaf];
-    if (lists.far_offsets)
-      total_far += groups * (lists.far_offsets[leaf + 1] - lists.far_offsets[leaf]);
-  }
-  auto wanted = [&](std::size_t resident) {
-    return std::max<std::int64_t>(1,
-                                  static_cast<std::int64_t>(resident) * balance.items_per_resident);
-  };
-  const std::int64_t near_limit = std::max<std::int64_t>(
-      ceil_div(total_near, wanted(balance.resident_blocks)), std::int64_t(balance.min_tiles) * b);
-  const std::int64_t far_limit =
-      std::max<std::int64_t>(ceil_div(total_far, wanted(balance.far_resident_blocks)), 16);
-
-  std::vector<std::int64_t> near_cost, far_cost;
-  std::vector<Range> list;
-  plan.group_slots.push_back(0);
-  int slot = 0;
-  for (int leaf = 0; leaf < num_leaves; ++leaf) {
-    const std::int64_t s = sources[leaf];
-    const int far_lo = lists.far_offsets ? lists.far_offsets[leaf] : 0;
-    const int nf = lists.far_offsets ? lists.far_offsets[leaf + 1] - far_lo : 0;
-    const std::int64_t near_pieces =
-        s > 0 ? std::min<std::int64_t>(balance.max_pieces, ceil_div(s, near_limit)) : 0;
-    const int far_pieces =
-        nf > 0
-            ? static_cast<int>(std::min<std::int64_t>(balance.max_pieces, ceil_div(nf, far_limit)))
-            : 0;
-    if (near_pieces > 1)
-      list.assign(plan.near_ranges.begin() + merged[leaf],
-                  plan.near_ranges.begin() + merged[leaf + 1]);
-    for_each_group(lists.target_leaves[leaf], b, [&](TargetGroup g) {
-      const int group = static_cast<int>(plan.groups.size());
-      plan.groups.push_back(g);
-      if (near_pieces == 1) {
-        plan.near_items.push_back(WorkItem{group, merged[leaf], merged[leaf + 1], slot++});
-        near_cost.push_back(s);
-      } else if (near_pieces > 1) {
-        // Pieces of whole tiles, cut from the concatenated ranges; the cut ranges are appended.
-        const std::int64_t piece = ceil_div(ceil_div(s, near_pieces), b) * b;
-        std::int64_t room = piece, filled = 0;
-        int first = static_cast<int>(plan.near_ranges.size());
-        auto close = [&] {
-          const int last = static_cast<int>(plan.near_ranges.size());
-          if (last == first) return;
-          plan.near_items.push_back(WorkItem{group, first, last, slot++});
-          near_cost.push_back(filled);
-          first = last;
-          filled = 0;
-          room = piece;
-        };
-        for (const Range& r : list) {
-          for (int begin = r.begin; begin < r.end;) {
-            const int take = static_cast<int>(std::min<std::int64_t>(r.end - begin, room));
-            plan.near_ranges.push_back(Range{begin, begin + take});
-            begin += take;
-            room -= take;
-            filled += take;
-            if (room == 0) close();
-          }
-        }
-        close();
-      }
-      if (s > 0) plan.pair_interactions += std::uint64_t(g.count) * std::uint64_t(s);
-      if (far_pieces > 0) {
-        const int piece = static_cast<int>(ceil_div(nf, far_pieces));
-        for (int e = 0; e < nf; e += piece) {
-          const int n = std::min(piece, nf - e);
-          plan.far_items.push_back(WorkItem{group, far_lo + e, far_lo + e + n, slot++});
-          far_cost.push_back(n);
-        }
-        plan.multipole_interactions += std::uint64_t(g.count) * std::uint64_t(nf);
-      }
-      plan.group_slots.push_back(slot);
-    });
-  }
-  order_by_cost(plan.near_items, near_cost);
-  order_by_cost(plan.far_items, far_cost);
+  plan.block_threads = balance.block_threads;
+  // Items of unsplit lists index the flat near ranges directly.
+  const LeafSources leaves = flatten_near_ranges(lists, balance.block_threads, plan.near_ranges);
+  const PieceLimits limits = piece_limits(leaves, balance);
+  ItemBuilder items(plan);
+  for (int leaf = 0; leaf < lists.num_leaves; ++leaf)
+    plan_leaf(lists, balance, leaf, leaves, limits, items);
+  items.order_items();
   return plan;
 }
 

@@ -1,0 +1,61 @@
+#pragma once
+// The settings of vortex-ring, from an optional JSON case file and the command line, and the
+// values derived from them that the run checks before it starts.
+
+#include <string>
+
+#include "solver_cli.hpp"
+#include "vortex/generators.hpp"
+#include "vortex/options.hpp"
+#include "vortex/time_integration.hpp"
+
+namespace vortex::ring_app {
+
+struct Settings {
+  // The ring (vortex::RingOptions) and an optional second one behind it on the same axis.
+  double radius = 1.0, core_radius = 0.1, circulation = 1.0, gaussian_width = 0.5, overlap = 1.5;
+  int layers = 2, stations = 0, per_section = 0;
+  bool second_ring = false;
+  double separation = 0.4, second_radius = 0;
+  // Physics and time stepping.
+  double re = 0, nu = 0, dt = 0.005;
+  int steps = 400;
+  std::string scheme = "heun", stretching = "transpose", diffusion = "vrm";
+  // Diffusion and particle control.
+  double spacing = 0, remove_threshold = 1e-6, merge_distance = 0.5, insert_threshold = 0;
+  int max_particles = 0;
+  // Measurement and output.
+  double skip = 0.1;
+  int windows = 8;
+  std::string output = "vortex-ring-out", json;
+  int every = -1;
+  double progress = 5;
+  bool no_plot = false, quiet = false;
+  // The diffusion check: a Gaussian blob, no advection.
+  bool blob = false;
+  double blob_width = 2;
+  // Options whose defaults depend on the mode, so whether they were given matters.
+  bool dt_given = false, steps_given = false, merge_distance_given = false;
+  cli::SolverCli solver;
+};
+
+// Reads the case file (--case) and the command line into `s`. Returns false after --help.
+bool parse_settings(int argc, char** argv, Settings& s);
+
+// What a ring run derives from the settings, checked (cli::UsageError names a bad value).
+struct RunPlan {
+  SolverOptions solver;
+  TimeScheme scheme = TimeScheme::Heun;
+  Stretching stretching = Stretching::Transpose;
+  double nu = 0;  // kinematic viscosity; 0: inviscid
+  bool viscous = false;
+  int every = 0;  // steps between .vtp files; 0: none
+};
+
+// Checks the ring run's settings; sets the layers from --per-section when given.
+RunPlan plan_run(Settings& s);
+
+double viscosity(const Settings& s);
+RingOptions ring_options(const Settings& s);
+
+}  // namespace vortex::ring_app
