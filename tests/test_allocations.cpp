@@ -7,17 +7,21 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <string>
 
 #include "vortex/generators.hpp"
+#include "vortex/out_of_memory.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/time_integration.hpp"
 
 namespace {
 std::atomic<long> g_allocations{0};
+std::atomic<long> g_fail_after{-1};  // >= 0: that many more allocations succeed, then one fails
 }  // namespace
 
 void* operator new(std::size_t n) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (g_fail_after.load() >= 0 && g_fail_after.fetch_sub(1) == 0) throw std::bad_alloc();
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 }
@@ -74,6 +78,30 @@ INSTANTIATE_TEST_SUITE_P(Cpu, SolverAllocations,
                          ::testing::Values(Case{Method::Tree, Precision::Double},
                                            Case{Method::Tree, Precision::Float},
                                            Case{Method::Direct, Precision::Double}));
+
+TEST(OutOfMemory, NamesTheProblemAndLeavesTheFieldEmpty) {
+  const ParticleSet p = random_cube(3000, 22);
+  for (Method method : {Method::Tree, Method::Direct}) {
+    SolverOptions o;
+    o.backend = Backend::Cpu;
+    o.method = method;
+    Solver solver(o);
+    VelocityField out;
+    g_fail_after = 0;  // the evaluation's first allocation fails (outside any parallel region)
+    try {
+      solver.evaluate(p, true, out);
+      FAIL() << "no exception";
+    } catch (const vortex::OutOfMemory& e) {
+      EXPECT_NE(std::string(e.what()).find("3000 sources at 3000 targets"), std::string::npos)
+          << e.what();
+    }
+    g_fail_after = -1;
+    EXPECT_EQ(out.size(), 0u);
+    // The solver recovers: the same call succeeds afterwards.
+    solver.evaluate(p, true, out);
+    EXPECT_EQ(out.size(), p.size());
+  }
+}
 
 TEST(TimeStepAllocations, StepsAfterTheFirstAllocateNothing) {
   RingOptions ring;

@@ -260,12 +260,7 @@ void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int 
   tree.permutation.resize(n);
   if (ordered) ordered->resize(n);
   if (n == 0) return;
-  if (w.capacity < static_cast<std::size_t>(n)) {
-    // Uninitialized, so that the pages are first touched by the threads that fill them.
-    w.items.reset(new Item[n]);
-    w.capacity = n;
-  }
-  Item* items = w.items.get();
+  Item* items = w.items.get();  // sized by reserve() before the parallel region
 #pragma omp taskloop grainsize(16384) default(shared)
   for (int i = 0; i < n; ++i)
     items[i] = {{points.x[i], points.y[i], points.z[i]},
@@ -298,9 +293,20 @@ void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int 
             [&](int a, int b) { return tree.nodes[a].begin < tree.nodes[b].begin; });
 }
 
+// Allocations before the parallel region: a std::bad_alloc can leave the call only from there.
+void KdTreeBuilder::reserve(std::size_t n) {
+  Scratch& w = *scratch_;
+  if (w.capacity < n) {
+    // Uninitialized, so that the pages are first touched by the threads that fill them.
+    w.items.reset(new Item[n]);
+    w.capacity = n;
+  }
+}
+
 void KdTreeBuilder::build(PointsView points, const double* sigma, int bucket, int arity,
                           KdTree& tree, Points* ordered) {
   check_tree_options(points.size(), bucket, arity);
+  reserve(points.size());
 #pragma omp parallel
 #pragma omp single
   run(points, sigma, bucket, arity, tree, ordered);
@@ -311,6 +317,8 @@ void KdTreeBuilder::build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree&
                                int arity) {
   check_tree_options(a.points.size(), a.bucket, arity);
   check_tree_options(b.points.size(), b.bucket, arity);
+  first.reserve(a.points.size());
+  second.reserve(b.points.size());
 #pragma omp parallel
 #pragma omp single
   {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "backend/backend.hpp"
+#include "vortex/out_of_memory.hpp"
 
 namespace vortex {
 
@@ -131,6 +132,17 @@ void Solver::evaluate(SourcesView sources, PointsView targets, bool gradient, Ve
   try {
     out.stats = EvaluationStats{};
     evaluate_into(sources, targets, gradient, out);
+  } catch (const OutOfMemory&) {
+    out = VelocityField{};
+    throw;
+  } catch (const std::bad_alloc&) {
+    out = VelocityField{};
+    // What was too large: the problem, in the numbers a caller can change.
+    throw OutOfMemory("vortex::Solver: out of host memory evaluating " +
+                      std::to_string(sources.size()) + " sources at " +
+                      std::to_string(targets.size()) + " targets" +
+                      (gradient ? " with the gradient" : "") +
+                      " (the treecode keeps about 400 bytes per particle); evaluate fewer at once");
   } catch (...) {
     out = VelocityField{};
     throw;

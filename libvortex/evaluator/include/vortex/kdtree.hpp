@@ -74,6 +74,7 @@ class KdTreeBuilder {
                          KdTreeBuilder& second, const TreeInput& b, KdTree& tree_b, int arity);
 
  private:
+  void reserve(std::size_t n);
   void run(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
            Points* ordered);
   struct Scratch;
