@@ -28,11 +28,11 @@ void* allocate(Memory kind, std::size_t bytes) {
     cudaGetLastError();  // clear it: the device stays usable
     std::size_t free = 0, total = 0;
     cudaMemGetInfo(&free, &total);
-    throw std::runtime_error(kind == Memory::Device
-                                 ? "GPU: out of device memory: " + gigabytes(bytes) +
-                                       " more were needed, " + gigabytes(free) + " of " +
-                                       gigabytes(total) + " are free; evaluate fewer particles"
-                                 : "GPU: out of pinned host memory for " + gigabytes(bytes));
+    throw std::runtime_error(
+        kind == Memory::Device
+            ? "GPU: out of device memory: cudaMalloc of " + gigabytes(bytes) + " with " +
+                  gigabytes(free) + " of " + gigabytes(total) + " free; evaluate fewer particles"
+            : "GPU: out of pinned host memory: cudaMallocHost of " + gigabytes(bytes));
   }
   check(e, kind == Memory::Device ? "cudaMalloc" : "cudaMallocHost", __FILE__, __LINE__);
   return p;

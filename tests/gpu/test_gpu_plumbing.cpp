@@ -71,13 +71,15 @@ TEST(GpuBuffer, GrowsOnlyAndFailsClearly) {
   EXPECT_GE(b.capacity(), 100000u);
   gpu::PinnedBuffer<double> h(10);
   EXPECT_NE(h.data(), nullptr);
-  // An impossible allocation names the call that failed.
+  // An impossible allocation names the call that failed and the memory it needed.
   gpu::DeviceBuffer<char> huge;
   try {
     huge.reserve(std::size_t(1) << 50);
     FAIL() << "no exception";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("cudaMalloc"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("out of device memory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1125899.91 GB"), std::string::npos) << e.what();
   }
 }
 
