@@ -9,7 +9,10 @@ cd "$(dirname "$0")/.."
 
 dir=${SANITIZE_BUILD_DIR:-build-sanitize}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+# GCC's "undefined" group leaves out float-cast-overflow (a double out of an integer's range, or NaN,
+# converted to it).
+flags="-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all"
+flags+=" -fno-omit-frame-pointer"
 
 mkdir -p "$dir"
 cmake -S . -B "$dir" -DVORTEX_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \

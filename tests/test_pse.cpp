@@ -7,6 +7,7 @@
 #include "support/reference.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "vortex/diagnostics.hpp"
@@ -98,6 +99,19 @@ TEST(Pse, SubStepsKeepLargeStepsStableAndOptionsAreChecked) {
   bad.volume = -1;
   EXPECT_THROW(pse_diffuse(p, 1, 0.1, bad), std::invalid_argument);
   EXPECT_THROW(pse_diffuse(p, -1, 0.1, o), std::invalid_argument);
+}
+
+TEST(Pse, StepsNeedingMoreSubStepsThanAnIntHoldsAreRefused) {
+  ParticleSet p = lattice_blob(1, 2, 1.0);
+  const ParticleSet before = p;
+  PseOptions o = lattice_options(1);
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(pse_diffuse(p, inf, 0.1, o), std::invalid_argument);
+  EXPECT_THROW(pse_diffuse(p, 1, inf, o), std::invalid_argument);
+  // nu dt / (max_substep eps^2) = 5e11 sub-steps.
+  o.epsilon = 1e-6;
+  EXPECT_THROW(pse_diffuse(p, 1, 0.1, o), std::invalid_argument);
+  EXPECT_EQ(p.gz, before.gz);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -65,11 +66,17 @@ void pse_rates(const ParticleSet& p, const PseWeights& w, double nu, std::vector
 
 int pse_diffuse(ParticleSet& p, double nu, double dt, const PseOptions& o) {
   validate(o);
-  if (!(nu >= 0) || !(dt >= 0)) throw std::invalid_argument("pse_diffuse: nu and dt must be >= 0");
+  if (!(nu >= 0) || !(dt >= 0) || !std::isfinite(nu) || !std::isfinite(dt))
+    throw std::invalid_argument("pse_diffuse: nu and dt must be finite and >= 0");
   if (nu == 0 || dt == 0 || p.size() == 0) return 0;
+  // Checked as a double: a count beyond int (or an infinite one) has no int value to convert to.
+  const double needed = std::ceil(nu * dt / (o.max_substep * o.epsilon * o.epsilon));
+  if (!(needed <= std::numeric_limits<int>::max()))
+    throw std::invalid_argument("pse_diffuse: nu dt / (max_substep eps^2) asks for " +
+                                std::to_string(needed) + " sub-steps, more than " +
+                                std::to_string(std::numeric_limits<int>::max()));
+  const int substeps = std::max(1, static_cast<int>(needed));
   const PseWeights w = pse_weights(p, o);
-  const int substeps =
-      std::max(1, static_cast<int>(std::ceil(nu * dt / (o.max_substep * o.epsilon * o.epsilon))));
   const double h = dt / substeps;
   const std::size_t n = p.size();
   std::vector<double> k1x, k1y, k1z, k2x, k2y, k2z;
