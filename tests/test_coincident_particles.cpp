@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "support/backends.hpp"
 #include "support/core_params.hpp"
 #include "support/reference.hpp"
 #include "vortex/interaction_lists.hpp"
@@ -16,14 +17,9 @@
 namespace vortex {
 namespace {
 
-using Case = std::tuple<Backend, Core>;
-
-class Coincident : public ::testing::TestWithParam<Case> {
+class Coincident : public ::testing::TestWithParam<testing::BackendCore> {
  protected:
-  void SetUp() override {
-    if (std::get<0>(GetParam()) == Backend::Cuda && !cuda_available())
-      GTEST_SKIP() << "no CUDA device";
-  }
+  void SetUp() override { VORTEX_SKIP_WITHOUT(std::get<0>(GetParam())); }
   SolverOptions options(Method method) const {
     SolverOptions o;
     o.backend = std::get<0>(GetParam());
@@ -106,16 +102,10 @@ TEST(CoincidentBoxes, ZeroExtentBoxAtZeroDistanceIsNear) {
   EXPECT_TRUE(is_far(box, apart, AcceptanceCriteria{0.5, 0}));
 }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  const std::string core =
-      testing::CoreName()(::testing::TestParamInfo<Core>(std::get<1>(info.param), info.index));
-  return to_string(std::get<0>(info.param)) + "_" + core;
-}
-
 INSTANTIATE_TEST_SUITE_P(BackendsAndCores, Coincident,
-                         ::testing::Combine(::testing::Values(Backend::Cpu, Backend::Cuda),
+                         ::testing::Combine(::testing::ValuesIn(testing::kBackends),
                                             ::testing::ValuesIn(testing::kAllCores)),
-                         case_name);
+                         testing::BackendCoreName());
 
 }  // namespace
 }  // namespace vortex

@@ -250,7 +250,7 @@ KdTreeBuilder& KdTreeBuilder::operator=(KdTreeBuilder&&) noexcept = default;
 // Must run on one thread of a parallel region (its loops are OpenMP tasks), so that several trees
 // can share the threads.
 void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
-                        Points* ordered) {
+                        PointsOut ordered) {
   Scratch& w = *scratch_;
   const int n = static_cast<int>(points.size());
   tree.bucket = bucket;
@@ -258,7 +258,6 @@ void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int 
   tree.nodes.clear();
   tree.leaves.clear();
   tree.permutation.resize(n);
-  if (ordered) ordered->resize(n);
   if (n == 0) return;
   Item* items = w.items.get();  // sized by reserve() before the parallel region
 #pragma omp taskloop grainsize(16384) default(shared)
@@ -279,10 +278,10 @@ void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int 
 #pragma omp taskloop grainsize(16384) default(shared)
   for (int i = 0; i < n; ++i) {
     tree.permutation[i] = items[i].index;
-    if (ordered) {
-      ordered->x[i] = items[i].p[0];
-      ordered->y[i] = items[i].p[1];
-      ordered->z[i] = items[i].p[2];
+    if (ordered.x) {
+      ordered.x[i] = items[i].p[0];
+      ordered.y[i] = items[i].p[1];
+      ordered.z[i] = items[i].p[2];
     }
   }
   // Leaves in tree order: a depth-first walk of the nodes, which the topology lays out per parent.
@@ -304,7 +303,7 @@ void KdTreeBuilder::reserve(std::size_t n) {
 }
 
 void KdTreeBuilder::build(PointsView points, const double* sigma, int bucket, int arity,
-                          KdTree& tree, Points* ordered) {
+                          KdTree& tree, PointsOut ordered) {
   check_tree_options(points.size(), bucket, arity);
   reserve(points.size());
 #pragma omp parallel
@@ -341,8 +340,8 @@ std::pair<KdTree, KdTree> build_kdtree_pair(PointsView a, const double* sigma_a,
                                             int arity) {
   std::pair<KdTree, KdTree> trees;
   KdTreeBuilder first, second;
-  KdTreeBuilder::build_pair(first, {a, sigma_a, bucket_a}, trees.first, second,
-                            {b, sigma_b, bucket_b}, trees.second, arity);
+  KdTreeBuilder::build_pair(first, {a, sigma_a, bucket_a, {}}, trees.first, second,
+                            {b, sigma_b, bucket_b, {}}, trees.second, arity);
   return trees;
 }
 

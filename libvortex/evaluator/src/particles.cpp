@@ -91,12 +91,12 @@ PointsView::PointsView(const ParticleSet& p)
 
 namespace {
 
-// Null arrays (with entries to read) and non-finite values, named.
-void check_finite(const double* v, std::size_t n, const char* set, const char* name) {
+// Null arrays (with `n` `items` to read) and non-finite values, named.
+void check_finite(const double* v, std::size_t n, const char* set, const char* name,
+                  const char* items) {
   if (n > 0 && !v) {
     throw std::invalid_argument(std::string(set) + ": " + name + " is a null pointer for " +
-                                std::to_string(n) +
-                                (std::string(set) == "targets" ? " points" : " particles"));
+                                std::to_string(n) + " " + items);
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(v[i])) {
@@ -168,7 +168,7 @@ void validate_sources(SourcesView s) {
   const std::size_t n = s.n;
   const double* arrays[] = {s.x, s.y, s.z, s.gx, s.gy, s.gz, s.sigma};
   const char* names[] = {"x", "y", "z", "gx", "gy", "gz", "sigma"};
-  for (int k = 0; k < 7; ++k) check_finite(arrays[k], n, "sources", names[k]);
+  for (int k = 0; k < 7; ++k) check_finite(arrays[k], n, "sources", names[k], "particles");
   for (std::size_t i = 0; i < n; ++i) {
     if (!(s.sigma[i] > 0)) {
       throw std::invalid_argument("sources sigma[" + std::to_string(i) +
@@ -178,9 +178,9 @@ void validate_sources(SourcesView s) {
 }
 
 void validate_targets(PointsView t) {
-  check_finite(t.x, t.n, "targets", "x");
-  check_finite(t.y, t.n, "targets", "y");
-  check_finite(t.z, t.n, "targets", "z");
+  check_finite(t.x, t.n, "targets", "x", "points");
+  check_finite(t.y, t.n, "targets", "y", "points");
+  check_finite(t.z, t.n, "targets", "z", "points");
 }
 
 void validate_length_scales(SourcesView sources, PointsView targets) {
@@ -188,6 +188,49 @@ void validate_length_scales(SourcesView sources, PointsView targets) {
   const double* arrays[] = {targets.x, targets.y, targets.z};
   const char* names[] = {"x", "y", "z"};
   for (int k = 0; k < 3; ++k) check_coordinates(arrays[k], targets.n, "targets", names[k]);
+}
+
+namespace {
+
+bool length_ok(double v) {
+  return std::abs(v) <= kMaxLength;  // false for NaN and infinities too
+}
+
+// Everything validate_sources and validate_length_scales check, for particle i.
+bool source_ok(SourcesView s, std::size_t i) {
+  const double sigma = s.sigma[i];
+  if (!(sigma >= kMinLength && sigma <= kMaxLength)) return false;
+  if (!length_ok(s.x[i]) || !length_ok(s.y[i]) || !length_ok(s.z[i])) return false;
+  const double sigma3 = sigma * sigma * sigma;
+  for (const double g : {s.gx[i], s.gy[i], s.gz[i]}) {
+    if (!std::isfinite(g)) return false;
+    const double scaled = std::abs(g) / sigma3;
+    if (g != 0 && !(scaled >= kMinStrength && scaled <= kMaxStrength)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void validate_inputs(SourcesView sources, PointsView targets) {
+  const double* arrays[] = {sources.x,  sources.y,     sources.z, sources.gx, sources.gy,
+                            sources.gz, sources.sigma, targets.x, targets.y,  targets.z};
+  bool bad = false;
+  for (int k = 0; k < 10; ++k) bad |= (k < 7 ? sources.n : targets.n) > 0 && !arrays[k];
+  if (!bad) {
+    const std::ptrdiff_t ns = static_cast<std::ptrdiff_t>(sources.n);
+    const std::ptrdiff_t nt = static_cast<std::ptrdiff_t>(targets.n);
+#pragma omp parallel for schedule(static) reduction(|| : bad)
+    for (std::ptrdiff_t i = 0; i < ns; ++i) bad = bad || !source_ok(sources, i);
+#pragma omp parallel for schedule(static) reduction(|| : bad)
+    for (std::ptrdiff_t i = 0; i < nt; ++i)
+      bad = bad || !length_ok(targets.x[i]) || !length_ok(targets.y[i]) || !length_ok(targets.z[i]);
+  }
+  if (!bad) return;
+  // Something is wrong: the serial checks find the first bad value and name it.
+  validate_sources(sources);
+  validate_targets(targets);
+  validate_length_scales(sources, targets);
 }
 
 }  // namespace vortex

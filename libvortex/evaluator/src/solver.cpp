@@ -141,8 +141,7 @@ void Solver::evaluate(SourcesView sources, PointsView targets, bool gradient, Ve
     throw OutOfMemory("vortex::Solver: out of host memory evaluating " +
                       std::to_string(sources.size()) + " sources at " +
                       std::to_string(targets.size()) + " targets" +
-                      (gradient ? " with the gradient" : "") +
-                      " (the treecode keeps about 400 bytes per particle); evaluate fewer at once");
+                      (gradient ? " with the gradient" : "") + "; evaluate fewer at once");
   } catch (...) {
     out = VelocityField{};
     throw;
@@ -155,9 +154,7 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
   if (!state_) throw std::logic_error("vortex::Solver: used after it was moved from");
   if (sources.size() == 0) throw std::invalid_argument("no source particles (N = 0)");
   if (targets.size() == 0) throw std::invalid_argument("no target points");
-  validate_sources(sources);
-  validate_targets(targets);
-  validate_length_scales(sources, targets);
+  validate_inputs(sources, targets);
   const detail::ResolvedOptions options =
       detail::resolve_options(options_, resolve_backend(options_.backend));
   ThreadScope threads(options.threads);

@@ -53,6 +53,12 @@ std::pair<KdTree, KdTree> build_kdtree_pair(PointsView a, const double* sigma_a,
 // Builds trees into storage kept from the previous build (the tree's vectors and the builder's
 // scratch), so that rebuilding a tree of the same size allocates nothing. Optionally writes the
 // points in tree order, which the partition holds anyway.
+// Where a build writes the points in tree order: three arrays of n doubles the caller sized, or
+// nulls for none.
+struct PointsOut {
+  double *x = nullptr, *y = nullptr, *z = nullptr;
+};
+
 class KdTreeBuilder {
  public:
   KdTreeBuilder();
@@ -61,13 +67,13 @@ class KdTreeBuilder {
   KdTreeBuilder& operator=(KdTreeBuilder&&) noexcept;
 
   void build(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
-             Points* ordered = nullptr);
+             PointsOut ordered = {});
 
   struct TreeInput {
     PointsView points;
     const double* sigma = nullptr;
     int bucket = 0;
-    Points* ordered = nullptr;
+    PointsOut ordered;
   };
   // Two trees at once (a source and a target tree), sharing the threads between them.
   static void build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree& tree_a,
@@ -76,7 +82,7 @@ class KdTreeBuilder {
  private:
   void reserve(std::size_t n);
   void run(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
-           Points* ordered);
+           PointsOut ordered);
   struct Scratch;
   std::unique_ptr<Scratch> scratch_;
 };

@@ -74,5 +74,8 @@ void validate_targets(PointsView targets);
 // 1e-100 to 1e100 or a circulation/sigma^3 outside 1e-290 to 1e290, where the kernels would give
 // NaN or 0 (after validate_sources and validate_targets).
 void validate_length_scales(SourcesView sources, PointsView targets);
+// All three checks above in one parallel pass over the arrays (what the Solver runs on every call);
+// on bad input it throws what they throw.
+void validate_inputs(SourcesView sources, PointsView targets);
 
 }  // namespace vortex

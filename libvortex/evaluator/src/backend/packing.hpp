@@ -45,16 +45,18 @@ void pack_points(PointsView p, Origin o, Store&& store) {
   for (std::ptrdiff_t i = 0; i < n; ++i) store(i, p.x[i] - o.x, p.y[i] - o.y, p.z[i] - o.z);
 }
 
-// The plan's velocity expansions in T (`expansions`, node-major) and store_center(k, x, y, z) for
-// every source node's expansion center relative to the origin.
-template <class T, class StoreCenter>
-void pack_expansions(const TreePlan& plan, Origin o, std::vector<T>& expansions,
-                     StoreCenter&& store_center) {
+// The plan's velocity expansions in T, node-major, into out[plan.velocity_expansions.size()]
+// (storage of the backend: pinned memory on CUDA).
+template <class T>
+void convert_expansions(const TreePlan& plan, T* out) {
   const std::ptrdiff_t total = static_cast<std::ptrdiff_t>(plan.velocity_expansions.size());
-  expansions.resize(total);
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < total; ++i)
-    expansions[i] = static_cast<T>(plan.velocity_expansions[i]);
+  for (std::ptrdiff_t i = 0; i < total; ++i) out[i] = static_cast<T>(plan.velocity_expansions[i]);
+}
+
+// store_center(k, x, y, z) for every source node's expansion center relative to the origin.
+template <class StoreCenter>
+void pack_centers(const TreePlan& plan, Origin o, StoreCenter&& store_center) {
   const std::ptrdiff_t nodes = static_cast<std::ptrdiff_t>(plan.source_tree.nodes.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t k = 0; k < nodes; ++k) {

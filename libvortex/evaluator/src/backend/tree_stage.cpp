@@ -17,13 +17,9 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Strengths and core radii in tree order; the positions came with the tree build.
+// Strengths and core radii in tree order (sized already); the positions came with the tree build.
 void gather_strengths(SourcesView s, const std::vector<std::size_t>& perm, ParticleSet& out) {
   const std::size_t n = perm.size();
-  out.gx.resize(n);
-  out.gy.resize(n);
-  out.gz.resize(n);
-  out.sigma.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t j = perm[i];
@@ -57,28 +53,30 @@ Origin middle_of(SourcesView s) {
   return {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
 }
 
-void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& t, TreePlan& plan,
-                     StageTimes& times) {
-  plan.order = t.order;
+void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& tree,
+                     TreePlan& plan, StageTimes& times) {
+  plan.order = tree.order;
   auto stage = Clock::now();
-  Points source_positions;
-  source_positions.x.swap(plan.sources.x);
-  source_positions.y.swap(plan.sources.y);
-  source_positions.z.swap(plan.sources.z);
+  // The builds write the points in tree order straight into the plan.
+  plan.sources.resize(sources.size());
+  plan.targets.resize(targets.size());
+  ParticleSet& s = plan.sources;
+  Points& t = plan.targets;
   KdTreeBuilder::build_pair(
       plan.source_builder,
-      {positions_of(sources), sources.sigma, t.source_bucket, &source_positions}, plan.source_tree,
-      plan.target_builder, {targets, nullptr, t.target_bucket, &plan.targets}, plan.target_tree,
-      t.arity);
-  plan.sources.x.swap(source_positions.x);
-  plan.sources.y.swap(source_positions.y);
-  plan.sources.z.swap(source_positions.z);
+      {positions_of(sources),
+       sources.sigma,
+       tree.source_bucket,
+       {s.x.data(), s.y.data(), s.z.data()}},
+      plan.source_tree, plan.target_builder,
+      {targets, nullptr, tree.target_bucket, {t.x.data(), t.y.data(), t.z.data()}},
+      plan.target_tree, tree.arity);
   gather_strengths(sources, plan.source_tree.permutation, plan.sources);
   times.tree = seconds_since(stage);
 
   stage = Clock::now();
-  build_interaction_lists(plan.target_tree, plan.source_tree, AcceptanceCriteria{t.theta, t.kappa},
-                          plan.lists);
+  build_interaction_lists(plan.target_tree, plan.source_tree,
+                          AcceptanceCriteria{tree.theta, tree.kappa}, plan.lists);
   times.lists = seconds_since(stage);
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -78,13 +79,21 @@ class CpuBackend final : public Backend {
     stage = Clock::now();
     packed.centers.resize(3 * plan.source_tree.nodes.size());
     T* centers = packed.centers.data();
-    pack_expansions(plan, o, packed.expansions,
-                    [centers](std::ptrdiff_t k, double x, double y, double z) {
-                      centers[3 * k] = static_cast<T>(x);
-                      centers[3 * k + 1] = static_cast<T>(y);
-                      centers[3 * k + 2] = static_cast<T>(z);
-                    });
-    far_field_cpu(plan, packed.expansions.data(), centers, gradient, packed.far_scratch, out);
+    pack_centers(plan, o, [centers](std::ptrdiff_t k, double x, double y, double z) {
+      centers[3 * k] = static_cast<T>(x);
+      centers[3 * k + 1] = static_cast<T>(y);
+      centers[3 * k + 2] = static_cast<T>(z);
+    });
+    // Double reads the plan's expansions as they are; float reads a converted copy.
+    const T* expansions;
+    if constexpr (std::is_same_v<T, double>) {
+      expansions = plan.velocity_expansions.data();
+    } else {
+      packed.expansions.resize(plan.velocity_expansions.size());
+      convert_expansions(plan, packed.expansions.data());
+      expansions = packed.expansions.data();
+    }
+    far_field_cpu(plan, expansions, centers, gradient, packed.far_scratch, out);
     stats.times.far = seconds_since(stage);
   }
 

@@ -19,18 +19,18 @@ void upload_far_lists(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPlan
 
 namespace {
 
-// Expansions and centers in T into the staging buffers; returns the bytes of the expansions.
+// Expansions and centers in T, written straight into the pinned staging buffers; returns the
+// bytes of the expansions.
 template <class T>
-std::size_t stage_expansions(CudaWorkspace& ws, const TreePlan& plan, std::vector<T>& converted) {
+std::size_t stage_expansions(CudaWorkspace& ws, const TreePlan& plan) {
   const std::size_t num_nodes = plan.source_tree.nodes.size();
   auto* centers =
       reinterpret_cast<g::Vec4<T>*>(ws.centers.host_data(num_nodes * sizeof(g::Vec4<T>)));
-  pack_expansions(plan, plan.origin(), converted,
-                  [centers](std::ptrdiff_t k, double x, double y, double z) {
-                    centers[k] = {T(x), T(y), T(z), T(0)};
-                  });
-  const std::size_t bytes = converted.size() * sizeof(T);
-  parallel_copy(ws.expansions.host_data(bytes), converted.data(), bytes);
+  pack_centers(plan, plan.origin(), [centers](std::ptrdiff_t k, double x, double y, double z) {
+    centers[k] = {T(x), T(y), T(z), T(0)};
+  });
+  const std::size_t bytes = plan.velocity_expansions.size() * sizeof(T);
+  convert_expansions(plan, reinterpret_cast<T*>(ws.expansions.host_data(bytes)));
   return bytes;
 }
 
@@ -43,9 +43,8 @@ double start_far_field(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPla
   const std::size_t num_nodes = plan.source_tree.nodes.size();
   if (plan.velocity_expansions.size() != num_nodes * multipole::velocity_expansion_size(plan.order))
     throw std::logic_error("compute_multipoles left velocity expansions of the wrong size");
-  const std::size_t bytes = a == g::Arithmetic::Double
-                                ? stage_expansions(ws, plan, ws.double_expansions)
-                                : stage_expansions(ws, plan, ws.float_expansions);
+  const std::size_t bytes = a == g::Arithmetic::Double ? stage_expansions<double>(ws, plan)
+                                                       : stage_expansions<float>(ws, plan);
   const cudaStream_t cs = ws.copy.get();
   ws.expansions_start.record(ws.copy);
   ws.expansions.upload(bytes, cs);

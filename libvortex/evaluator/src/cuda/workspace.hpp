@@ -57,8 +57,6 @@ struct CudaWorkspace {
   Staged<g::Range> ranges;
   g::DeviceBuffer<double> partial, out_device;
   g::PinnedBuffer<double> out_host;  // results, component-major: component c of entry i at c n + i
-  std::vector<float> float_expansions;
-  std::vector<double> double_expansions;
   std::vector<g::Range> target_leaves;
 };
 
