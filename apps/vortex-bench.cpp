@@ -41,6 +41,7 @@ void write_json(const std::string& path, const std::string& case_name, std::size
         .field("method", to_string(m.spec.method))
         .field("backend", m.stats.backend)
         .field("precision", m.stats.precision)
+        .field("tree_build", m.stats.tree_build)
         .field("n_targets_timed", static_cast<std::uint64_t>(m.n_targets_timed));
     write_stage_times(json, m.stats.times, false);
     json.field("interactions_per_s", m.interactions_per_s);

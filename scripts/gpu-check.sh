@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
-STAGES=${STAGES:-"build test timing sass sweep bench"}
+STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees body compare
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
 # times and compares it side by side with this tree (scripts/compare-builds.sh).
 BASE_SRC=${BASE_SRC:-}
@@ -141,7 +141,27 @@ PY
   note "sweep at N=$SWEEP_N: chosen TREE_ARGS=$TREE_ARGS"
 fi
 
-if has bench; then
+if has trees; then
+  # The treecode with its trees, lists and multipoles built on the device and on the host, side by
+  # side (alternated), on the cube and on the clustered Plummer sphere.
+  for n in $SIZES_TREE; do
+    repeat=7
+    [ "$n" -ge 5000000 ] && repeat=3
+    for build in device host; do
+      # shellcheck disable=SC2086
+      bench "tb_${n}_$build" --case cube --n "$n" --runs cuda-tree-float --repeat $repeat \
+        --sample 1000 --tree-build $build $TREE_ARGS
+    done
+  done
+  for build in device host; do
+    # shellcheck disable=SC2086
+    bench "tb_plummer_$build" --case plummer --n 1000000 --runs cuda-tree-float --repeat 7 \
+      --sample 1000 --tree-build $build $TREE_ARGS
+  done
+fi
+
+if has bench || has trees; then
+  if has bench; then
   bench direct_float --case cube --n "$DIRECT_N" --runs cuda-direct-float --repeat 3 --sample 1000
   bench direct_double --case cube --n 200000 --runs cuda-direct-double --repeat 3 --sample 1000
   for n in $SIZES_TREE; do
@@ -150,6 +170,7 @@ if has bench; then
     # shellcheck disable=SC2086
     bench "tree_$n" --case cube --n "$n" --runs cuda-tree-float --repeat $repeat --sample 1000 $TREE_ARGS
   done
+  fi
   # One file for all results.
   python3 - "$OUT" >"$OUT/table.txt" <<'PY'
 import json, glob, os, sys
@@ -161,7 +182,7 @@ for f in sorted(glob.glob(os.path.join(out, "bench_*.json"))):
     d = json.load(open(f))
     for r in d["results"]:
         t = r["times"]; e = r["error"]
-        rows.append((d["n"], r["method"], r["precision"], t, r["interactions_per_s"], e))
+        rows.append((d["n"], r["method"] + ("/" + r["tree_build"] if r.get("tree_build") else ""), r["precision"], t, r["interactions_per_s"], e))
 print("%-9s %-6s %-6s %8s %7s %7s %7s %7s %7s %7s %10s %9s %9s" % ("N", "method", "prec", "total", "tree", "lists", "multip", "near", "far", "xfer", "pairs/s*", "u.mean", "du.mean"))
 for n, m, p, t, ips, e in rows:
     near = t["near"]

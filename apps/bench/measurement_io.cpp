@@ -97,6 +97,7 @@ void write_measurement(JsonWriter& json, const Measurement& m) {
       .field("backend", m.stats.backend)
       .field("precision", m.stats.precision)
       .field("device", m.stats.device)
+      .field("tree_build", m.stats.tree_build)
       .field("extrapolated", m.extrapolated)
       .field("n_targets", static_cast<std::uint64_t>(m.n_targets))
       .field("n_targets_timed", static_cast<std::uint64_t>(m.n_targets_timed))

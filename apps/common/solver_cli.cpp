@@ -30,6 +30,8 @@ void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision)
   parser.add("--source-bucket", "N", "particles per source leaf; 0 = tuned for the backend",
              tree_.source_bucket);
   parser.add("--arity", "A", "children per tree node: 2, 4 or 8", tree_.arity);
+  parser.add("--tree-build", "auto|host|device",
+             "where CUDA builds the trees, lists and multipoles; auto = device", tree_build_);
   parser.add("--threads", "N", "CPU threads; 0 = OpenMP's default", threads_);
 }
 
@@ -40,6 +42,7 @@ SolverOptions SolverCli::options() const {
   o.precision = parse_precision(precision_);
   o.core = parse_core(core_);
   o.tree = tree_;
+  o.tree_build = parse_tree_build(tree_build_);
   o.threads = threads_;
   validate_options(o);
   return o;

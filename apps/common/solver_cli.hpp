@@ -1,6 +1,6 @@
 #pragma once
 // The solver's options on the command line, shared by the apps: --method, --backend, --precision,
-// --core, the tree options and --threads, with the library's defaults.
+// --core, the tree options, --tree-build and --threads, with the library's defaults.
 
 #include <string>
 
@@ -24,6 +24,7 @@ class SolverCli {
   std::string precision_ = to_string(defaults_.precision);
   std::string core_ = to_string(defaults_.core);
   TreeOptions tree_ = defaults_.tree;
+  std::string tree_build_ = to_string(defaults_.tree_build);
   int threads_ = defaults_.threads;
 };
 

@@ -9,41 +9,6 @@ namespace vortex {
 
 namespace {
 
-// Distance from a point to an axis-aligned box (0 inside).
-double point_box_distance(const double p[3], const KdNode& box) {
-  double d2 = 0;
-  for (int k = 0; k < 3; ++k) {
-    const double d = std::max({box.lo[k] - p[k], 0.0, p[k] - box.hi[k]});
-    d2 += d * d;
-  }
-  return std::sqrt(d2);
-}
-
-// Gap between two boxes (0 when they touch or overlap).
-double box_gap(const KdNode& a, const KdNode& b) {
-  double d2 = 0;
-  for (int k = 0; k < 3; ++k) {
-    const double d = std::max({a.lo[k] - b.hi[k], 0.0, b.lo[k] - a.hi[k]});
-    d2 += d * d;
-  }
-  return std::sqrt(d2);
-}
-
-}  // namespace
-
-bool is_far(const KdNode& target, const KdNode& source, const AcceptanceCriteria& criteria) {
-  // (a) geometric: the expansion converges like (radius / distance)^(p+1) at every target. The
-  // distance must be positive: a box of zero extent at zero distance (a lone particle, coincident
-  // particles) would pass, and its expansion would be evaluated at its own centre. With a positive
-  // distance and theta < 1 no source can sit at a target.
-  const double distance = point_box_distance(source.center, target);
-  if (!(distance > 0 && source.radius <= criteria.theta * distance)) return false;
-  // (b) core: no regularized pair is approximated by the singular expansion.
-  return box_gap(target, source) >= criteria.kappa * source.max_sigma;
-}
-
-namespace {
-
 // Appends a near source leaf to a list, merged with the previous range when they abut.
 void append_near(std::vector<IndexRange>& list, std::size_t first, const KdNode& leaf) {
   if (list.size() > first && list.back().end == leaf.begin)

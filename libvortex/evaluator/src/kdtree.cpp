@@ -1,5 +1,7 @@
 #include "vortex/kdtree.hpp"
 
+#include "kdtree_topology.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +13,9 @@
 #include <utility>
 
 namespace vortex {
+
+using detail::KdCut;
+using detail::lay_out_kdtree;
 
 namespace {
 
@@ -27,93 +32,6 @@ float round_up_to_float(double v) {
   if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
   return f;
 }
-
-// One binary VAMSplit cut of [begin, end) at mid; left/right: the cuts of [begin, mid) and
-// [mid, end), or -1. Cuts of equal depth touch disjoint ranges.
-struct Cut {
-  int begin, mid, end, depth;
-  int left = -1, right = -1;
-};
-
-// The multiple of the bucket size closest to the middle, so the left part fills its leaves exactly.
-int split_position(int count, int bucket) {
-  const long half_buckets = std::lround(static_cast<double>(count) / (2.0 * bucket));
-  const int mid = static_cast<int>(std::max<long>(1, half_buckets) * bucket);
-  return std::min(mid, count - 1);
-}
-
-// The topology of a VAMSplit tree depends only on the counts; the data only choose the cut
-// dimensions. So the nodes and cuts are laid out first, and the partitions are done afterwards.
-class Topology {
- public:
-  Topology(int bucket, int arity)
-      : bucket_(bucket),
-        levels_per_node_(arity == 2   ? 1
-                         : arity == 4 ? 2
-                                      : 3) {}
-
-  void build(std::vector<KdNode>& nodes, std::vector<Cut>& cuts, int n) {
-    nodes.clear();
-    nodes.emplace_back();
-    nodes[0].begin = 0;
-    nodes[0].end = n;
-    expand(nodes, cuts, 0, 0, {0, n, -1, false});
-  }
-
- private:
-  // A range still to be cut, and the cut that made it (-1 for the root; `right`: its right side).
-  struct Piece {
-    int begin = 0, end = 0;
-    int made_by = -1;
-    bool right = false;
-  };
-
-  void expand(std::vector<KdNode>& nodes, std::vector<Cut>& cuts, int node, int depth,
-              Piece whole) {
-    if (whole.end - whole.begin <= bucket_) return;
-    // At most 8 pieces (three binary levels): fixed arrays, nothing allocated per node.
-    Piece pieces[8] = {whole}, next[8];
-    int count_pieces = 1;
-    int d = depth;
-    for (int level = 0; level < levels_per_node_; ++level, ++d) {
-      int count_next = 0;
-      for (int k = 0; k < count_pieces; ++k) {
-        const Piece piece = pieces[k];
-        const int count = piece.end - piece.begin;
-        if (count <= bucket_) {
-          next[count_next++] = piece;
-          continue;
-        }
-        const int mid = piece.begin + split_position(count, bucket_);
-        const int c = static_cast<int>(cuts.size());
-        cuts.push_back({piece.begin, mid, piece.end, d});
-        // A range's cut comes after the cut that made the range: it is that cut's left or right
-        // child.
-        if (piece.made_by >= 0)
-          (piece.right ? cuts[piece.made_by].right : cuts[piece.made_by].left) = c;
-        next[count_next++] = {piece.begin, mid, c, false};
-        next[count_next++] = {mid, piece.end, c, true};
-      }
-      std::copy(next, next + count_next, pieces);
-      count_pieces = count_next;
-    }
-    const int first = static_cast<int>(nodes.size());
-    nodes[node].first_child = first;
-    nodes[node].num_children = count_pieces;
-    for (int k = 0; k < count_pieces; ++k) {
-      KdNode child;
-      child.begin = pieces[k].begin;
-      child.end = pieces[k].end;
-      child.parent = node;
-      child.level = nodes[node].level + 1;
-      nodes.push_back(child);
-    }
-    for (int c = 0; c < count_pieces; ++c) expand(nodes, cuts, first + c, d, pieces[c]);
-  }
-
-  int bucket_;
-  int levels_per_node_;
-};
 
 // Dimension of largest variance of the items in [begin, end), in one pass: sums of the offsets
 // from the range's first point and of their squares (offsets, not coordinates, so that clouds far
@@ -133,7 +51,7 @@ int widest_dimension(const Item* items, int begin, int end) {
   return static_cast<int>(std::max_element(spread, spread + 3) - spread);
 }
 
-void cut(Item* items, const Cut& c) {
+void cut(Item* items, const KdCut& c) {
   const int dim = widest_dimension(items, c.begin, c.end);
   std::nth_element(items + c.begin, items + c.mid, items + c.end,
                    [dim](const Item& a, const Item& b) { return a.p[dim] < b.p[dim]; });
@@ -213,7 +131,7 @@ void measure_nodes(std::vector<KdNode>& nodes, const Item* items, std::vector<in
 
 // Partitions a cut's range, then its sub-ranges' cuts as OpenMP tasks (small ones inline). The
 // tasks outlive this call, so they get copies of the pointers, not references to this frame.
-void run_cut(Item* items, const Cut* cuts, int c) {
+void run_cut(Item* items, const KdCut* cuts, int c) {
   cut(items, cuts[c]);
   for (const int child : {cuts[c].left, cuts[c].right}) {
     if (child < 0) continue;
@@ -238,7 +156,7 @@ void check_tree_options(std::size_t n, int bucket, int arity) {
 struct KdTreeBuilder::Scratch {
   std::unique_ptr<Item[]> items;
   std::size_t capacity = 0;
-  std::vector<Cut> cuts;
+  std::vector<KdCut> cuts;
   std::vector<int> order, level_start;
 };
 
@@ -267,7 +185,7 @@ void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int 
                 static_cast<std::uint32_t>(i)};
 
   w.cuts.clear();
-  Topology(bucket, arity).build(tree.nodes, w.cuts, n);
+  lay_out_kdtree(n, bucket, arity, tree.nodes, w.cuts);
   if (!w.cuts.empty()) {
 #pragma omp taskgroup
     run_cut(items, w.cuts.data(), 0);

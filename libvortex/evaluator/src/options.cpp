@@ -37,6 +37,8 @@ const std::pair<const char*, Backend> kBackends[] = {
     {"auto", Backend::Auto}, {"cpu", Backend::Cpu}, {"cuda", Backend::Cuda}};
 const std::pair<const char*, Precision> kPrecisions[] = {
     {"auto", Precision::Auto}, {"double", Precision::Double}, {"float", Precision::Float}};
+const std::pair<const char*, TreeBuild> kTreeBuilds[] = {
+    {"auto", TreeBuild::Auto}, {"host", TreeBuild::Host}, {"device", TreeBuild::Device}};
 
 }  // namespace
 
@@ -52,6 +54,9 @@ std::string to_string(Backend v) {
 std::string to_string(Precision v) {
   return name_of(v, kPrecisions);
 }
+std::string to_string(TreeBuild v) {
+  return name_of(v, kTreeBuilds);
+}
 Core parse_core(const std::string& s) {
   return parse_name(s, "core", kCores);
 }
@@ -63,6 +68,9 @@ Backend parse_backend(const std::string& s) {
 }
 Precision parse_precision(const std::string& s) {
   return parse_name(s, "precision", kPrecisions);
+}
+TreeBuild parse_tree_build(const std::string& s) {
+  return parse_name(s, "tree build", kTreeBuilds);
 }
 
 double default_kappa(Core core) {
@@ -103,6 +111,7 @@ void validate_options(const SolverOptions& o) {
   require_listed(to_string(o.method), static_cast<int>(o.method), "Method");
   require_listed(to_string(o.backend), static_cast<int>(o.backend), "Backend");
   require_listed(to_string(o.precision), static_cast<int>(o.precision), "Precision");
+  require_listed(to_string(o.tree_build), static_cast<int>(o.tree_build), "TreeBuild");
   const TreeOptions& t = o.tree;
   if (t.order < 0 || t.order > 16)
     throw std::invalid_argument("order p must be in 1..16 (0: default), got " +

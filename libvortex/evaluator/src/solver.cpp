@@ -171,13 +171,23 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
     return;
   }
 
-  detail::TreePlan& plan = state_->plan;
-  detail::build_tree_plan(sources, targets, options.tree, plan, stats.times);
-  const detail::ComponentView v = backend.tree_sum(plan, options, gradient, stats);
-  const auto stage = Clock::now();
-  scatter(v, plan.target_tree.permutation.data(), targets.size(), gradient, result);
-  stats.times.transfer += seconds_since(stage);
-  detail::count_interactions(plan, stats);
+  if (options.tree_build == TreeBuild::Device) {
+    const detail::ComponentView v =
+        backend.device_tree_sum(sources, targets, options, gradient, stats);
+    const auto stage = Clock::now();
+    scatter(v, nullptr, targets.size(), gradient, result);
+    stats.times.transfer += seconds_since(stage);
+    stats.tree_build = "device";
+  } else {
+    detail::TreePlan& plan = state_->plan;
+    detail::build_tree_plan(sources, targets, options.tree, plan, stats.times);
+    const detail::ComponentView v = backend.tree_sum(plan, options, gradient, stats);
+    const auto stage = Clock::now();
+    scatter(v, plan.target_tree.permutation.data(), targets.size(), gradient, result);
+    stats.times.transfer += seconds_since(stage);
+    detail::count_interactions(plan, stats);
+    stats.tree_build = "host";
+  }
   stats.tree = options.tree;
   stats.times.total = seconds_since(start);
 }

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "vortex/gpu/layout.hpp"
 #include "vortex/kernels/core_function.hpp"
@@ -56,7 +57,8 @@ int far_sum_blocks_per_multiprocessor(int order, Arithmetic arithmetic, bool gra
 int max_far_order();
 
 // Adds the partial slots of every group in slot order, scales by `scale` and writes component c of
-// target i to out[c * out_stride + i].
+// target i to out[c * out_stride + i], or to out[c * out_stride + order[i]] with an order (the
+// targets' tree permutation, so that the results land in the caller's order).
 struct Combine {
   bool gradient = true;
   int block_threads = 64;
@@ -67,6 +69,7 @@ struct Combine {
   double scale = 1;
   double* out = nullptr;
   std::size_t out_stride = 0;
+  const std::uint32_t* order = nullptr;
 };
 void launch_combine(const Combine& combine, cudaStream_t stream);
 

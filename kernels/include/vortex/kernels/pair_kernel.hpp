@@ -30,7 +30,7 @@ struct PairSource {
   T inv_sigma2;  // 1 / sigma^2
 };
 
-inline PairSource<double> pair_source(Core core, double gx, double gy, double gz, double sigma) {
+VORTEX_HD PairSource<double> pair_source(Core core, double gx, double gy, double gz, double sigma) {
   const double inv_sigma = kernel_inv_sigma(core, 1.0 / sigma);
   const double inv_sigma3 = inv_sigma * inv_sigma * inv_sigma;
   return {gx * inv_sigma3, gy * inv_sigma3, gz * inv_sigma3, inv_sigma * inv_sigma};

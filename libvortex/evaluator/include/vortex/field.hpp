@@ -26,6 +26,7 @@ struct EvaluationStats {
   std::string backend;                       // "cpu" or "cuda": what actually ran
   std::string precision;                     // "double" or "float"
   std::string device;                        // CPU threads or GPU name
+  std::string tree_build;                    // "host" or "device": where the trees were built
   std::uint64_t pair_interactions = 0;       // P2P (or direct) pairs
   std::uint64_t multipole_interactions = 0;  // M2P target-box pairs
   std::uint64_t far_list_entries = 0;        // sum over target leaves of far-list lengths

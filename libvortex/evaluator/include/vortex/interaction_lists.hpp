@@ -6,18 +6,10 @@
 #include <vector>
 
 #include "vortex/kdtree.hpp"
+#include "vortex/kernels/acceptance.hpp"
 #include "vortex/kernels/index_range.hpp"
 
 namespace vortex {
-
-struct AcceptanceCriteria {
-  double theta = 0.6;  // far only if source radius <= theta * distance(source center, target box)
-  double kappa = 2.5;  // far only if gap between the boxes >= kappa * max sigma of the source box
-};
-
-// True when the source node may be approximated by its multipoles for every target in the box: it
-// is strictly separated from the box (no source at a target) and both criteria hold.
-bool is_far(const KdNode& target, const KdNode& source, const AcceptanceCriteria& criteria);
 
 struct InteractionLists {
   // Entries for target leaf i (the i-th of KdTree::leaves) are [offsets[i], offsets[i+1]).

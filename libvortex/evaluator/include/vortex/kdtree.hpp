@@ -12,24 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "vortex/kernels/tree_node.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {
-
-struct KdNode {
-  int begin = 0, end = 0;  // range in tree order
-  int first_child = -1;    // children are contiguous: [first_child, first_child + num_children)
-  int num_children = 0;    // 0 for a leaf
-  int parent = -1;
-  int level = 0;
-  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // tight bounds of the particles
-  double center[3] = {0, 0, 0};                 // box center, the expansion center
-  double radius = 0;                            // largest distance from center to a particle
-  double max_sigma = 0;  // largest core radius inside, rounded up to float (0 without sigma)
-
-  bool is_leaf() const { return num_children == 0; }
-  int count() const { return end - begin; }
-};
 
 struct KdTree {
   std::vector<KdNode> nodes;             // nodes[0] is the root (absent for an empty set)

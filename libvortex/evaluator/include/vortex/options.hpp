@@ -11,6 +11,10 @@ enum class Method { Direct, Tree };
 enum class Backend { Auto, Cpu, Cuda };
 // Auto: double on the CPU, float arithmetic (with double accumulation across tiles) on CUDA.
 enum class Precision { Auto, Double, Float };
+// Where the CUDA backend builds the trees, the interaction lists and the multipoles. Auto: on the
+// device. Host: on the host, as the CPU backend does (kept for comparison and as a fallback). The
+// CPU backend builds them on the host whatever this says.
+enum class TreeBuild { Auto, Host, Device };
 
 // Parameters of the multipole treecode (DESIGN.md section 3). A value of 0 picks the default
 // tuned for the backend that runs (measured in docs/PERFORMANCE.md): CPU p = 7, theta = 0.45,
@@ -30,6 +34,7 @@ struct SolverOptions {
   Backend backend = Backend::Auto;
   Precision precision = Precision::Auto;
   TreeOptions tree;
+  TreeBuild tree_build = TreeBuild::Auto;
   int threads = 0;  // CPU threads; 0 = OpenMP's default
 };
 
@@ -47,10 +52,12 @@ std::string to_string(Core core);
 std::string to_string(Method method);
 std::string to_string(Backend backend);
 std::string to_string(Precision precision);
+std::string to_string(TreeBuild build);
 // Parsers throw std::invalid_argument listing the accepted names.
 Core parse_core(const std::string& name);
 Method parse_method(const std::string& name);
 Backend parse_backend(const std::string& name);
 Precision parse_precision(const std::string& name);
+TreeBuild parse_tree_build(const std::string& name);
 
 }  // namespace vortex

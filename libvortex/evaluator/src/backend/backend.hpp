@@ -2,10 +2,10 @@
 // The internal interface between the Solver front-end and its backends (cpu/, cuda/), chosen once
 // per call from the resolved options. A backend keeps its work storage between calls.
 //
-// Both methods leave their results in storage the backend owns, as 12 component arrays (velocity
+// The methods leave their results in storage the backend owns, as 12 component arrays (velocity
 // 0..2, then the gradient du[3a+b] at 3 + 3a + b), in the order the backend summed them: the
-// caller's for the direct sum, target-tree order for the treecode. The Solver scatters them into
-// the caller's field once.
+// caller's for the direct sum and the device-built treecode, target-tree order for the treecode of
+// a host plan. The Solver scatters them into the caller's field once.
 
 #include <memory>
 
@@ -34,6 +34,13 @@ class Backend {
   // the multipole, near, far and transfer stages and the backend's names.
   virtual ComponentView tree_sum(TreePlan& plan, const ResolvedOptions& options, bool gradient,
                                  EvaluationStats& stats) = 0;
+
+  // The whole treecode from the particles, with the trees, lists and multipoles built by the
+  // backend itself (options.tree_build == TreeBuild::Device; only CUDA does). Results in the
+  // caller's order. Fills the stage times, the names and the interaction counts.
+  virtual ComponentView device_tree_sum(SourcesView sources, PointsView targets,
+                                        const ResolvedOptions& options, bool gradient,
+                                        EvaluationStats& stats) = 0;
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

@@ -18,6 +18,9 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend) {
     r.tree = resolve_tree_options(options.tree, options.core, backend);
   else
     r.tree = TreeOptions{0, 0, 0, 0, 0, 0};
+  r.tree_build = backend == Backend::Cuda && options.tree_build != TreeBuild::Host
+                     ? TreeBuild::Device
+                     : TreeBuild::Host;
   r.threads = options.threads;
   return r;
 }

@@ -17,6 +17,7 @@ struct ResolvedOptions {
   Core core = Core::Exponential;
   Arithmetic arithmetic = Arithmetic::Double;
   TreeOptions tree;  // defaults of the backend filled in (zeros for the direct method)
+  TreeBuild tree_build = TreeBuild::Host;  // Host or Device (Device only on CUDA)
   int threads = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -66,6 +67,11 @@ class CpuBackend final : public Backend {
       sum_tree(double_, plan, options.core, gradient, out, stats);
     fill_names(options.arithmetic, stats);
     return view();
+  }
+
+  ComponentView device_tree_sum(SourcesView, PointsView, const ResolvedOptions&, bool,
+                                EvaluationStats&) override {
+    throw std::logic_error("the CPU backend builds its trees on the host");
   }
 
  private:

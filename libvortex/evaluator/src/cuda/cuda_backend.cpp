@@ -22,6 +22,12 @@ class CudaBackend final : public Backend {
     return tree_sum_cuda(ws_, plan, options, gradient, stats);
   }
 
+  ComponentView device_tree_sum(SourcesView sources, PointsView targets,
+                                const ResolvedOptions& options, bool gradient,
+                                EvaluationStats& stats) override {
+    return device_tree_sum_cuda(ws_, sources, targets, options, gradient, stats);
+  }
+
  private:
   CudaWorkspace ws_;
 };

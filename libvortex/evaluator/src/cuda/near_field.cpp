@@ -15,6 +15,19 @@ int round_up(int n, int m) {
 }
 }  // namespace
 
+g::Balance tree_balance(const CudaWorkspace& ws, const ResolvedOptions& options, bool gradient,
+                        int largest_leaf) {
+  const g::Arithmetic a = device_arithmetic(options.arithmetic);
+  const int threads = std::min(kMaxGroupThreads, round_up(std::max(largest_leaf, 1), 32));
+  g::Balance balance;
+  balance.block_threads = threads;
+  balance.resident_blocks = resident_blocks(
+      ws, g::pair_sum_blocks_per_multiprocessor(options.core, a, gradient, threads));
+  balance.far_resident_blocks = resident_blocks(
+      ws, g::far_sum_blocks_per_multiprocessor(options.tree.order, a, gradient, threads));
+  return balance;
+}
+
 g::WorkPlan plan_tree_work(CudaWorkspace& ws, const TreePlan& plan, const ResolvedOptions& options,
                            bool gradient) {
   const KdTree& tt = plan.target_tree;
@@ -26,14 +39,6 @@ g::WorkPlan plan_tree_work(CudaWorkspace& ws, const TreePlan& plan, const Resolv
     ws.target_leaves[i] = {node.begin, node.end};
     largest = std::max(largest, node.count());
   }
-  const g::Arithmetic a = device_arithmetic(options.arithmetic);
-  const int threads = std::min(kMaxGroupThreads, round_up(largest, 32));
-  g::Balance balance;
-  balance.block_threads = threads;
-  balance.resident_blocks = resident_blocks(
-      ws, g::pair_sum_blocks_per_multiprocessor(options.core, a, gradient, threads));
-  balance.far_resident_blocks =
-      resident_blocks(ws, g::far_sum_blocks_per_multiprocessor(plan.order, a, gradient, threads));
   g::ListView view;
   view.target_leaves = ws.target_leaves.data();
   view.num_leaves = num_leaves;
@@ -41,7 +46,7 @@ g::WorkPlan plan_tree_work(CudaWorkspace& ws, const TreePlan& plan, const Resolv
   view.near_entries = plan.lists.near_ranges.data();
   view.far_offsets = plan.lists.far_offsets.data();
   view.far_nodes = plan.lists.far_nodes.data();
-  return g::plan_tree(view, balance);
+  return g::plan_tree(view, tree_balance(ws, options, gradient, largest));
 }
 
 double start_near_field(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPlan& work,

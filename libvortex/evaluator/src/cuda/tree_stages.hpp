@@ -9,6 +9,11 @@
 
 namespace vortex::detail {
 
+// How the tree sums are cut into blocks on this device, for target leaves of at most
+// `largest_leaf` targets.
+g::Balance tree_balance(const CudaWorkspace& ws, const ResolvedOptions& options, bool gradient,
+                        int largest_leaf);
+
 // Work items of the near and far sums from the plan's lists, sized for this device.
 g::WorkPlan plan_tree_work(CudaWorkspace& ws, const TreePlan& plan, const ResolvedOptions& options,
                            bool gradient);

@@ -159,7 +159,7 @@ double start_pair_sum(CudaWorkspace& ws, SourcesView sources, PointsView targets
 }
 
 void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n,
-                                 bool gradient) {
+                                 bool gradient, const std::uint32_t* order) {
   g::Combine c;
   c.gradient = gradient;
   c.block_threads = plan.block_threads;
@@ -170,6 +170,7 @@ void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std
   c.scale = kInvFourPi;
   c.out = ws.out_device.data();
   c.out_stride = n;
+  c.order = order;
   g::launch_combine(c, ws.compute.get());
   ws.far_end.record(ws.compute);
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(ws.out_host.data(), ws.out_device.data(),

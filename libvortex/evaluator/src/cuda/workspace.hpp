@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device.hpp"
+#include "vortex/gpu/device_tree.hpp"
 #include "vortex/gpu/launch.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/work_plan.hpp"
@@ -44,6 +46,22 @@ struct Staged {
   }
 };
 
+// What the device-built treecode keeps between calls: the particles as given, both trees, the
+// lists and the expansions, and the host copies of the lists that plan the work.
+struct DeviceTreeStorage {
+  Staged<double> input;  // sources x, y, z, Gx, Gy, Gz, sigma, then targets x, y, z
+  g::DeviceTree source_tree, target_tree;
+  g::DeviceBuffer<int> near_count, far_count, near_offsets, far_offsets;
+  g::DeviceBuffer<g::Range> near_ranges;
+  g::DeviceBuffer<int> far_nodes;
+  g::DeviceBuffer<double> multipoles;
+  g::DeviceBuffer<unsigned char> scan_temp;
+  g::PinnedBuffer<int> host_offsets;  // near then far offsets, downloaded for the planner
+  g::PinnedBuffer<g::Range> host_near;
+  g::PinnedBuffer<int> host_far;
+  g::Event trees_end, lists_end, multipoles_start, multipoles_end;
+};
+
 struct CudaWorkspace {
   g::DeviceInfo info;
   g::Stream compute, copy;
@@ -58,6 +76,7 @@ struct CudaWorkspace {
   g::DeviceBuffer<double> partial, out_device;
   g::PinnedBuffer<double> out_host;  // results, component-major: component c of entry i at c n + i
   std::vector<g::Range> target_leaves;
+  DeviceTreeStorage resident;  // the device-built treecode's (device_tree_sum.cpp)
 };
 
 // Waits for both streams when a call ends, also by an exception, so that the next call never
@@ -110,8 +129,10 @@ g::PairSum pair_sum(CudaWorkspace& ws, const g::WorkPlan& plan, Core core, g::Ar
 double start_pair_sum(CudaWorkspace& ws, SourcesView sources, PointsView targets, Origin origin,
                       const g::WorkPlan& plan, const ResolvedOptions& options, bool gradient);
 // Adds the partial slots, scales by 1/(4 pi) and downloads the results into ws.out_host.
+// With `order` (the targets' tree permutation on the device) the results land in the caller's
+// order.
 void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n,
-                                 bool gradient);
+                                 bool gradient, const std::uint32_t* order = nullptr);
 // The downloaded results as component arrays.
 ComponentView downloaded_results(const CudaWorkspace& ws, std::size_t n, bool gradient);
 void fill_names(const CudaWorkspace& ws, g::Arithmetic a, EvaluationStats& stats);
@@ -122,5 +143,8 @@ ComponentView direct_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView
                               EvaluationStats& stats);
 ComponentView tree_sum_cuda(CudaWorkspace& ws, TreePlan& plan, const ResolvedOptions& options,
                             bool gradient, EvaluationStats& stats);
+ComponentView device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
+                                   const ResolvedOptions& options, bool gradient,
+                                   EvaluationStats& stats);
 
 }  // namespace vortex::detail

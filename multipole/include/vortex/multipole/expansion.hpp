@@ -1,5 +1,5 @@
 #pragma once
-// Multipole expansions of the vector potential of a cluster of vortex particles (host side):
+// Multipole expansions of the vector potential of a cluster of vortex particles:
 // P2M, M2M and the per-box velocity expansion consumed by M2P (evaluation.hpp).
 //
 // For a box centered at c holding particles x_j with strengths G_j, and y_j = x_j - c,
@@ -58,7 +58,7 @@ struct Complex {
   T re, im;
 };
 template <class T>
-inline Complex<T> signed_order(const T* X, int n, int m) {
+VORTEX_HD Complex<T> signed_order(const T* X, int n, int m) {
   const int am = m < 0 ? -m : m;
   if (am > n) return {T(0), T(0)};
   const T re = X[cos_index(n, am)];
@@ -69,12 +69,16 @@ inline Complex<T> signed_order(const T* X, int n, int m) {
 }
 }  // namespace detail
 
+// The expansion stages without the order check, callable from kernels: scratch arrays are sized
+// for orders up to MaxP, so a kernel compiled for one order keeps them small. Callers check the
+// order once (p <= MaxP).
+namespace unchecked {
+
 // Adds a particle of strength (gx, gy, gz) at offset (dx, dy, dz) = x_particle - center to the
 // three expansions M[3 * (p+1)^2].
-template <class T>
-void p2m(int p, T dx, T dy, T dz, T gx, T gy, T gz, T* M) {
-  detail::check_order(p, 0, "p2m");
-  T R[coefficient_count(kMaxOrder)];
+template <int MaxP, class T>
+VORTEX_HD void p2m(int p, T dx, T dy, T dz, T gx, T gy, T gz, T* M) {
+  T R[coefficient_count(MaxP)];
   regular_harmonics(p, dx, dy, dz, R);
   const int count = coefficient_count(p);
   T* Mx = M;
@@ -90,10 +94,9 @@ void p2m(int p, T dx, T dy, T dz, T gx, T gy, T gz, T* M) {
 // Adds the child's three expansions, translated to the parent's center, to the parent's:
 // (dx, dy, dz) = child center - parent center. Exact for the truncated coefficients, by the
 // addition theorem C_n^m(parent) = sum_{k,l} R_k^l(d) C_{n-k}^{m-l}(child).
-template <class T>
-void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
-  detail::check_order(p, 0, "m2m");
-  T R[coefficient_count(kMaxOrder)];
+template <int MaxP, class T>
+VORTEX_HD void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
+  T R[coefficient_count(MaxP)];
   regular_harmonics(p, dx, dy, dz, R);
   const int count = coefficient_count(p);
   for (int e = 0; e < 3; ++e) {
@@ -123,14 +126,13 @@ void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
 // Velocity expansion V[velocity_expansion_size(p)] (overwritten) of the three expansions M, so that
 // u = curl psi = sum_k V_k I_k: u_a = eps_abc d_b psi_c, the derivatives taken on the coefficients
 // by the transposed ladder relations (ladder.hpp).
-template <class T>
-void m2v(int p, const T* M, T* V) {
-  detail::check_order(p, 0, "m2v");
+template <int MaxP, class T>
+VORTEX_HD void m2v(int p, const T* M, T* V) {
   const int count = coefficient_count(p);
   const int count1 = coefficient_count(p + 1);
-  // Fixed size (called once per tree node, allocation-free): B[(3 b + e) * count1 + k] = d_b psi_e.
-  T A[coefficient_count(kMaxOrder)];
-  T B[9 * coefficient_count(kMaxOrder + 1)];
+  // Fixed size (allocation-free): B[(3 b + e) * count1 + k] = d_b psi_e.
+  T A[coefficient_count(MaxP)];
+  T B[9 * coefficient_count(MaxP + 1)];
   for (int e = 0; e < 3; ++e) {
     for (int n = 0; n <= p; ++n) {
       A[cos_index(n, 0)] = M[e * count + cos_index(n, 0)];
@@ -150,6 +152,25 @@ void m2v(int p, const T* M, T* V) {
     slot[3] = T(0);
   };
   for (int k = 1; k < count1; ++k) put(V + 4 * (k - 1), k);
+}
+
+}  // namespace unchecked
+
+// The same with the order checked (std::invalid_argument outside 0..kMaxOrder), for host callers.
+template <class T>
+void p2m(int p, T dx, T dy, T dz, T gx, T gy, T gz, T* M) {
+  detail::check_order(p, 0, "p2m");
+  unchecked::p2m<kMaxOrder>(p, dx, dy, dz, gx, gy, gz, M);
+}
+template <class T>
+void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
+  detail::check_order(p, 0, "m2m");
+  unchecked::m2m<kMaxOrder>(p, dx, dy, dz, child, parent);
+}
+template <class T>
+void m2v(int p, const T* M, T* V) {
+  detail::check_order(p, 0, "m2v");
+  unchecked::m2v<kMaxOrder>(p, M, V);
 }
 
 }  // namespace vortex::multipole

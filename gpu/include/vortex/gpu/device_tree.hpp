@@ -1,0 +1,99 @@
+#pragma once
+// VAMSplit k-d trees built on the device (the same trees as the host builder, vortex/kdtree.hpp).
+//
+// The shape of a tree (its nodes' ranges and links, and the binary cuts that make them) depends
+// only on the number of points, the bucket size and the arity, so the host lays it out once
+// (TreeShape) and the device does what depends on the data, depth by depth over all cuts of a
+// depth at once: each cut's dimension of largest variance, then one radix sort of the points by
+// (piece, coordinate) that puts the `mid - begin` smallest of every cut piece on its left. The
+// nodes' tight bounds, centers, radii and largest core radii follow from the points in tree order.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "vortex/gpu/buffer.hpp"
+#include "vortex/kernels/tree_node.hpp"
+
+namespace vortex::gpu {
+
+// Points per chunk of the reductions over ranges.
+constexpr int kTreeChunk = 4096;
+
+// The data-independent part of one tree, laid out on the host.
+struct TreeShape {
+  int n = 0, bucket = 0, arity = 0;
+  std::vector<KdNode> nodes;  // ranges and links; bounds are filled on the device
+  std::vector<int> leaves;    // leaf node indices in tree order
+  // Pieces of cut depth d are entries [depth_start[d], depth_start[d + 1]) of the piece arrays:
+  // the ranges that tile [0, n) before the cuts of depth d, in order, and where each is cut (-1
+  // for a piece that is a leaf already).
+  std::vector<int> depth_start;
+  std::vector<int> piece_begin, piece_end, piece_mid;
+  // Fixed-size chunks (kTreeChunk points) of the ranges each pass reduces (so that a large range is
+  // shared by many blocks): per depth, the chunks of its cut pieces (depth_chunk_start, chunk_piece
+  // are piece entries); and the chunks of all nodes (chunk_node are node indices).
+  std::vector<int> depth_chunk_start, chunk_piece, chunk_begin, chunk_end;
+  std::vector<int> piece_first_chunk;  // per piece: its first chunk (-1 for an uncut piece)
+  std::vector<int> node_chunk_node, node_chunk_begin, node_chunk_end;
+  // Inner nodes by level (level_start[l] .. level_start[l + 1]), for the upward pass.
+  std::vector<int> inner_by_level, level_start;
+
+  int depths() const { return static_cast<int>(depth_start.size()) - 1; }
+};
+
+// Points of one tree in the caller's order (device arrays; sigma may be null).
+struct DevicePoints {
+  const double *x = nullptr, *y = nullptr, *z = nullptr, *sigma = nullptr;
+};
+
+// One tree on the device: its shape (uploaded when it changes), the permutation and the nodes,
+// with the storage of the build kept between calls.
+class DeviceTree {
+ public:
+  DeviceTree() = default;
+  DeviceTree(const DeviceTree&) = delete;
+  DeviceTree& operator=(const DeviceTree&) = delete;
+
+  // Uploads `shape` unless it is the shape of the last build (the same n, bucket and arity).
+  void set_shape(TreeShape shape, cudaStream_t stream);
+  bool has_shape(int n, int bucket, int arity) const {
+    return shape_.n == n && shape_.bucket == bucket && shape_.arity == arity;
+  }
+  // Partitions the points and measures the nodes; on `stream`, nothing waits for the host.
+  void build(DevicePoints points, cudaStream_t stream);
+
+  const TreeShape& shape() const { return shape_; }
+  int size() const { return shape_.n; }
+  int num_nodes() const { return static_cast<int>(shape_.nodes.size()); }
+  const KdNode* nodes() const { return nodes_.data(); }
+  const int* leaves() const { return leaves_.data(); }
+  const int* inner_by_level() const { return inner_by_level_.data(); }
+  // Tree position i holds point permutation()[i] (valid after build).
+  const std::uint32_t* permutation() const { return perm_current_; }
+  // The points in tree order (valid after build).
+  const double* x() const { return ordered_.data(); }
+  const double* y() const { return ordered_.data() + shape_.n; }
+  const double* z() const { return ordered_.data() + 2 * std::size_t(shape_.n); }
+
+ private:
+  TreeShape shape_;
+  // Shape on the device.
+  DeviceBuffer<KdNode> nodes_;
+  DeviceBuffer<int> leaves_, inner_by_level_, piece_begin_, piece_end_, piece_mid_,
+      piece_first_chunk_, chunk_piece_, chunk_begin_, chunk_end_, node_chunk_node_,
+      node_chunk_begin_, node_chunk_end_;
+  // Build storage.
+  DeviceBuffer<std::uint64_t> keys_[2];
+  DeviceBuffer<std::uint32_t> perm_[2];
+  std::uint32_t* perm_current_ = nullptr;
+  DeviceBuffer<double> chunk_moments_, piece_key_;  // per piece: reference, minimum, scale
+  DeviceBuffer<int> piece_dim_;
+  DeviceBuffer<unsigned long long> node_bits_;  // bounds, radius, sigma as ordered integers
+  DeviceBuffer<double> ordered_;
+  DeviceBuffer<unsigned char> sort_temp_;
+};
+
+}  // namespace vortex::gpu

@@ -1,0 +1,342 @@
+// VAMSplit trees on the device: the cuts depth by depth, then the nodes' bounds (device_tree.hpp).
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include "reduce.cuh"
+#include "vortex/gpu/check.hpp"
+#include "vortex/gpu/device_tree.hpp"
+
+namespace vortex::gpu {
+namespace detail {
+namespace {
+
+constexpr int kThreads = kReduceThreads;
+constexpr int kMoments = 12;  // sums, sums of squares, minima, maxima of the offsets (x, y, z)
+
+struct PointsRef {
+  const double *x, *y, *z;
+  __device__ double coordinate(int dim, std::uint32_t i) const {
+    return dim == 0 ? x[i] : (dim == 1 ? y[i] : z[i]);
+  }
+};
+
+// Per chunk of a cut piece: moments of the offsets from the piece's first point (offsets, not
+// coordinates, so that clouds far from the origin do not cancel; as the host builder).
+__global__ void cut_moments_kernel(PointsRef p, const std::uint32_t* perm, const int* piece_begin,
+                                   const int* chunk_piece, const int* chunk_begin,
+                                   const int* chunk_end, int first_chunk, double* moments) {
+  const int c = first_chunk + blockIdx.x;
+  const std::uint32_t ref = perm[piece_begin[chunk_piece[c]]];
+  const double r[3] = {p.x[ref], p.y[ref], p.z[ref]};
+  double s1[3] = {0, 0, 0}, s2[3] = {0, 0, 0}, lo[3], hi[3];
+  for (int k = 0; k < 3; ++k) lo[k] = 1e300, hi[k] = -1e300;
+  for (int i = chunk_begin[c] + threadIdx.x; i < chunk_end[c]; i += blockDim.x) {
+    const std::uint32_t j = perm[i];
+    const double d[3] = {p.x[j] - r[0], p.y[j] - r[1], p.z[j] - r[2]};
+    for (int k = 0; k < 3; ++k) {
+      s1[k] += d[k];
+      s2[k] += d[k] * d[k];
+      lo[k] = fmin(lo[k], d[k]);
+      hi[k] = fmax(hi[k], d[k]);
+    }
+  }
+  double out[kMoments];
+  for (int k = 0; k < 3; ++k) {
+    out[k] = block_reduce(s1[k], SumOp{});
+    out[3 + k] = block_reduce(s2[k], SumOp{});
+    out[6 + k] = block_reduce(lo[k], MinOp{});
+    out[9 + k] = block_reduce(hi[k], MaxOp{});
+  }
+  if (threadIdx.x == 0)
+    for (int k = 0; k < kMoments; ++k) moments[static_cast<long long>(c) * kMoments + k] = out[k];
+}
+
+// Per piece of a depth: the cut dimension (largest variance; -1 for an uncut piece) and the
+// key's reference, minimum and scale along it. Chunks are added in order: the same on every run.
+__global__ void choose_cuts_kernel(PointsRef p, const std::uint32_t* perm, const int* piece_begin,
+                                   const int* piece_end, const int* piece_first_chunk,
+                                   int first_piece, int num_pieces, const double* moments,
+                                   int key_bits, int* dim_out, double* key_out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= num_pieces) return;
+  const int piece = first_piece + k;
+  const int first = piece_first_chunk[piece];
+  if (first < 0) {
+    dim_out[k] = -1;
+    return;
+  }
+  const int n = piece_end[piece] - piece_begin[piece];
+  const int chunks = (n + kTreeChunk - 1) / kTreeChunk;
+  double m[kMoments];
+  for (int j = 0; j < kMoments; ++j) m[j] = moments[static_cast<long long>(first) * kMoments + j];
+  for (int c = 1; c < chunks; ++c) {
+    const double* q = moments + static_cast<long long>(first + c) * kMoments;
+    for (int j = 0; j < 3; ++j) {
+      m[j] += q[j];
+      m[3 + j] += q[3 + j];
+      m[6 + j] = fmin(m[6 + j], q[6 + j]);
+      m[9 + j] = fmax(m[9 + j], q[9 + j]);
+    }
+  }
+  int dim = 0;
+  double best = -1;
+  for (int j = 0; j < 3; ++j) {
+    const double spread = m[3 + j] - m[j] * m[j] / n;  // n times the variance
+    if (j == 0 || spread > best) best = spread, dim = j;
+  }
+  const std::uint32_t ref = perm[piece_begin[piece]];
+  const double width = m[9 + dim] - m[6 + dim];
+  const double top = static_cast<double>((1ull << key_bits) - 1);
+  dim_out[k] = dim;
+  key_out[3 * k + 0] = p.coordinate(dim, ref);
+  key_out[3 * k + 1] = m[6 + dim];
+  key_out[3 * k + 2] = width > 0 ? top / width : 0.0;
+}
+
+// The sort key of tree position i: its piece, then its quantized coordinate along the piece's
+// cut dimension (0 in an uncut piece, which the stable sort leaves as it is). The quantization is
+// monotone, so the sort puts the smallest coordinates of every piece on its left.
+__global__ void cut_keys_kernel(PointsRef p, const std::uint32_t* perm, int n,
+                                const int* piece_begin, int first_piece, int num_pieces,
+                                const int* dim, const double* key, int key_bits,
+                                std::uint64_t* keys) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int lo = 0, hi = num_pieces - 1;  // the last piece that begins at or before i
+  const int* begin = piece_begin + first_piece;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (begin[mid] <= i)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  std::uint64_t q = 0;
+  const int d = dim[lo];
+  if (d >= 0) {
+    const double offset = p.coordinate(d, perm[i]) - key[3 * lo];
+    const double scaled = (offset - key[3 * lo + 1]) * key[3 * lo + 2];
+    const std::uint64_t top = (1ull << key_bits) - 1;
+    q = scaled <= 0 ? 0 : (scaled >= static_cast<double>(top) ? top : std::uint64_t(scaled));
+  }
+  keys[i] = (static_cast<std::uint64_t>(lo) << key_bits) | q;
+}
+
+__global__ void gather_kernel(PointsRef p, const std::uint32_t* perm, int n, double* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::uint32_t j = perm[i];
+  out[i] = p.x[j];
+  out[n + i] = p.y[j];
+  out[2 * static_cast<long long>(n) + i] = p.z[j];
+}
+
+// Node accumulators, 8 per node: lo (3), hi (3) and r^2 as order bits, max sigma as float bits.
+constexpr int kNodeBits = 8;
+
+__global__ void reset_nodes_kernel(unsigned long long* bits, int num_nodes) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= num_nodes) return;
+  unsigned long long* b = bits + static_cast<long long>(k) * kNodeBits;
+  for (int j = 0; j < 3; ++j) b[j] = ~0ull, b[3 + j] = 0;
+  b[6] = 0;
+  b[7] = 0;
+}
+
+// Bounds and largest (float-rounded-up) core radius of each chunk of each node, merged by atomics.
+__global__ void node_bounds_kernel(const double* ordered, int n, const std::uint32_t* perm,
+                                   const double* sigma, const int* chunk_node,
+                                   const int* chunk_begin, const int* chunk_end,
+                                   unsigned long long* bits) {
+  const int c = blockIdx.x;
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300}, s = 0;
+  for (int i = chunk_begin[c] + threadIdx.x; i < chunk_end[c]; i += blockDim.x) {
+    for (int k = 0; k < 3; ++k) {
+      const double v = ordered[static_cast<long long>(k) * n + i];
+      lo[k] = fmin(lo[k], v);
+      hi[k] = fmax(hi[k], v);
+    }
+    if (sigma) s = fmax(s, static_cast<double>(__double2float_ru(sigma[perm[i]])));
+  }
+  double r[7];
+  for (int k = 0; k < 3; ++k) {
+    r[k] = block_reduce(lo[k], MinOp{});
+    r[3 + k] = block_reduce(hi[k], MaxOp{});
+  }
+  r[6] = block_reduce(s, MaxOp{});
+  if (threadIdx.x != 0) return;
+  unsigned long long* b = bits + static_cast<long long>(chunk_node[c]) * kNodeBits;
+  for (int k = 0; k < 3; ++k) {
+    atomicMin(b + k, order_bits(r[k]));
+    atomicMax(b + 3 + k, order_bits(r[3 + k]));
+  }
+  atomicMax(b + 7, static_cast<unsigned long long>(__float_as_uint(static_cast<float>(r[6]))));
+}
+
+__global__ void finish_bounds_kernel(const unsigned long long* bits, int num_nodes, KdNode* nodes) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= num_nodes) return;
+  const unsigned long long* b = bits + static_cast<long long>(k) * kNodeBits;
+  KdNode& node = nodes[k];
+  for (int j = 0; j < 3; ++j) {
+    node.lo[j] = from_order_bits(b[j]);
+    node.hi[j] = from_order_bits(b[3 + j]);
+    node.center[j] = 0.5 * (node.lo[j] + node.hi[j]);
+  }
+  node.max_sigma = static_cast<double>(__uint_as_float(static_cast<unsigned>(b[7])));
+}
+
+// Largest squared distance from the node's center over each chunk; non-negative doubles order
+// like their bits.
+__global__ void node_radius_kernel(const double* ordered, int n, const KdNode* nodes,
+                                   const int* chunk_node, const int* chunk_begin,
+                                   const int* chunk_end, unsigned long long* bits) {
+  const int c = blockIdx.x;
+  const KdNode& node = nodes[chunk_node[c]];
+  double r2 = 0;
+  for (int i = chunk_begin[c] + threadIdx.x; i < chunk_end[c]; i += blockDim.x) {
+    double d2 = 0;
+    for (int k = 0; k < 3; ++k) {
+      const double d = ordered[static_cast<long long>(k) * n + i] - node.center[k];
+      d2 += d * d;
+    }
+    r2 = fmax(r2, d2);
+  }
+  r2 = block_reduce(r2, MaxOp{});
+  if (threadIdx.x == 0)
+    atomicMax(bits + static_cast<long long>(chunk_node[c]) * kNodeBits + 6,
+              static_cast<unsigned long long>(__double_as_longlong(r2)));
+}
+
+__global__ void finish_radius_kernel(const unsigned long long* bits, int num_nodes, KdNode* nodes) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= num_nodes) return;
+  nodes[k].radius = sqrt(__longlong_as_double(
+      static_cast<long long>(bits[static_cast<long long>(k) * kNodeBits + 6])));
+}
+
+__global__ void iota_kernel(std::uint32_t* perm, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) perm[i] = static_cast<std::uint32_t>(i);
+}
+
+int blocks_for(long long n, int threads) {
+  return static_cast<int>((n + threads - 1) / threads);
+}
+
+// Bits that number `count` pieces.
+int bits_for(int count) {
+  int b = 0;
+  while ((1ll << b) < count) ++b;
+  return b;
+}
+
+template <class T>
+void upload(DeviceBuffer<T>& to, const std::vector<T>& from, cudaStream_t stream) {
+  to.reserve(from.size());
+  if (from.empty()) return;
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), from.size() * sizeof(T),
+                                    cudaMemcpyHostToDevice, stream));
+}
+
+}  // namespace
+}  // namespace detail
+
+void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
+  using detail::upload;
+  shape_ = std::move(shape);
+  upload(nodes_, shape_.nodes, stream);
+  upload(leaves_, shape_.leaves, stream);
+  upload(inner_by_level_, shape_.inner_by_level, stream);
+  upload(piece_begin_, shape_.piece_begin, stream);
+  upload(piece_end_, shape_.piece_end, stream);
+  upload(piece_mid_, shape_.piece_mid, stream);
+  upload(piece_first_chunk_, shape_.piece_first_chunk, stream);
+  upload(chunk_piece_, shape_.chunk_piece, stream);
+  upload(chunk_begin_, shape_.chunk_begin, stream);
+  upload(chunk_end_, shape_.chunk_end, stream);
+  upload(node_chunk_node_, shape_.node_chunk_node, stream);
+  upload(node_chunk_begin_, shape_.node_chunk_begin, stream);
+  upload(node_chunk_end_, shape_.node_chunk_end, stream);
+  // Pageable sources: the copies above have completed when cudaMemcpyAsync returns, so the shape
+  // may change on the host afterwards.
+  const std::size_t n = shape_.n;
+  for (auto& k : keys_) k.reserve(n);
+  for (auto& p : perm_) p.reserve(n);
+  ordered_.reserve(3 * n);
+  std::size_t max_pieces = 1;
+  for (int d = 0; d < shape_.depths(); ++d)
+    max_pieces =
+        std::max<std::size_t>(max_pieces, shape_.depth_start[d + 1] - shape_.depth_start[d]);
+  piece_dim_.reserve(max_pieces);
+  piece_key_.reserve(3 * max_pieces);
+  chunk_moments_.reserve(detail::kMoments * std::max<std::size_t>(1, shape_.chunk_piece.size()));
+  node_bits_.reserve(detail::kNodeBits * shape_.nodes.size());
+  std::size_t temp = 0;
+  cub::DoubleBuffer<std::uint64_t> keys(keys_[0].data(), keys_[1].data());
+  cub::DoubleBuffer<std::uint32_t> values(perm_[0].data(), perm_[1].data());
+  VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp, keys, values,
+                                                    static_cast<int>(n), 0, 64, stream));
+  sort_temp_.reserve(temp);
+}
+
+void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
+  using namespace detail;
+  const int n = shape_.n;
+  if (n == 0) return;
+  const PointsRef p{points.x, points.y, points.z};
+  constexpr int t = kThreads;
+  cub::DoubleBuffer<std::uint64_t> keys(keys_[0].data(), keys_[1].data());
+  cub::DoubleBuffer<std::uint32_t> values(perm_[0].data(), perm_[1].data());
+  iota_kernel<<<blocks_for(n, t), t, 0, stream>>>(values.Current(), n);
+  VORTEX_CUDA_CHECK_LAUNCH("iota_kernel");
+  for (int d = 0; d < shape_.depths(); ++d) {
+    const int first_piece = shape_.depth_start[d];
+    const int num_pieces = shape_.depth_start[d + 1] - first_piece;
+    const int first_chunk = shape_.depth_chunk_start[d];
+    const int num_chunks = shape_.depth_chunk_start[d + 1] - first_chunk;
+    const int key_bits = 63 - bits_for(num_pieces);
+    if (num_chunks > 0) {
+      cut_moments_kernel<<<num_chunks, t, 0, stream>>>(
+          p, values.Current(), piece_begin_.data(), chunk_piece_.data(), chunk_begin_.data(),
+          chunk_end_.data(), first_chunk, chunk_moments_.data());
+      VORTEX_CUDA_CHECK_LAUNCH("cut_moments_kernel");
+    }
+    choose_cuts_kernel<<<blocks_for(num_pieces, 128), 128, 0, stream>>>(
+        p, values.Current(), piece_begin_.data(), piece_end_.data(), piece_first_chunk_.data(),
+        first_piece, num_pieces, chunk_moments_.data(), key_bits, piece_dim_.data(),
+        piece_key_.data());
+    VORTEX_CUDA_CHECK_LAUNCH("choose_cuts_kernel");
+    cut_keys_kernel<<<blocks_for(n, t), t, 0, stream>>>(
+        p, values.Current(), n, piece_begin_.data(), first_piece, num_pieces, piece_dim_.data(),
+        piece_key_.data(), key_bits, keys.Current());
+    VORTEX_CUDA_CHECK_LAUNCH("cut_keys_kernel");
+    std::size_t temp = sort_temp_.capacity();
+    VORTEX_CUDA_CHECK(
+        cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp, keys, values, n, 0, 63, stream));
+  }
+  perm_current_ = values.Current();
+  gather_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, perm_current_, n, ordered_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("gather_kernel");
+
+  const int num_nodes = this->num_nodes();
+  const int num_chunks = static_cast<int>(shape_.node_chunk_node.size());
+  reset_nodes_kernel<<<blocks_for(num_nodes, 128), 128, 0, stream>>>(node_bits_.data(), num_nodes);
+  VORTEX_CUDA_CHECK_LAUNCH("reset_nodes_kernel");
+  node_bounds_kernel<<<num_chunks, t, 0, stream>>>(
+      ordered_.data(), n, perm_current_, points.sigma, node_chunk_node_.data(),
+      node_chunk_begin_.data(), node_chunk_end_.data(), node_bits_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("node_bounds_kernel");
+  finish_bounds_kernel<<<blocks_for(num_nodes, 128), 128, 0, stream>>>(node_bits_.data(), num_nodes,
+                                                                       nodes_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("finish_bounds_kernel");
+  node_radius_kernel<<<num_chunks, t, 0, stream>>>(
+      ordered_.data(), n, nodes_.data(), node_chunk_node_.data(), node_chunk_begin_.data(),
+      node_chunk_end_.data(), node_bits_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("node_radius_kernel");
+  finish_radius_kernel<<<blocks_for(num_nodes, 128), 128, 0, stream>>>(node_bits_.data(), num_nodes,
+                                                                       nodes_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("finish_radius_kernel");
+}
+
+}  // namespace vortex::gpu

@@ -1,0 +1,279 @@
+// The whole treecode on the device: the particles go up once, the trees, the interaction lists,
+// the multipoles and the sums are computed there, and the results come back once in the caller's
+// order. The host only plans which block sums what, from the lists it downloads.
+//
+//   compute stream: upload -> source and target trees -> lists -> pack -> near -> far -> combine
+//   copy stream:                                      \-> upward pass (P2M, M2M, M2V) -/
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "cuda/tree_shape.hpp"
+#include "cuda/tree_stages.hpp"
+#include "vortex/gpu/tree_launch.hpp"
+#include "vortex/multipole/expansion.hpp"
+
+namespace vortex::detail {
+
+namespace {
+
+int checked_count(std::size_t n, const char* what) {
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::invalid_argument(std::string("device tree: more than 2^31 - 1 ") + what);
+  return static_cast<int>(n);
+}
+
+bool same_points(SourcesView s, PointsView t) {
+  return s.x == t.x && s.y == t.y && s.z == t.z && s.size() == t.size();
+}
+
+// Copies the particles into pinned memory and uploads them; returns the device arrays.
+struct UploadedPoints {
+  g::DevicePoints sources, targets;
+  const double *gx, *gy, *gz;
+};
+
+UploadedPoints upload_input(CudaWorkspace& ws, SourcesView s, PointsView t) {
+  DeviceTreeStorage& r = ws.resident;
+  const std::size_t ns = s.size(), nt = t.size();
+  const bool shared = same_points(s, t);
+  const std::size_t total = 7 * ns + (shared ? 0 : 3 * nt);
+  double* h = r.input.host_data(total);
+  const double* from[10] = {s.x, s.y, s.z, s.gx, s.gy, s.gz, s.sigma, t.x, t.y, t.z};
+  for (int k = 0; k < (shared ? 7 : 10); ++k) {
+    const std::size_t n = k < 7 ? ns : nt;
+    const std::size_t at = k < 7 ? k * ns : 7 * ns + (k - 7) * nt;
+    parallel_copy(h + at, from[k], n * sizeof(double));
+  }
+  ws.start.record(ws.compute);
+  r.input.upload(total, ws.compute.get());
+  ws.uploaded.record(ws.compute);
+  const double* d = r.input.device.data();
+  UploadedPoints u;
+  u.sources = {d, d + ns, d + 2 * ns, d + 6 * ns};
+  u.targets = shared ? g::DevicePoints{d, d + ns, d + 2 * ns, nullptr}
+                     : g::DevicePoints{d + 7 * ns, d + 7 * ns + nt, d + 7 * ns + 2 * nt, nullptr};
+  u.gx = d + 3 * ns;
+  u.gy = d + 4 * ns;
+  u.gz = d + 5 * ns;
+  return u;
+}
+
+void ensure_shape(g::DeviceTree& tree, int n, int bucket, int arity, cudaStream_t stream) {
+  if (!tree.has_shape(n, bucket, arity)) tree.set_shape(make_tree_shape(n, bucket, arity), stream);
+}
+
+// P2M, M2M and M2V on the copy stream once the source tree is built.
+void start_upward_pass(CudaWorkspace& ws, const UploadedPoints& in, const ResolvedOptions& options,
+                       g::Arithmetic a) {
+  DeviceTreeStorage& r = ws.resident;
+  const g::DeviceTree& tree = r.source_tree;
+  const int p = options.tree.order;
+  const std::size_t nodes = tree.num_nodes();
+  r.multipoles.reserve(nodes * multipole::multipole_size(p));
+  const std::size_t scalar = a == g::Arithmetic::Double ? sizeof(double) : sizeof(float);
+  ws.expansions.device.reserve(nodes * multipole::velocity_expansion_size(p) * scalar);
+  ws.centers.device.reserve(nodes * vec_bytes(a));
+  g::UpwardPass u;
+  u.order = p;
+  u.arithmetic = a;
+  u.nodes = tree.nodes();
+  u.num_nodes = tree.num_nodes();
+  u.leaves = tree.leaves();
+  u.num_leaves = static_cast<int>(tree.shape().leaves.size());
+  u.inner_by_level = tree.inner_by_level();
+  u.level_start = tree.shape().level_start.data();
+  u.num_levels = static_cast<int>(tree.shape().level_start.size()) - 1;
+  u.x = tree.x();
+  u.y = tree.y();
+  u.z = tree.z();
+  u.perm = tree.permutation();
+  u.gx = in.gx;
+  u.gy = in.gy;
+  u.gz = in.gz;
+  u.multipoles = r.multipoles.data();
+  u.expansions = ws.expansions.device.data();
+  u.centers = ws.centers.device.data();
+  ws.copy.wait(r.trees_end.get());
+  r.multipoles_start.record(ws.copy);
+  g::launch_upward_pass(u, ws.copy.get());
+  r.multipoles_end.record(ws.copy);
+}
+
+// Lists on the device, downloaded into pinned memory for the planner. Returns the view.
+g::ListView build_lists(CudaWorkspace& ws, const ResolvedOptions& options) {
+  DeviceTreeStorage& r = ws.resident;
+  const cudaStream_t cs = ws.compute.get();
+  const g::TreeShape& ts = r.target_tree.shape();
+  const int leaves = static_cast<int>(ts.leaves.size());
+  for (auto* b : {&r.near_count, &r.far_count}) b->reserve(leaves);
+  for (auto* b : {&r.near_offsets, &r.far_offsets}) b->reserve(leaves + 1);
+  g::ListWalk w;
+  w.targets = r.target_tree.nodes();
+  w.target_leaves = r.target_tree.leaves();
+  w.num_target_leaves = leaves;
+  w.sources = r.source_tree.nodes();
+  w.criteria = AcceptanceCriteria{options.tree.theta, options.tree.kappa};
+  w.near_count = r.near_count.data();
+  w.far_count = r.far_count.data();
+  g::launch_list_counts(w, cs);
+  g::exclusive_offsets(r.near_count.data(), r.near_offsets.data(), leaves, r.scan_temp, cs);
+  g::exclusive_offsets(r.far_count.data(), r.far_offsets.data(), leaves, r.scan_temp, cs);
+  int* offsets = r.host_offsets.reserve(2 * (std::size_t(leaves) + 1));
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(offsets, r.near_offsets.data(), (leaves + 1) * sizeof(int),
+                                    cudaMemcpyDeviceToHost, cs));
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(offsets + leaves + 1, r.far_offsets.data(),
+                                    (leaves + 1) * sizeof(int), cudaMemcpyDeviceToHost, cs));
+  ws.compute.synchronize();
+  const int near_total = offsets[leaves], far_total = offsets[2 * leaves + 1];
+  r.near_ranges.reserve(std::max(near_total, 1));
+  r.far_nodes.reserve(std::max(far_total, 1));
+  w.near_offsets = r.near_offsets.data();
+  w.far_offsets = r.far_offsets.data();
+  w.near_ranges = r.near_ranges.data();
+  w.far_nodes = r.far_nodes.data();
+  g::launch_list_fill(w, cs);
+  g::Range* near = r.host_near.reserve(std::max(near_total, 1));
+  int* far = r.host_far.reserve(std::max(far_total, 1));
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(near, r.near_ranges.data(), near_total * sizeof(g::Range),
+                                    cudaMemcpyDeviceToHost, cs));
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(far, r.far_nodes.data(), far_total * sizeof(int),
+                                    cudaMemcpyDeviceToHost, cs));
+  r.lists_end.record(ws.compute);
+  ws.compute.synchronize();
+
+  ws.target_leaves.resize(leaves);
+  for (int i = 0; i < leaves; ++i) {
+    const KdNode& node = ts.nodes[ts.leaves[i]];
+    ws.target_leaves[i] = {node.begin, node.end};
+  }
+  g::ListView view;
+  view.target_leaves = ws.target_leaves.data();
+  view.num_leaves = leaves;
+  view.near_offsets = offsets;
+  view.near_entries = near;
+  view.far_offsets = offsets + leaves + 1;
+  view.far_nodes = far;
+  return view;
+}
+
+void pack_on_device(CudaWorkspace& ws, const UploadedPoints& in, const ResolvedOptions& options,
+                    g::Arithmetic a) {
+  DeviceTreeStorage& r = ws.resident;
+  const std::size_t ns = r.source_tree.size(), nt = r.target_tree.size();
+  g::PackParticles p;
+  p.arithmetic = a;
+  p.core = options.core;
+  p.source_nodes = r.source_tree.nodes();
+  p.num_sources = static_cast<int>(ns);
+  p.source_x = r.source_tree.x();
+  p.source_y = r.source_tree.y();
+  p.source_z = r.source_tree.z();
+  p.source_perm = r.source_tree.permutation();
+  p.gx = in.gx;
+  p.gy = in.gy;
+  p.gz = in.gz;
+  p.sigma = in.sources.sigma;
+  p.num_targets = static_cast<int>(nt);
+  p.target_x = r.target_tree.x();
+  p.target_y = r.target_tree.y();
+  p.target_z = r.target_tree.z();
+  p.positions = ws.positions.device.reserve(ns * vec_bytes(a));
+  p.strengths = ws.strengths.device.reserve(ns * vec_bytes(a));
+  p.targets = ws.targets.device.reserve(nt * vec_bytes(a));
+  g::launch_pack_particles(p, ws.compute.get());
+}
+
+}  // namespace
+
+ComponentView device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
+                                   const ResolvedOptions& options, bool gradient,
+                                   EvaluationStats& stats) {
+  const QuietenOnExit quieten(ws);
+  HostPhases phases;
+  DeviceTreeStorage& r = ws.resident;
+  const TreeOptions& t = options.tree;
+  const g::Arithmetic a = device_arithmetic(options.arithmetic);
+  const int ns = checked_count(sources.size(), "sources");
+  const int nt = checked_count(targets.size(), "targets");
+  const cudaStream_t cs = ws.compute.get();
+
+  const UploadedPoints in = upload_input(ws, sources, targets);
+  double transfer_host = phases.mark("stage_input");
+  ensure_shape(r.source_tree, ns, t.source_bucket, t.arity, cs);
+  ensure_shape(r.target_tree, nt, t.target_bucket, t.arity, cs);
+  if (walk_stack_bound(r.source_tree.shape()) > g::kListStack)
+    throw std::invalid_argument(
+        "device tree: the source tree is too deep for the list walk (" +
+        std::to_string(walk_stack_bound(r.source_tree.shape())) +
+        " stack entries); use a larger bucket or arity, or TreeBuild::Host");
+  const double shape_time = phases.mark("shapes");
+  r.source_tree.build(in.sources, cs);
+  r.target_tree.build(in.targets, cs);
+  r.trees_end.record(ws.compute);
+  start_upward_pass(ws, in, options, a);
+  pack_on_device(ws, in, options, a);
+  const g::ListView view = build_lists(ws, options);
+  const double lists_wait = phases.mark("trees_and_lists");
+
+  int largest = 1;
+  for (int i = 0; i < view.num_leaves; ++i)
+    largest = std::max(largest, view.target_leaves[i].size());
+  const g::WorkPlan work = g::plan_tree(view, tree_balance(ws, options, gradient, largest));
+  stage_plan(ws, work, nt, gradient);
+  const double plan_time = phases.mark("plan");
+  upload_plan(ws, work);
+  ws.far_items.upload(work.far_items, cs);
+  ws.near_start.record(ws.compute);
+  g::launch_pair_sum(pair_sum(ws, work, options.core, a, gradient), cs);
+  ws.near_end.record(ws.compute);
+
+  ws.compute.wait(r.multipoles_end.get());
+  g::FarSum f;
+  f.order = t.order;
+  f.arithmetic = a;
+  f.gradient = gradient;
+  f.block_threads = work.block_threads;
+  f.targets = ws.targets.device.data();
+  f.centers = ws.centers.device.data();
+  f.multipoles = ws.expansions.device.data();
+  f.groups = ws.groups.device.data();
+  f.items = ws.far_items.device.data();
+  f.num_items = static_cast<int>(work.far_items.size());
+  f.nodes = r.far_nodes.data();
+  f.partial = ws.partial.data();
+  ws.far_start.record(ws.compute);
+  g::launch_far_sum(f, cs);
+  launch_combine_and_download(ws, work, nt, gradient, r.target_tree.permutation());
+  ws.compute.synchronize();
+  phases.mark("wait_gpu");
+
+  fill_names(ws, a, stats);
+  const double upload = ws.uploaded.seconds_since(ws.start);
+  stats.times.tree = r.trees_end.seconds_since(ws.uploaded) + shape_time;
+  stats.times.lists = r.lists_end.seconds_since(r.trees_end) + plan_time;
+  stats.times.multipole = r.multipoles_end.seconds_since(r.multipoles_start);
+  stats.times.near = ws.near_end.seconds_since(ws.near_start);
+  stats.times.far = ws.far_end.seconds_since(ws.far_start);
+  const double download = ws.downloaded.seconds_since(ws.far_end);
+  stats.times.transfer = transfer_host + upload + download;
+  phases.add("gpu_upload", upload);
+  phases.add("gpu_trees", r.trees_end.seconds_since(ws.uploaded));
+  phases.add("gpu_lists", r.lists_end.seconds_since(r.trees_end));
+  phases.add("gpu_multipoles", stats.times.multipole);
+  phases.add("gpu_near", stats.times.near);
+  phases.add("gpu_far", stats.times.far);
+  phases.add("gpu_download", download);
+  (void)lists_wait;
+  stats.pair_interactions = work.pair_interactions;
+  stats.multipole_interactions = work.multipole_interactions;
+  stats.near_list_entries = static_cast<std::uint64_t>(view.near_offsets[view.num_leaves]);
+  stats.far_list_entries = static_cast<std::uint64_t>(view.far_offsets[view.num_leaves]);
+  stats.target_leaves = static_cast<std::uint64_t>(view.num_leaves);
+  stats.source_nodes = static_cast<std::uint64_t>(r.source_tree.num_nodes());
+  return downloaded_results(ws, nt, gradient);
+}
+
+}  // namespace vortex::detail

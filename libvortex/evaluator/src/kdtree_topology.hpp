@@ -1,0 +1,28 @@
+#pragma once
+// The shape of a VAMSplit k-d tree (vortex/kdtree.hpp). It depends only on the number of points,
+// the bucket size and the arity; the data only choose the cut dimensions. So the nodes and the
+// cuts are laid out first, and the partitions (on the host or on the device) follow them.
+
+#include <vector>
+
+#include "vortex/kernels/tree_node.hpp"
+
+namespace vortex::detail {
+
+// One binary VAMSplit cut of [begin, end) at mid; left/right: the cuts of [begin, mid) and
+// [mid, end), or -1. Cuts of equal depth touch disjoint ranges.
+struct KdCut {
+  int begin, mid, end, depth;
+  int left = -1, right = -1;
+};
+
+// The multiple of the bucket size closest to the middle, so the left part fills its leaves exactly.
+int split_position(int count, int bucket);
+
+// The nodes (ranges, children, parents, levels; no bounds) and the cuts of the tree of n >= 1
+// points. A node of arity 2^k is made of k depths of binary cuts; children are laid out per
+// parent, depth first.
+void lay_out_kdtree(int n, int bucket, int arity, std::vector<KdNode>& nodes,
+                    std::vector<KdCut>& cuts);
+
+}  // namespace vortex::detail
