@@ -1,5 +1,5 @@
 # Runs vortex-bench at a small size and checks its JSON against the documented schema:
-#   {"case","n","seed","core","results":[{"method","backend","precision","n_targets_timed",
+#   {"case","n","seed","core","results":[{"method","backend","precision","tree_build","n_targets_timed",
 #    "times":{"total","tree","multipole","lists","near","far","transfer"},"interactions_per_s",
 #    "error":{"velocity_mean_rel","gradient_mean_rel","velocity_rel_l2","gradient_rel_l2",
 #             "n_sampled"}}]}
@@ -64,7 +64,7 @@ endif()
 math(EXPR last "${runs} - 1")
 foreach(r RANGE ${last})
   require_keys("${json}"
-    "method;backend;precision;n_targets_timed;times;interactions_per_s;error" results ${r})
+    "method;backend;precision;tree_build;n_targets_timed;times;interactions_per_s;error" results ${r})
   require_keys("${json}" "total;tree;multipole;lists;near;far;transfer" results ${r} times)
   require_keys("${json}"
     "velocity_mean_rel;gradient_mean_rel;velocity_rel_l2;gradient_rel_l2;n_sampled"

@@ -277,12 +277,15 @@ TEST(DeviceTreeSolver, EqualsTheHostBuiltTreecode) {
       EXPECT_EQ(d.stats.tree_build, "device");
       EXPECT_EQ(d.stats.pair_interactions, h.stats.pair_interactions);
       EXPECT_EQ(d.stats.multipole_interactions, h.stats.multipole_interactions);
-      EXPECT_LE(testing::relative_l2_velocity(d, h), 1e-12);
-      EXPECT_LE(testing::relative_l2_gradient(d, h), 1e-12);
+      // The same sums; only the order of the particles within a leaf differs, which float
+      // rounding sees.
+      const double tolerance = precision == Precision::Double ? 1e-12 : 2e-6;
+      EXPECT_LE(testing::relative_l2_velocity(d, h), tolerance);
+      EXPECT_LE(testing::relative_l2_gradient(d, h), tolerance);
       const VelocityField ht = host.evaluate(p, PointsView(t), true);
       const VelocityField dt = device.evaluate(p, PointsView(t), true);
-      EXPECT_LE(testing::relative_l2_velocity(dt, ht), 1e-12);
-      EXPECT_LE(testing::relative_l2_gradient(dt, ht), 1e-12);
+      EXPECT_LE(testing::relative_l2_velocity(dt, ht), tolerance);
+      EXPECT_LE(testing::relative_l2_gradient(dt, ht), tolerance);
     }
   }
 }

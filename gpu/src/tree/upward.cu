@@ -1,5 +1,7 @@
-// The upward pass on the device (tree_launch.hpp): the multipole module's P2M, M2M and M2V, one
-// thread per node, compiled for one order at a time so that their scratch arrays stay small.
+// The upward pass on the device (tree_launch.hpp), with the multipole module's P2M, M2M and M2V
+// terms: a block per leaf (P2M) and per parent (M2M), each thread owning some of the output
+// coefficients, and the harmonics and scratch in shared memory rather than in per-thread stack
+// arrays (large stacks make the driver reserve them for every resident thread).
 
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/tree_launch.hpp"
@@ -11,79 +13,137 @@ namespace {
 
 namespace mp = vortex::multipole;
 
-template <int P>
-__global__ void p2m_kernel(UpwardPass u) {
-  const int l = blockIdx.x * blockDim.x + threadIdx.x;
-  if (l >= u.num_leaves) return;
-  constexpr int stride = mp::multipole_size(P);
-  const int k = u.leaves[l];
-  const KdNode& node = u.nodes[k];
-  double M[stride];
-  for (int c = 0; c < stride; ++c) M[c] = 0;
-  for (int i = node.begin; i < node.end; ++i) {
-    const std::uint32_t j = u.perm[i];
-    mp::unchecked::p2m<P>(P, u.x[i] - node.center[0], u.y[i] - node.center[1],
-                          u.z[i] - node.center[2], u.gx[j], u.gy[j], u.gz[j], M);
-  }
-  double* out = u.multipoles + static_cast<long long>(k) * stride;
-  for (int c = 0; c < stride; ++c) out[c] = M[c];
+constexpr int kThreads = 64;
+constexpr int kSharedBytes = 40 * 1024;
+
+constexpr int max_int(int a, int b) {
+  return a > b ? a : b;
+}
+constexpr int min_int(int a, int b) {
+  return a < b ? a : b;
 }
 
+// P2M: the leaf's particles in batches; a batch's harmonics in shared memory, then each thread
+// adds the batch to the coefficients it owns, particle by particle in tree order (as the host).
 template <int P>
-__global__ void m2m_kernel(UpwardPass u, int first, int count) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= count) return;
-  constexpr int stride = mp::multipole_size(P);
-  const int k = u.inner_by_level[first + i];
-  const KdNode& parent = u.nodes[k];
-  double M[stride];
-  for (int c = 0; c < stride; ++c) M[c] = 0;
-  for (int c = parent.first_child; c < parent.first_child + parent.num_children; ++c) {
-    const KdNode& child = u.nodes[c];
-    mp::unchecked::m2m<P>(P, child.center[0] - parent.center[0], child.center[1] - parent.center[1],
-                          child.center[2] - parent.center[2],
-                          u.multipoles + static_cast<long long>(c) * stride, M);
+__global__ void p2m_kernel(UpwardPass u) {
+  constexpr int count = mp::coefficient_count(P);
+  constexpr int stride = 3 * count;
+  constexpr int batch = max_int(1, min_int(kThreads, kSharedBytes / (8 * (count + 3))));
+  constexpr int owned = (stride + kThreads - 1) / kThreads;
+  __shared__ double R[batch][count];
+  __shared__ double G[batch][3];
+  const int k = u.leaves[blockIdx.x];
+  const KdNode& node = u.nodes[k];
+  double acc[owned];
+  for (int s = 0; s < owned; ++s) acc[s] = 0;
+  for (int first = node.begin; first < node.end; first += batch) {
+    const int n = min_int(batch, node.end - first);
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+      const int i = first + j;
+      const std::uint32_t q = u.perm[i];
+      mp::regular_harmonics(P, u.x[i] - node.center[0], u.y[i] - node.center[1],
+                            u.z[i] - node.center[2], R[j]);
+      G[j][0] = u.gx[q];
+      G[j][1] = u.gy[q];
+      G[j][2] = u.gz[q];
+    }
+    __syncthreads();
+    for (int s = 0; s < owned; ++s) {
+      const int c = threadIdx.x + s * kThreads;
+      if (c >= stride) break;
+      const int e = c / count, h = c - e * count;
+      for (int j = 0; j < n; ++j) acc[s] += G[j][e] * R[j][h];
+    }
+    __syncthreads();
   }
   double* out = u.multipoles + static_cast<long long>(k) * stride;
-  for (int c = 0; c < stride; ++c) out[c] = M[c];
+  for (int s = 0; s < owned; ++s) {
+    const int c = threadIdx.x + s * kThreads;
+    if (c < stride) out[c] = acc[s];
+  }
 }
+
+// M2M: the children's offsets' harmonics in shared memory, then each thread sums the children's
+// translated terms (n, m) of the components it owns, child by child (as the host).
+template <int P>
+__global__ void m2m_kernel(UpwardPass u, int first) {
+  constexpr int count = mp::coefficient_count(P);
+  constexpr int stride = 3 * count;
+  constexpr int pairs = (P + 1) * (P + 2) / 2;  // (n, m) with 0 <= m <= n <= P
+  __shared__ double R[8][count];
+  const int k = u.inner_by_level[first + blockIdx.x];
+  const KdNode& parent = u.nodes[k];
+  const int children = parent.num_children;
+  if (threadIdx.x < children) {
+    const KdNode& child = u.nodes[parent.first_child + threadIdx.x];
+    mp::regular_harmonics(P, child.center[0] - parent.center[0], child.center[1] - parent.center[1],
+                          child.center[2] - parent.center[2], R[threadIdx.x]);
+  }
+  __syncthreads();
+  double* out = u.multipoles + static_cast<long long>(k) * stride;
+  for (int t = threadIdx.x; t < 3 * pairs; t += blockDim.x) {
+    const int e = t / pairs;
+    int r = t - e * pairs, n = 0;
+    while (r > n) r -= ++n;
+    const int m = r;
+    double re = 0, im = 0;
+    for (int c = 0; c < children; ++c) {
+      const double* C =
+          u.multipoles + static_cast<long long>(parent.first_child + c) * stride + e * count;
+      const auto term = mp::unchecked::m2m_term(n, m, R[c], C);
+      re += term.re;
+      im += term.im;
+    }
+    out[e * count + mp::cos_index(n, m)] = re;
+    if (m > 0) out[e * count + mp::sin_index(n, m)] = im;
+  }
+}
+
+// M2V: one node per thread, its scratch in shared memory; the expansion converted to T.
+template <int P>
+struct M2vShared {
+  static constexpr int kA = mp::coefficient_count(P);
+  static constexpr int kB = 9 * mp::coefficient_count(P + 1);
+  static constexpr int kV = mp::velocity_expansion_size(P);
+  static constexpr int kNodes = max_int(1, kSharedBytes / (8 * (kA + kB + kV)));
+};
 
 template <int P, class T>
 __global__ void m2v_kernel(UpwardPass u) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  using S = M2vShared<P>;
+  __shared__ double A[S::kNodes][S::kA], B[S::kNodes][S::kB], V[S::kNodes][S::kV];
+  const int k = blockIdx.x * S::kNodes + threadIdx.x;
   if (k >= u.num_nodes) return;
-  constexpr int size = mp::velocity_expansion_size(P);
-  double V[size];
-  mp::unchecked::m2v<P>(P, u.multipoles + static_cast<long long>(k) * mp::multipole_size(P), V);
-  T* out = static_cast<T*>(u.expansions) + static_cast<long long>(k) * size;
-  for (int c = 0; c < size; ++c) out[c] = static_cast<T>(V[c]);
+  const int t = threadIdx.x;
+  mp::unchecked::m2v(P, u.multipoles + static_cast<long long>(k) * mp::multipole_size(P), V[t],
+                     A[t], B[t]);
+  T* out = static_cast<T*>(u.expansions) + static_cast<long long>(k) * S::kV;
+  for (int c = 0; c < S::kV; ++c) out[c] = static_cast<T>(V[t][c]);
   const double* o = u.nodes[0].center;
   const double* c = u.nodes[k].center;
   static_cast<Vec4<T>*>(u.centers)[k] = {T(c[0] - o[0]), T(c[1] - o[1]), T(c[2] - o[2]), T(0)};
 }
 
-int blocks_for(int n, int threads) {
-  return (n + threads - 1) / threads;
-}
-
 template <int P>
 void run_upward_pass(const UpwardPass& u, cudaStream_t stream) {
-  constexpr int threads = 64;
   if (u.num_leaves > 0) {
-    p2m_kernel<P><<<blocks_for(u.num_leaves, threads), threads, 0, stream>>>(u);
+    p2m_kernel<P><<<u.num_leaves, kThreads, 0, stream>>>(u);
     VORTEX_CUDA_CHECK_LAUNCH("p2m_kernel");
   }
   for (int level = u.num_levels - 1; level >= 0; --level) {
     const int first = u.level_start[level];
     const int count = u.level_start[level + 1] - first;
     if (count == 0) continue;
-    m2m_kernel<P><<<blocks_for(count, threads), threads, 0, stream>>>(u, first, count);
+    m2m_kernel<P><<<count, kThreads, 0, stream>>>(u, first);
     VORTEX_CUDA_CHECK_LAUNCH("m2m_kernel");
   }
+  constexpr int per_block = M2vShared<P>::kNodes;
+  const int blocks = (u.num_nodes + per_block - 1) / per_block;
   if (u.arithmetic == Arithmetic::Double)
-    m2v_kernel<P, double><<<blocks_for(u.num_nodes, threads), threads, 0, stream>>>(u);
+    m2v_kernel<P, double><<<blocks, per_block, 0, stream>>>(u);
   else
-    m2v_kernel<P, float><<<blocks_for(u.num_nodes, threads), threads, 0, stream>>>(u);
+    m2v_kernel<P, float><<<blocks, per_block, 0, stream>>>(u);
   VORTEX_CUDA_CHECK_LAUNCH("m2v_kernel");
 }
 

@@ -59,7 +59,7 @@ struct DeviceTreeStorage {
   g::PinnedBuffer<int> host_offsets;  // near then far offsets, downloaded for the planner
   g::PinnedBuffer<g::Range> host_near;
   g::PinnedBuffer<int> host_far;
-  g::Event trees_end, lists_end, multipoles_start, multipoles_end;
+  g::Event trees_end, target_tree_end, lists_end, multipoles_start, multipoles_end;
 };
 
 struct CudaWorkspace {

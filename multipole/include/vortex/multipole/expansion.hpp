@@ -91,9 +91,27 @@ VORTEX_HD void p2m(int p, T dx, T dy, T dz, T gx, T gy, T gz, T* M) {
   }
 }
 
+// Coefficient (n, m) of an expansion C translated by the regular harmonics R of the offset, by the
+// addition theorem C_n^m(parent) = sum_{k,l} R_k^l(d) C_{n-k}^{m-l}(child): its cos and sin parts.
+template <class T>
+VORTEX_HD detail::Complex<T> m2m_term(int n, int m, const T* R, const T* C) {
+  T re = T(0), im = T(0);
+  for (int k = 0; k <= n; ++k) {
+    // C_{n-k}^{m-l} vanishes unless |m - l| <= n - k.
+    const int l_lo = m - (n - k) > -k ? m - (n - k) : -k;
+    const int l_hi = m + (n - k) < k ? m + (n - k) : k;
+    for (int l = l_lo; l <= l_hi; ++l) {
+      const detail::Complex<T> a = detail::signed_order(R, k, l);
+      const detail::Complex<T> b = detail::signed_order(C, n - k, m - l);
+      re += a.re * b.re - a.im * b.im;
+      im += a.re * b.im + a.im * b.re;
+    }
+  }
+  return {re, im};
+}
+
 // Adds the child's three expansions, translated to the parent's center, to the parent's:
-// (dx, dy, dz) = child center - parent center. Exact for the truncated coefficients, by the
-// addition theorem C_n^m(parent) = sum_{k,l} R_k^l(d) C_{n-k}^{m-l}(child).
+// (dx, dy, dz) = child center - parent center. Exact for the truncated coefficients.
 template <int MaxP, class T>
 VORTEX_HD void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
   T R[coefficient_count(MaxP)];
@@ -104,20 +122,9 @@ VORTEX_HD void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
     T* out = parent + e * count;
     for (int n = 0; n <= p; ++n) {
       for (int m = 0; m <= n; ++m) {
-        T re = T(0), im = T(0);
-        for (int k = 0; k <= n; ++k) {
-          // C_{n-k}^{m-l} vanishes unless |m - l| <= n - k.
-          const int l_lo = m - (n - k) > -k ? m - (n - k) : -k;
-          const int l_hi = m + (n - k) < k ? m + (n - k) : k;
-          for (int l = l_lo; l <= l_hi; ++l) {
-            const detail::Complex<T> a = detail::signed_order(R, k, l);
-            const detail::Complex<T> b = detail::signed_order(C, n - k, m - l);
-            re += a.re * b.re - a.im * b.im;
-            im += a.re * b.im + a.im * b.re;
-          }
-        }
-        out[cos_index(n, m)] += re;
-        if (m > 0) out[sin_index(n, m)] += im;
+        const detail::Complex<T> t = m2m_term(n, m, R, C);
+        out[cos_index(n, m)] += t.re;
+        if (m > 0) out[sin_index(n, m)] += t.im;
       }
     }
   }
@@ -125,14 +132,12 @@ VORTEX_HD void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
 
 // Velocity expansion V[velocity_expansion_size(p)] (overwritten) of the three expansions M, so that
 // u = curl psi = sum_k V_k I_k: u_a = eps_abc d_b psi_c, the derivatives taken on the coefficients
-// by the transposed ladder relations (ladder.hpp).
-template <int MaxP, class T>
-VORTEX_HD void m2v(int p, const T* M, T* V) {
+// by the transposed ladder relations (ladder.hpp). A[(p+1)^2] and B[9 (p+2)^2] are scratch
+// (B[(3 b + e) * (p+2)^2 + k] = d_b psi_e), so that a kernel may keep them in shared memory.
+template <class T>
+VORTEX_HD void m2v(int p, const T* M, T* V, T* A, T* B) {
   const int count = coefficient_count(p);
   const int count1 = coefficient_count(p + 1);
-  // Fixed size (allocation-free): B[(3 b + e) * count1 + k] = d_b psi_e.
-  T A[coefficient_count(MaxP)];
-  T B[9 * coefficient_count(MaxP + 1)];
   for (int e = 0; e < 3; ++e) {
     for (int n = 0; n <= p; ++n) {
       A[cos_index(n, 0)] = M[e * count + cos_index(n, 0)];
@@ -152,6 +157,14 @@ VORTEX_HD void m2v(int p, const T* M, T* V) {
     slot[3] = T(0);
   };
   for (int k = 1; k < count1; ++k) put(V + 4 * (k - 1), k);
+}
+
+// The same with its scratch on the stack.
+template <int MaxP, class T>
+VORTEX_HD void m2v(int p, const T* M, T* V) {
+  T A[coefficient_count(MaxP)];
+  T B[9 * coefficient_count(MaxP + 1)];
+  m2v(p, M, V, A, B);
 }
 
 }  // namespace unchecked
