@@ -9,6 +9,8 @@
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "vortex/kernels/pair_kernel.hpp"
@@ -70,6 +72,18 @@ double norm9(const double* v) {
   double s = 0;
   for (int k = 0; k < 9; ++k) s += v[k] * v[k];
   return std::sqrt(s);
+}
+
+// Largest distance of a source from c, and the sum of the strengths' norms.
+std::pair<double, double> radius_and_strength(const Particles& s, const double c[3]) {
+  double a = 0, G = 0;
+  for (int j = 0; j < s.size(); ++j) {
+    const double d[3] = {s.x[j] - c[0], s.y[j] - c[1], s.z[j] - c[2]};
+    const double g[3] = {s.gx[j], s.gy[j], s.gz[j]};
+    a = std::max(a, norm3(d));
+    G += norm3(g);
+  }
+  return {a, G};
 }
 
 // Truncation bounds for a unit-strength source at distance <= a from the center and a target at
@@ -210,13 +224,7 @@ TEST(MultipoleExpansion, SingleSourceErrorEqualsTheTruncationTail) {
 TEST(MultipoleExpansion, RandomClusterWithinTruncationBound) {
   const double c[3] = {-0.2, 0.4, 0.1};
   const Particles s = random_cube(3, 200, c, 0.5);
-  double a = 0, G = 0;
-  for (int j = 0; j < s.size(); ++j) {
-    const double d[3] = {s.x[j] - c[0], s.y[j] - c[1], s.z[j] - c[2]};
-    const double g[3] = {s.gx[j], s.gy[j], s.gz[j]};
-    a = std::max(a, norm3(d));
-    G += norm3(g);
-  }
+  const auto [a, G] = radius_and_strength(s, c);
   std::mt19937 gen(4);
   std::normal_distribution<double> nd;
   std::vector<std::array<double, 3>> dirs = {{0, 0, 1}, {0, 0, -1}};
@@ -245,6 +253,59 @@ TEST(MultipoleExpansion, RandomClusterWithinTruncationBound) {
       }
     }
   }
+}
+
+// The gradient expansion (derivatives taken once per box) evaluated at one target and at SIMD
+// lanes of targets: within the same truncation bound of the direct sum as M2P, on and off the z
+// axis; du_z/dz, not stored, comes from the trace.
+TEST(MultipoleExpansion, GradientExpansionWithinTruncationBound) {
+  const double c[3] = {0.3, -0.1, 0.2};
+  const Particles s = random_cube(7, 150, c, 0.5);
+  const auto [a, G] = radius_and_strength(s, c);
+  const std::array<double, 3> dirs[] = {{0, 0, 1}, {0, 0, -1}, {0.6, -0.8, 0}, {0.48, 0.6, -0.64}};
+  auto check = [&](auto P) {
+    constexpr int p = decltype(P)::value;
+    const std::vector<double> V = velocity_expansion(p, p2m_all(p, s, c));
+    std::vector<double> E(mp::gradient_expansion_size(p));
+    mp::gradient_expansion(p, V.data(), E.data());
+    for (double ratio : {1.5, 3.0}) {
+      const double R = ratio * a;
+      // All directions as lanes of one leaf (padded with the last), and one at a time.
+      std::vector<double> x, y, z;
+      for (const auto& e : dirs)
+        x.push_back(R * e[0]), y.push_back(R * e[1]), z.push_back(R * e[2]);
+      const int n = static_cast<int>(x.size());
+      const int W = mp::target_lane_count<double>();
+      const int padded = (n + W - 1) / W * W;
+      x.resize(padded, x.back()), y.resize(padded, y.back()), z.resize(padded, z.back());
+      std::vector<double> sums(12 * padded, 0.0);
+      const double zero[3] = {0, 0, 0};
+      mp::m2p_velocity_gradient_lanes<p>(
+          E.data(), zero, mp::LeafLanes<double>{x.data(), y.data(), z.data(), padded, sums.data()});
+      for (int i = 0; i < n; ++i) {
+        const VelocityGradientAccumulator<double> ref =
+            direct(s, c[0] + x[i], c[1] + y[i], c[2] + z[i]);
+        double one[12];
+        mp::gradient_expansion_at<p>(E.data(), x[i], y[i], z[i], one);
+        for (const double* got :
+             {static_cast<const double*>(one), static_cast<const double*>(nullptr)}) {
+          double du[3], ddu[9];
+          for (int k = 0; k < 3; ++k) du[k] = ref.u[k] - (got ? got[k] : sums[k * padded + i]);
+          for (int k = 0; k < 9; ++k)
+            ddu[k] = ref.du[k] - (got ? got[3 + k] : sums[(3 + k) * padded + i]);
+          const double round_u = 64 * (p + 2) * kEps * G / ((R - a) * (R - a));
+          const double round_du = 64 * (p + 2) * kEps * G / std::pow(R - a, 3);
+          EXPECT_LE(norm3(du), G * tail_s1(p, a, R) + round_u) << "p=" << p << " target " << i;
+          EXPECT_LE(norm9(ddu), 3 * G * tail_s2(p, a, R) + round_du)
+              << "p=" << p << " target " << i;
+        }
+      }
+    }
+  };
+  check(std::integral_constant<int, 1>{});
+  check(std::integral_constant<int, 5>{});
+  check(std::integral_constant<int, 9>{});
+  check(std::integral_constant<int, 14>{});
 }
 
 // The M2P gradient is traceless (div u = 0 holds term by term) and is the derivative of the M2P

@@ -14,6 +14,7 @@
 #include "backend/backend.hpp"
 #include "backend/packing.hpp"
 #include "cpu/cpu_stages.hpp"
+#include "vortex/multipole/gradient_expansion.hpp"
 
 namespace vortex::detail {
 
@@ -29,7 +30,7 @@ double seconds_since(Clock::time_point start) {
 template <class T>
 struct Packed {
   SourceColumns<T> sources;
-  std::vector<T> expansions, centers;
+  std::vector<T> expansions, gradient_expansions, centers;
   std::vector<FarScratch<T>> far_scratch;
 
   SourceArrays<T> pack(SourcesView s, Core core, Origin o) {
@@ -61,10 +62,20 @@ class CpuBackend final : public Backend {
     auto stage = Clock::now();
     compute_multipoles(plan);
     stats.times.multipole = seconds_since(stage);
+    stage = Clock::now();
     if (options.arithmetic == Arithmetic::Float)
-      sum_tree(float_, plan, options.core, gradient, out, stats);
+      near_field_cpu(plan, float_.pack(plan.sources, options.core, plan.origin()), options.core,
+                     gradient, out);
     else
-      sum_tree(double_, plan, options.core, gradient, out, stats);
+      near_field_cpu(plan, double_.pack(plan.sources, options.core, plan.origin()), options.core,
+                     gradient, out);
+    stats.times.near = seconds_since(stage);
+    stage = Clock::now();
+    if (far_arithmetic(options) == FarArithmetic::Float)
+      far_sum(float_, plan, gradient, out);
+    else
+      far_sum(double_, plan, gradient, out);
+    stats.times.far = seconds_since(stage);
     fill_names(options.arithmetic, stats);
     return view();
   }
@@ -75,14 +86,15 @@ class CpuBackend final : public Backend {
   }
 
  private:
+  // The far field's arithmetic: float where the pair sums are float. Kept apart from the near
+  // field's, so that a tolerance can choose it on its own.
+  static FarArithmetic far_arithmetic(const ResolvedOptions& options) {
+    return options.arithmetic == Arithmetic::Float ? FarArithmetic::Float : FarArithmetic::Double;
+  }
+
   template <class T>
-  void sum_tree(Packed<T>& packed, const TreePlan& plan, Core core, bool gradient,
-                double* const* out, EvaluationStats& stats) {
+  void far_sum(Packed<T>& packed, const TreePlan& plan, bool gradient, double* const* out) {
     const Origin o = plan.origin();
-    auto stage = Clock::now();
-    near_field_cpu(plan, packed.pack(plan.sources, core, o), core, gradient, out);
-    stats.times.near = seconds_since(stage);
-    stage = Clock::now();
     packed.centers.resize(3 * plan.source_tree.nodes.size());
     T* centers = packed.centers.data();
     pack_centers(plan, o, [centers](std::ptrdiff_t k, double x, double y, double z) {
@@ -90,9 +102,19 @@ class CpuBackend final : public Backend {
       centers[3 * k + 1] = static_cast<T>(y);
       centers[3 * k + 2] = static_cast<T>(z);
     });
-    // Double reads the plan's expansions as they are; float reads a converted copy.
+    // The gradient reads gradient expansions. The velocity alone reads velocity expansions: double
+    // the plan's as they are, float a converted copy.
+    // Either kind of call reserves the other's storage (not touched, so not committed): calls
+    // that alternate allocate nothing after the first.
+    const std::size_t nodes = plan.source_tree.nodes.size();
+    packed.gradient_expansions.reserve(nodes * multipole::gradient_expansion_size(plan.order));
+    if constexpr (!std::is_same_v<T, double>)
+      packed.expansions.reserve(plan.velocity_expansions.size());
     const T* expansions;
-    if constexpr (std::is_same_v<T, double>) {
+    if (gradient) {
+      gradient_expansions_cpu(plan, packed.gradient_expansions);
+      expansions = packed.gradient_expansions.data();
+    } else if constexpr (std::is_same_v<T, double>) {
       expansions = plan.velocity_expansions.data();
     } else {
       packed.expansions.resize(plan.velocity_expansions.size());
@@ -100,7 +122,6 @@ class CpuBackend final : public Backend {
       expansions = packed.expansions.data();
     }
     far_field_cpu(plan, expansions, centers, gradient, packed.far_scratch, out);
-    stats.times.far = seconds_since(stage);
   }
 
   double* const* size_results(std::size_t n, bool gradient) {

@@ -22,23 +22,35 @@ template <class T>
 void near_field_cpu(const TreePlan& plan, const SourceArrays<T>& sources, Core core, bool gradient,
                     ComponentArrays out);
 
-// Per-thread scratch of the far field, kept between calls.
+// Per-thread scratch of the far field, kept between calls: one leaf's targets in columns padded
+// to whole SIMD vectors, and its sums in double (12 columns of the same length).
 // Aligned to a cache line, so that threads resizing their own scratch share no line.
 template <class T>
 struct alignas(64) FarScratch {
   std::vector<T> x, y, z;
-  std::vector<VelocityGradientAccumulator<T>> acc;
+  std::vector<double> sums;
 
-  void reserve(std::size_t n) {
-    x.reserve(n);
-    y.reserve(n);
-    z.reserve(n);
-    acc.reserve(n);
+  void reserve(std::size_t padded) {
+    x.reserve(padded);
+    y.reserve(padded);
+    z.reserve(padded);
+    sums.reserve(12 * padded);
   }
 };
 
+// Arithmetic of the far field's M2P terms; every box's terms are added into double sums per
+// target either way. Float (16 targets per AVX-512 vector) is accurate to about 1e-6 relative,
+// far below the truncation error of the expansions at the tolerances that use it.
+enum class FarArithmetic { Double, Float };
+
+// Gradient expansions (multipole/gradient_expansion.hpp) of every source node, in the arithmetic T,
+// from the plan's velocity expansions.
+template <class T>
+void gradient_expansions_cpu(const TreePlan& plan, std::vector<T>& expansions);
+
 // Far field: M2P over each target leaf's far list, targets of a leaf in SIMD lanes, added to `out`.
-// `expansions` and `centers` (3 per node) as pack_expansions writes them.
+// `expansions` per node in the arithmetic T: the velocity expansions (as pack_expansions writes
+// them) for the velocity alone, the gradient expansions with the gradient; `centers` 3 per node.
 template <class T>
 void far_field_cpu(const TreePlan& plan, const T* expansions, const T* centers, bool gradient,
                    std::vector<FarScratch<T>>& scratch, ComponentArrays out);

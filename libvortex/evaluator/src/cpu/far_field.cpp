@@ -1,5 +1,7 @@
 // Far field of the treecode on CPU threads: multipole evaluation (M2P) over each target leaf's far
-// list, the leaf's targets in SIMD lanes (multipole/m2p_batch.hpp), in double or in float.
+// list, the leaf's targets in SIMD lanes (multipole/m2p_batch.hpp), in double or in float, the
+// terms of every box added into double sums per target. With the gradient, each box is read as
+// its gradient expansion (multipole/gradient_expansion.hpp).
 
 #include <omp.h>
 
@@ -12,48 +14,65 @@ namespace vortex::detail {
 
 namespace {
 
+// Targets rounded up to whole vectors of T.
+template <class T>
+int padded_count(int n) {
+  constexpr int W = multipole::target_lane_count<T>();
+  return (n + W - 1) / W * W;
+}
+
+// Loads leaf t's targets (relative to the origin) into the scratch's columns; the padding repeats
+// the last target, so every lane evaluates at a valid point.
+template <class T>
+multipole::LeafLanes<T> load_leaf(const TreePlan& plan, const KdNode& t, int components,
+                                  FarScratch<T>& w) {
+  const Origin o = plan.origin();
+  const int n = t.count(), padded = padded_count<T>(n);
+  w.x.resize(padded);
+  w.y.resize(padded);
+  w.z.resize(padded);
+  for (int i = 0; i < padded; ++i) {
+    const int j = t.begin + (i < n ? i : n - 1);
+    w.x[i] = static_cast<T>(plan.targets.x[j] - o.x);
+    w.y[i] = static_cast<T>(plan.targets.y[j] - o.y);
+    w.z[i] = static_cast<T>(plan.targets.z[j] - o.z);
+  }
+  w.sums.assign(static_cast<std::size_t>(components) * padded, 0.0);
+  return {w.x.data(), w.y.data(), w.z.data(), padded, w.sums.data()};
+}
+
 template <int P, class T>
 void far_field_order(const TreePlan& plan, const T* expansions, const T* centers, bool gradient,
                      std::vector<FarScratch<T>>& scratch, ComponentArrays out) {
-  const std::size_t stride = multipole::velocity_expansion_size(P);
+  const std::size_t stride =
+      gradient ? multipole::gradient_expansion_size(P) : multipole::velocity_expansion_size(P);
   const auto& lists = plan.lists;
   const KdTree& tt = plan.target_tree;
-  const Origin o = plan.origin();
+  const int components = gradient ? 12 : 3;
   const int num_leaves = static_cast<int>(tt.leaves.size());
 #pragma omp parallel
   {
     FarScratch<T>& w = scratch[omp_get_thread_num()];
-    w.reserve(tt.bucket);  // every leaf's targets, whichever leaves this thread gets
+    w.reserve(
+        padded_count<T>(tt.bucket));  // every leaf's targets, whichever leaves this thread gets
 #pragma omp for schedule(dynamic, 1)
     for (int leaf = 0; leaf < num_leaves; ++leaf) {
       const int first = lists.far_offsets[leaf], last = lists.far_offsets[leaf + 1];
       if (first == last) continue;
       const KdNode& t = tt.nodes[tt.leaves[leaf]];
-      const int n = t.count();
-      w.x.resize(n);
-      w.y.resize(n);
-      w.z.resize(n);
-      w.acc.assign(n, VelocityGradientAccumulator<T>{});
-      for (int i = 0; i < n; ++i) {
-        w.x[i] = static_cast<T>(plan.targets.x[t.begin + i] - o.x);
-        w.y[i] = static_cast<T>(plan.targets.y[t.begin + i] - o.y);
-        w.z[i] = static_cast<T>(plan.targets.z[t.begin + i] - o.z);
-      }
+      const multipole::LeafLanes<T> lanes = load_leaf(plan, t, components, w);
       for (int k = first; k < last; ++k) {
         const std::size_t s = lists.far_nodes[k];
-        const T* V = expansions + s * stride;
-        const T* c = centers + 3 * s;
         if (gradient)
-          multipole::m2p_velocity_gradient_batch<P>(V, c, n, w.x.data(), w.y.data(), w.z.data(),
-                                                    w.acc.data());
+          multipole::m2p_velocity_gradient_lanes<P>(expansions + s * stride, centers + 3 * s,
+                                                    lanes);
         else
-          multipole::m2p_velocity_batch<P>(V, c, n, w.x.data(), w.y.data(), w.z.data(),
-                                           w.acc.data());
+          multipole::m2p_velocity_lanes<P>(expansions + s * stride, centers + 3 * s, lanes);
       }
-      for (int i = 0; i < n; ++i) {
-        for (int a = 0; a < 3; ++a) out[a][t.begin + i] += kInvFourPi * w.acc[i].u[a];
-        if (gradient)
-          for (int q = 0; q < 9; ++q) out[3 + q][t.begin + i] += kInvFourPi * w.acc[i].du[q];
+      for (int c = 0; c < components; ++c) {
+        const double* sum = lanes.sums + static_cast<std::size_t>(c) * lanes.padded;
+        double* o = out[c] + t.begin;
+        for (int i = 0; i < t.count(); ++i) o[i] += kInvFourPi * sum[i];
       }
     }
   }

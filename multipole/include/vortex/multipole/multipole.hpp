@@ -4,6 +4,7 @@
 // targets in SIMD lanes on the CPU).
 
 #include "vortex/multipole/expansion.hpp"
+#include "vortex/multipole/gradient_expansion.hpp"
 #include "vortex/multipole/ladder.hpp"
 #include "vortex/multipole/m2p.hpp"
 #include "vortex/multipole/m2p_batch.hpp"
