@@ -1,13 +1,20 @@
 #pragma once
 // The solver's options on the command line, shared by the apps: --method, --backend, --precision,
-// --core, the tree options and --threads, with the library's defaults.
+// --core, --tolerance, the tree options and --threads, with the library's defaults.
 
 #include <string>
 
 #include "cli.hpp"
+#include "vortex/field.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex::cli {
+
+// "order 7, theta 0.5, kappa 2.41, buckets 32/32 (target/source), 8-way"
+std::string describe_tree_options(const TreeOptions& tree);
+// The tree options of an evaluation and the tolerance they were picked for ("the defaults" when
+// none was given); empty for the direct method.
+std::string describe_tree_choice(const EvaluationStats& stats);
 
 class SolverCli {
  public:
@@ -25,6 +32,7 @@ class SolverCli {
   std::string core_ = to_string(defaults_.core);
   TreeOptions tree_ = defaults_.tree;
   int threads_ = defaults_.threads;
+  double tolerance_ = defaults_.tolerance;
 };
 
 }  // namespace vortex::cli

@@ -36,6 +36,20 @@ def test_treecode_within_its_accuracy(cube, cube_reference):
     assert f.stats["pair_interactions"] > 0 and f.stats["times"]["total"] > 0
 
 
+def test_tolerance_is_reached_and_reported(cube, cube_reference):
+    u, du = cube_reference
+    for tolerance in (1e-3, 1e-6):
+        f = vortex.Solver(backend="cpu", tolerance=tolerance).evaluate(*cube, gradient=True)
+        assert mean_relative(f.velocity, u) <= tolerance
+        assert mean_relative(f.gradient, du) <= tolerance
+        assert f.stats["tolerance"] == tolerance
+    assert f.stats["precision"] == "double"  # float cannot reach 1e-6
+    assert vortex.Solver(tolerance=1e-4).options["tolerance"] == 1e-4
+    for bad in (-1e-3, 1.0, float("nan")):
+        with pytest.raises(ValueError, match="tolerance"):
+            vortex.Solver(tolerance=bad)
+
+
 def test_targets_and_velocity_only(cube):
     targets = np.random.default_rng(3).uniform(-0.2, 1.2, size=(200, 3))
     f = vortex.Solver(method="direct").evaluate(*cube, targets=targets)

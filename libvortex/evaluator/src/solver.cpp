@@ -156,7 +156,7 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
   if (targets.size() == 0) throw std::invalid_argument("no target points");
   validate_inputs(sources, targets);
   const detail::ResolvedOptions options =
-      detail::resolve_options(options_, resolve_backend(options_.backend));
+      detail::resolve_options(options_, resolve_backend(options_.backend), sources.size());
   ThreadScope threads(options.threads);
   detail::Backend& backend = state_->backend(options.backend);
   EvaluationStats& stats = result.stats;
@@ -179,6 +179,7 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
   stats.times.transfer += seconds_since(stage);
   detail::count_interactions(plan, stats);
   stats.tree = options.tree;
+  stats.tolerance = options.tolerance;
   stats.times.total = seconds_since(start);
 }
 
