@@ -31,7 +31,8 @@ def test_treecode_within_its_accuracy(cube, cube_reference):
     trace = np.trace(f.gradient, axis1=1, axis2=2)
     assert np.abs(trace).max() < 1e-10 * np.abs(f.gradient).max()
     t = f.stats["tree"]
-    assert (t["order"], t["theta"], t["target_bucket"]) == (7, 0.45, 32)
+    # The defaults: the pick for the default tolerance, 2e-4, at N = 1500 on the CPU.
+    assert (t["order"], t["theta"], t["target_bucket"]) == (7, 0.4625, 32)
     assert f.stats["backend"] == "cpu" and f.stats["precision"] == "double"
     assert f.stats["pair_interactions"] > 0 and f.stats["times"]["total"] > 0
 
