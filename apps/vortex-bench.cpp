@@ -19,6 +19,7 @@
 #include "scaling.hpp"
 #include "solver_cli.hpp"
 #include "sweeps.hpp"
+#include "tolerance_sweep.hpp"
 #include "vortex/file_io.hpp"
 #include "vortex/solver.hpp"
 
@@ -43,6 +44,11 @@ void write_json(const std::string& path, const std::string& case_name, std::size
         .field("precision", m.stats.precision)
         .field("tree_build", m.stats.tree_build)
         .field("n_targets_timed", static_cast<std::uint64_t>(m.n_targets_timed));
+    if (m.spec.method == Method::Tree) {
+      json.key("tree");
+      write_tree_options(json, m.stats.tree);
+      json.field("tolerance", m.stats.tolerance);
+    }
     write_stage_times(json, m.stats.times, false);
     json.field("interactions_per_s", m.interactions_per_s);
     write_errors(json, m.errors);
@@ -70,6 +76,10 @@ void print_table(const std::vector<Measurement>& results) {
         e.has_gradient ? e.gradient_mean_rel : 0.0, e.velocity_rel_l2,
         e.has_gradient ? e.gradient_rel_l2 : 0.0);
   }
+  for (const auto& r : results) {
+    const std::string tree = describe_tree_choice(r.stats);
+    if (!tree.empty()) std::printf("%s: %s\n", r.spec.label.c_str(), tree.c_str());
+  }
 }
 
 template <typename T>
@@ -93,14 +103,19 @@ std::vector<std::string> parse_sweeps(const std::string& text) {
   std::vector<std::string> all = parameter_sweep_names();
   all.push_back("scaling");
   if (text == "all") return all;
+  all.push_back("tolerance");  // not part of "all": three cases at --tolerance-n
   std::vector<std::string> names = split_list(text);
   for (const auto& name : names) {
     if (std::find(all.begin(), all.end(), name) == all.end()) {
       throw UsageError("--sweep: unknown sweep '" + name +
-                       "' (accepted: bucket, order-theta, arity, scaling, all)");
+                       "' (accepted: bucket, order-theta, arity, scaling, all, tolerance)");
     }
   }
   return names;
+}
+
+bool has_sweep(const std::vector<std::string>& sweeps, const char* name) {
+  return std::find(sweeps.begin(), sweeps.end(), name) != sweeps.end();
 }
 
 std::string command_line(int argc, char** argv) {
@@ -112,10 +127,10 @@ std::string command_line(int argc, char** argv) {
 struct ReportFlags {
   bool report = false;
   std::string sweeps, out = "vortex-report", commit, sweep_run, buckets, orders, thetas, arities,
-                      scaling_ns;
+                      scaling_ns, tolerances, tolerance_cases;
   double direct_limit = 60, scaling_budget = 120;
-  std::uint64_t sweep_n = 0, scaling_max = 0, scaling_sample = 256;
-  int sweep_repeat = 1;
+  std::uint64_t sweep_n = 0, scaling_max = 0, scaling_sample = 256, tolerance_n = 100000;
+  int sweep_repeat = 1, tolerance_rounds = 1;
   bool no_vtp = false;
 
   void add_to(OptionParser& parser) {
@@ -128,7 +143,9 @@ struct ReportFlags {
     parser.add("--sweep", "LIST",
                "parameter sweeps of the treecode into --out: bucket (target, source and both "
                "bucket sizes), order-theta (p x theta, error against time, Pareto front), arity "
-               "(2/4/8), scaling (time against N with the direct sum and fitted exponents), all",
+               "(2/4/8), scaling (time against N with the direct sum and fitted exponents), all; "
+               "and tolerance (not in all: the solver's --tolerance pick against the measured "
+               "error and time, on each of --tolerance-cases)",
                sweeps, "none");
     parser.add("--out", "DIR", "output folder of --report and --sweep (created)", out);
     parser.add("--direct-limit", "S",
@@ -162,6 +179,14 @@ struct ReportFlags {
     parser.add("--scaling-sample", "S",
                "targets of the scaling sweep's error reference and sampled direct sums",
                scaling_sample);
+    parser.add("--tolerances", "LIST", "tolerances of the tolerance sweep", tolerances,
+               "1e-3,2e-4,1e-5,1e-6");
+    parser.add("--tolerance-cases", "LIST", "cases of the tolerance sweep", tolerance_cases,
+               "cube,plummer,sheet");
+    parser.add("--tolerance-n", "N", "particles of each case of the tolerance sweep", tolerance_n);
+    parser.add("--tolerance-rounds", "R",
+               "passes over all points of the tolerance sweep (alternated; median time)",
+               tolerance_rounds);
   }
 };
 
@@ -197,7 +222,19 @@ int report_main(const ReportFlags& flags, const OptionParser& parser, ReportCont
     options.arities = parse_number_list<int>("--arities", flags.arities);
   }
   run_parameter_sweeps(sweep_context, options, sweeps);
-  if (std::find(sweeps.begin(), sweeps.end(), "scaling") != sweeps.end()) {
+  if (has_sweep(sweeps, "tolerance")) {
+    ToleranceSweepOptions tolerance;
+    tolerance.n = flags.tolerance_n;
+    tolerance.run = run;
+    if (!flags.tolerances.empty())
+      tolerance.tolerances = parse_number_list<double>("--tolerances", flags.tolerances);
+    if (!flags.tolerance_cases.empty()) tolerance.cases = split_list(flags.tolerance_cases);
+    tolerance.rounds = std::max(flags.tolerance_rounds, 1);
+    ReportContext tolerance_context = sweep_context;
+    tolerance_context.repeat = context.repeat;
+    run_tolerance_sweep(tolerance_context, tolerance);
+  }
+  if (has_sweep(sweeps, "scaling")) {
     ScalingOptions scaling;
     scaling.run = run;
     if (!flags.scaling_ns.empty() && flags.scaling_ns != "auto") {
@@ -221,7 +258,8 @@ constexpr const char* kDescription =
     "Gamma with |Gamma| <= 1.5 sigma^2); plummer = a Plummer sphere of scale radius 1 with "
     "sigma\n"
     "from the local spacing; ring = a vortex ring of radius 1, core radius 0.1 and circulation\n"
-    "1 with about n particles (it uses no random draws).\n"
+    "1 with about n particles (it uses no random draws); sheet = a thin disc of radius 1 and\n"
+    "thickness 0.01 with in-plane vorticity (a shear layer).\n"
     "\n"
     "Report mode (--report, --sweep) reproduces the founding paper's Figure 7 table and its\n"
     "parameter studies into --out DIR as .txt, .csv and .json (plus particles.vtp); plot them\n"
@@ -237,7 +275,7 @@ struct CaseFlags {
   bool velocity_only = false;
 
   void add_to(OptionParser& parser) {
-    parser.add("--case", "cube|plummer|ring", "particle case", case_name);
+    parser.add("--case", "cube|plummer|ring|sheet", "particle case", case_name);
     parser.add("--n", "N", "number of particles", n);
     parser.add("--seed", "S", "seed of the case's random draws; the target sample uses S+1", seed);
     parser.add("--runs", "LIST",

@@ -63,6 +63,8 @@ int eval_main(int argc, char** argv) {
                sources.size(), target_view.size(), to_string(options.method).c_str(),
                field.stats.backend.c_str(), field.stats.precision.c_str(),
                gradient ? "velocity+gradient" : "velocity", total, output_path.c_str());
+  const std::string tree = cli::describe_tree_choice(field.stats);
+  if (!tree.empty()) std::fprintf(stderr, "vortex-eval: tree options %s\n", tree.c_str());
   return 0;
 }
 

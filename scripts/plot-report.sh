@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Plots a vortex-bench report folder with gnuplot (pngcairo): breakdown.png from report.csv,
-# bucket.png, order-theta.png, arity.png and scaling.png from the sweeps' CSV files, written into
+# bucket.png, order-theta.png, arity.png, scaling.png and tolerance.png from the sweeps' CSV
+# files, written into
 # DIR or into PNGDIR (for a read-only DIR, e.g. results fetched from a GPU machine). Plots whose
 # CSV is missing are skipped. Usage: scripts/plot-report.sh DIR [PNGDIR]
 set -euo pipefail
@@ -29,6 +30,7 @@ plot bucket.gp sweep-bucket.csv bucket.png
 plot order-theta.gp sweep-order-theta.csv order-theta.png
 plot arity.gp sweep-arity.csv arity.png
 plot scaling.gp sweep-scaling.csv scaling.png
+plot tolerance.gp sweep-tolerance.csv tolerance.png
 if [ ${#made[@]} -eq 0 ]; then
   echo "plot-report: no report or sweep CSV in $dir" >&2
   exit 1

@@ -245,3 +245,35 @@ TEST(PlummerSphere, CoreRadiiFollowTheLocalSpacing) {
   fixed.sigma = -1;
   EXPECT_THROW(plummer_sphere(10, 1, fixed), std::invalid_argument);
 }
+
+TEST(ThinSheet, ParticlesInTheDiscWithInPlaneVorticity) {
+  SheetOptions o;
+  o.radius = 2;
+  o.thickness = 0.02;
+  o.spread = 0.3;
+  const std::size_t n = 20000;
+  const ParticleSet p = thin_sheet(n, 4, o);
+  ASSERT_EQ(p.size(), n);
+  expect_identical(p, thin_sheet(n, 4, o));
+  EXPECT_NE(p.x, thin_sheet(n, 5, o).x);
+  const double sigma = std::sqrt(kPi * o.radius * o.radius / n);
+  std::size_t inner = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double r = std::hypot(p.x[i], p.y[i]);
+    EXPECT_LE(r, o.radius);
+    EXPECT_LE(std::abs(p.z[i]), o.thickness / 2);
+    EXPECT_EQ(p.gz[i], 0);  // in the plane
+    EXPECT_LE(gamma_norm(p, i), 1.5 * sigma * sigma * (1 + 1e-12));
+    // Within the spread of +y.
+    EXPECT_GE(p.gy[i], gamma_norm(p, i) * std::cos(o.spread) * (1 - 1e-12));
+    EXPECT_NEAR(p.sigma[i], sigma, 1e-15);
+    if (r < o.radius / 2) ++inner;
+  }
+  // Uniform in area: a quarter of the particles within half the radius.
+  EXPECT_NEAR(static_cast<double>(inner) / n, 0.25, 0.01);
+  o.thickness = 0;
+  EXPECT_THROW(thin_sheet(10, 1, o), std::invalid_argument);
+  o.thickness = 0.01;
+  o.spread = -1;
+  EXPECT_THROW(thin_sheet(10, 1, o), std::invalid_argument);
+}

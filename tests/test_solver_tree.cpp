@@ -30,6 +30,7 @@ SolverOptions tree_cpu(Core core, int order, double theta, int threads = 0) {
   o.backend = Backend::Cpu;
   o.tree.order = order;
   o.tree.theta = theta;
+  o.tree.kappa = default_kappa(core);  // fixed, not picked for the default tolerance
   o.tree.target_bucket = 32;
   o.tree.source_bucket = 32;
   o.threads = threads;

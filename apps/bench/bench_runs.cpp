@@ -128,7 +128,8 @@ ParticleSet make_case(const std::string& name, std::size_t n, std::uint64_t seed
   if (name == "cube") return random_cube(n, seed);
   if (name == "plummer") return plummer_sphere(n, seed);
   if (name == "ring") return vortex_ring(ring_options_for_count(n));
-  throw UsageError("--case: unknown case '" + name + "' (accepted: cube, plummer, ring)");
+  if (name == "sheet") return thin_sheet(n, seed);
+  throw UsageError("--case: unknown case '" + name + "' (accepted: cube, plummer, ring, sheet)");
 }
 
 Reference make_reference(const ParticleSet& particles, std::size_t sample, std::uint64_t seed,

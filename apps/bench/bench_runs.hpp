@@ -28,7 +28,7 @@ struct RunSpec {
 std::vector<RunSpec> parse_runs(const std::string& text, Precision default_precision);
 RunSpec make_run(Backend backend, Method method, Precision precision = Precision::Auto);
 
-// cube | plummer | ring (generators.hpp); throws UsageError for other names or n = 0.
+// cube | plummer | ring | sheet (generators.hpp); throws UsageError for other names or n = 0.
 ParticleSet make_case(const std::string& name, std::size_t n, std::uint64_t seed);
 
 // The double-precision CPU direct sum at a seeded sample of targets.

@@ -47,18 +47,14 @@ void ReportContext::write_provenance(JsonWriter& json) const {
   machine.write(json);
 }
 
-std::string describe_tree_options(const TreeOptions& t) {
-  return format("order %d, theta %g, kappa %g, buckets %d/%d (target/source), %d-way", t.order,
-                t.theta, t.kappa, t.target_bucket, t.source_bucket, t.arity);
-}
-
 std::string ReportContext::describe() const {
   // The options as they apply on each backend present (0 given = that backend's tuned default).
-  std::string tree = "tree options on the CPU: " + describe_tree_options(resolve_tree_options(
-                                                       base.tree, base.core, Backend::Cpu));
+  std::string tree =
+      "tree options on the CPU: " + describe_tree_options(resolve_tree_options(
+                                        base.tree, base.core, Backend::Cpu, base.tolerance));
   if (cuda_available()) {
-    tree += "; on CUDA: " +
-            describe_tree_options(resolve_tree_options(base.tree, base.core, Backend::Cuda));
+    tree += "; on CUDA: " + describe_tree_options(resolve_tree_options(
+                                base.tree, base.core, Backend::Cuda, base.tolerance));
   }
   return format(
       "case %s, seed %llu, core %s, %s; threads %d (0 = all)\n%s\n"

@@ -7,6 +7,7 @@
 
 #include "json_writer.hpp"
 #include "machine_info.hpp"
+#include "solver_cli.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex::cli {
@@ -37,8 +38,6 @@ struct ReportContext {
 
 // Tree options as an inline JSON object.
 void write_tree_options(JsonWriter& json, const TreeOptions& tree);
-// "order 7, theta 0.5, kappa 2.41, buckets 32/32, 8-way"
-std::string describe_tree_options(const TreeOptions& tree);
 
 // Creates the folder (and its parents); throws std::runtime_error naming it on failure.
 void make_directories(const std::string& path);

@@ -176,7 +176,11 @@ const std::vector<std::string>& parameter_sweep_names() {
 
 void run_parameter_sweeps(const ReportContext& context, const SweepOptions& options,
                           const std::vector<std::string>& names) {
-  if (names.empty()) return;
+  const auto& own = parameter_sweep_names();
+  if (std::none_of(names.begin(), names.end(), [&](const std::string& name) {
+        return std::find(own.begin(), own.end(), name) != own.end();
+      }))
+    return;
   const ParticleSet particles = make_case(context.case_name, options.n, context.seed);
   std::printf("== sweeps on %s, N = %zu, run %s\n", context.case_name.c_str(), particles.size(),
               options.run.label.c_str());

@@ -1,6 +1,26 @@
 #include "solver_cli.hpp"
 
+#include <cstdio>
+
 namespace vortex::cli {
+
+std::string describe_tree_options(const TreeOptions& t) {
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "order %d, theta %g, kappa %g, buckets %d/%d (target/source), %d-way", t.order,
+                t.theta, t.kappa, t.target_bucket, t.source_bucket, t.arity);
+  return text;
+}
+
+std::string describe_tree_choice(const EvaluationStats& stats) {
+  if (stats.tree.order == 0) return "";
+  char tolerance[64];
+  if (stats.tolerance > 0)
+    std::snprintf(tolerance, sizeof tolerance, "for tolerance %g", stats.tolerance);
+  else
+    std::snprintf(tolerance, sizeof tolerance, "the defaults (for tolerance 2e-4)");
+  return describe_tree_options(stats.tree) + ", " + stats.precision + ": " + tolerance;
+}
 
 void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision) {
   if (with_method_backend_precision) {
@@ -15,6 +35,11 @@ void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision)
   parser.add("--core", "NAME",
              "core function: exponential, gaussian, rosenhead-moore, winckelmans-leonard, singular",
              core_);
+  parser.add("--tolerance", "T",
+             "mean relative error of velocity and gradient accepted (0 < T < 1): the tree options "
+             "left at 0 are picked to reach it fastest, and precision auto uses float where it "
+             "suffices (T >= 2e-5); 0 = the defaults, picked for 2e-4",
+             tolerance_);
   parser.add("--order", "P", "multipole order of the treecode (1..16); 0 = tuned for the backend",
              tree_.order);
   parser.add("--theta", "T",
@@ -44,6 +69,7 @@ SolverOptions SolverCli::options() const {
   o.tree = tree_;
   o.tree_build = parse_tree_build(tree_build_);
   o.threads = threads_;
+  o.tolerance = tolerance_;
   validate_options(o);
   return o;
 }

@@ -1,13 +1,20 @@
 #pragma once
 // The solver's options on the command line, shared by the apps: --method, --backend, --precision,
-// --core, the tree options, --tree-build and --threads, with the library's defaults.
+// --core, --tolerance, the tree options, --tree-build and --threads, with the library's defaults.
 
 #include <string>
 
 #include "cli.hpp"
+#include "vortex/field.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex::cli {
+
+// "order 7, theta 0.5, kappa 2.41, buckets 32/32 (target/source), 8-way"
+std::string describe_tree_options(const TreeOptions& tree);
+// The tree options of an evaluation and the tolerance they were picked for ("the defaults" when
+// none was given); empty for the direct method.
+std::string describe_tree_choice(const EvaluationStats& stats);
 
 class SolverCli {
  public:
@@ -26,6 +33,7 @@ class SolverCli {
   TreeOptions tree_ = defaults_.tree;
   std::string tree_build_ = to_string(defaults_.tree_build);
   int threads_ = defaults_.threads;
+  double tolerance_ = defaults_.tolerance;
 };
 
 }  // namespace vortex::cli

@@ -63,8 +63,19 @@ if(NOT runs EQUAL expected_runs)
 endif()
 math(EXPR last "${runs} - 1")
 foreach(r RANGE ${last})
+  string(JSON method GET "${json}" results ${r} method)
+  # Tree runs also record the tree options used and the tolerance they were picked for.
+  set(tree_keys "")
+  if(method STREQUAL "tree")
+    set(tree_keys ";tree;tolerance")
+    require_keys("${json}" "order;theta;kappa;target_bucket;source_bucket;arity"
+      results ${r} tree)
+    require_number("${json}" results ${r} tree order)
+    require_number("${json}" results ${r} tolerance)
+  endif()
   require_keys("${json}"
-    "method;backend;precision;tree_build;n_targets_timed;times;interactions_per_s;error" results ${r})
+    "method;backend;precision;tree_build;n_targets_timed;times;interactions_per_s;error${tree_keys}"
+    results ${r})
   require_keys("${json}" "total;tree;multipole;lists;near;far;transfer" results ${r} times)
   require_keys("${json}"
     "velocity_mean_rel;gradient_mean_rel;velocity_rel_l2;gradient_rel_l2;n_sampled"

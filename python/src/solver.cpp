@@ -21,7 +21,7 @@ struct PySolver {
 SolverOptions make_options(const std::string& core, const std::string& method,
                            const std::string& backend, const std::string& precision, int order,
                            double theta, double kappa, int target_bucket, int source_bucket,
-                           int arity, int threads) {
+                           int arity, int threads, double tolerance) {
   SolverOptions o;
   o.core = parse_core(core);
   o.method = parse_method(method);
@@ -34,6 +34,7 @@ SolverOptions make_options(const std::string& core, const std::string& method,
   o.tree.source_bucket = source_bucket;
   o.tree.arity = arity;
   o.threads = threads;
+  o.tolerance = tolerance;
   return o;
 }
 
@@ -69,6 +70,7 @@ py::dict stats_dict(const EvaluationStats& s, const py::list& copied) {
   d["target_leaves"] = s.target_leaves;
   d["source_nodes"] = s.source_nodes;
   d["tree"] = tree_dict(s.tree);
+  d["tolerance"] = s.tolerance;
   d["copied_inputs"] = copied;
   return d;
 }
@@ -150,16 +152,17 @@ void bind_solver(py::module_& m) {
       .def(py::init([](const std::string& core, const std::string& method,
                        const std::string& backend, const std::string& precision, int order,
                        double theta, double kappa, int target_bucket, int source_bucket, int arity,
-                       int threads) {
+                       int threads, double tolerance) {
              const SolverOptions o =
                  make_options(core, method, backend, precision, order, theta, kappa, target_bucket,
-                              source_bucket, arity, threads);
+                              source_bucket, arity, threads, tolerance);
              return std::make_unique<PySolver>(o);
            }),
            py::kw_only(), py::arg("core") = "exponential", py::arg("method") = "tree",
            py::arg("backend") = "auto", py::arg("precision") = "auto", py::arg("order") = 0,
            py::arg("theta") = 0.0, py::arg("kappa") = 0.0, py::arg("target_bucket") = 0,
-           py::arg("source_bucket") = 0, py::arg("arity") = 8, py::arg("threads") = 0)
+           py::arg("source_bucket") = 0, py::arg("arity") = 8, py::arg("threads") = 0,
+           py::arg("tolerance") = 0.0)
       .def("_evaluate_arrays", &evaluate_arrays, py::arg("positions"), py::arg("strengths"),
            py::arg("sigma"), py::arg("targets"), py::arg("gradient"))
       .def("_evaluate_particles", &evaluate_particles, py::arg("particles"), py::arg("targets"),
@@ -173,6 +176,7 @@ void bind_solver(py::module_& m) {
         d["precision"] = to_string(o.precision);
         d["tree"] = tree_dict(o.tree);
         d["threads"] = o.threads;
+        d["tolerance"] = o.tolerance;
         return d;
       });
   m.def("cuda_available", &cuda_available, "Whether a CUDA device can be used by this build");

@@ -31,9 +31,24 @@ def test_treecode_within_its_accuracy(cube, cube_reference):
     trace = np.trace(f.gradient, axis1=1, axis2=2)
     assert np.abs(trace).max() < 1e-10 * np.abs(f.gradient).max()
     t = f.stats["tree"]
-    assert (t["order"], t["theta"], t["target_bucket"]) == (7, 0.45, 32)
+    # The defaults: the pick for the default tolerance, 2e-4, at N = 1500 on the CPU.
+    assert (t["order"], t["theta"], t["target_bucket"]) == (7, 0.4625, 32)
     assert f.stats["backend"] == "cpu" and f.stats["precision"] == "double"
     assert f.stats["pair_interactions"] > 0 and f.stats["times"]["total"] > 0
+
+
+def test_tolerance_is_reached_and_reported(cube, cube_reference):
+    u, du = cube_reference
+    for tolerance in (1e-3, 1e-6):
+        f = vortex.Solver(backend="cpu", tolerance=tolerance).evaluate(*cube, gradient=True)
+        assert mean_relative(f.velocity, u) <= tolerance
+        assert mean_relative(f.gradient, du) <= tolerance
+        assert f.stats["tolerance"] == tolerance
+    assert f.stats["precision"] == "double"  # float cannot reach 1e-6
+    assert vortex.Solver(tolerance=1e-4).options["tolerance"] == 1e-4
+    for bad in (-1e-3, 1.0, float("nan")):
+        with pytest.raises(ValueError, match="tolerance"):
+            vortex.Solver(tolerance=bad)
 
 
 def test_targets_and_velocity_only(cube):

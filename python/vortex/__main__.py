@@ -20,11 +20,14 @@ def main(argv=None):
     parser.add_argument("--backend", default="auto", help="auto, cpu or cuda [auto]")
     parser.add_argument("--order", type=int, default=0, help="multipole order [0: default]")
     parser.add_argument("--theta", type=float, default=0.0, help="opening angle [0: default]")
+    parser.add_argument("--tolerance", type=float, default=0.0,
+                        help="mean relative error accepted; picks the tree options [0: default]")
     args = parser.parse_args(argv)
 
     ring = vortex.vortex_ring(layers=args.layers, stations=args.stations)
     options = dict(core=args.core, backend=args.backend)
-    tree = vortex.Solver(method="tree", order=args.order, theta=args.theta, **options)
+    tree = vortex.Solver(method="tree", order=args.order, theta=args.theta,
+                         tolerance=args.tolerance, **options)
     direct = vortex.Solver(method="direct", **options)
     start = time.perf_counter()
     f = tree.evaluate(ring, gradient=True)

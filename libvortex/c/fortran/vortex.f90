@@ -31,7 +31,7 @@ module vortex
   type, bind(c), public :: vortex_options
     integer(c_int32_t) :: core, method, backend, precision, order
     integer(c_int32_t) :: target_bucket, source_bucket, arity, threads, reserved
-    real(c_double) :: theta, kappa
+    real(c_double) :: theta, kappa, tolerance
   end type
 
   type, bind(c), public :: vortex_stats
@@ -42,6 +42,7 @@ module vortex
     real(c_double) :: theta, kappa
     integer(c_int32_t) :: copied_columns, reserved
     character(kind=c_char) :: device(64)
+    real(c_double) :: tolerance
   end type
 
   type, bind(c) :: c_sources

@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define VORTEX_C_API_VERSION 1
+#define VORTEX_C_API_VERSION 2
 
 typedef enum vortex_status {
   VORTEX_OK = 0,
@@ -64,7 +64,7 @@ typedef enum vortex_precision {
   VORTEX_PRECISION_FLOAT = 2
 } vortex_precision;
 
-/* Solver options; 0 in a tree parameter picks the backend's tuned default (see the README). */
+/* Solver options; 0 in a tree parameter is picked for the tolerance (see the README). */
 typedef struct vortex_options {
   int32_t core;      /* vortex_core */
   int32_t method;    /* vortex_method */
@@ -78,6 +78,9 @@ typedef struct vortex_options {
   int32_t reserved;
   double theta;
   double kappa;
+  /* mean relative error of velocity and gradient accepted, in [0, 1); 0 = the defaults (for
+   * 2e-4). Since API version 2. */
+  double tolerance;
 } vortex_options;
 
 /* Source particles: positions x, y, z, vector strengths (circulation) gx, gy, gz, core radii. */
@@ -138,6 +141,7 @@ typedef struct vortex_stats {
   int32_t copied_columns; /* input columns converted (0: every input read in place) */
   int32_t reserved;
   char device[64];
+  double tolerance; /* what the tree parameters were picked for (0: the defaults); API version 2 */
 } vortex_stats;
 
 VORTEX_C_API int vortex_c_api_version(void);

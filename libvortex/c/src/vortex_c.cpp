@@ -99,6 +99,7 @@ vortex::SolverOptions to_cpp(const vortex_options& o) {
   c.tree.source_bucket = o.source_bucket;
   c.tree.arity = o.arity;
   c.threads = o.threads;
+  c.tolerance = o.tolerance;
   return c;
 }
 
@@ -125,6 +126,7 @@ void fill_stats(const vortex::EvaluationStats& e, int copied, vortex_stats& out)
   out.arity = e.tree.arity;
   out.theta = e.tree.theta;
   out.kappa = e.tree.kappa;
+  out.tolerance = e.tolerance;
   out.copied_columns = copied;
   std::strncpy(out.device, e.device.c_str(), sizeof out.device - 1);
 }

@@ -44,6 +44,19 @@ std::vector<double> interleave(const std::vector<double>& a, const std::vector<d
   return out;
 }
 
+// The velocity and gradient of p at its own particles, read from separate double arrays, into u
+// (n x 3) and du (n x 9); the status of vortex_evaluate.
+int evaluate_separate(vortex_solver* solver, const vortex::ParticleSet& p, std::vector<double>& u,
+                      std::vector<double>& du) {
+  u.assign(3 * p.size(), 0);
+  du.assign(9 * p.size(), 0);
+  const vortex_sources s =
+      vortex_sources_separate(p.size(), VORTEX_FLOAT64, p.x.data(), p.y.data(), p.z.data(),
+                              p.gx.data(), p.gy.data(), p.gz.data(), p.sigma.data());
+  const vortex_field f = vortex_field_interleaved(VORTEX_FLOAT64, u.data(), du.data());
+  return vortex_evaluate(solver, &s, nullptr, &f);
+}
+
 // Every velocity and gradient value of `row_major` (n x 3, n x 9) equals the C++ field's.
 void expect_equal(const vortex::VelocityField& f, const std::vector<double>& u,
                   const std::vector<double>& du, double tolerance) {
@@ -59,12 +72,8 @@ TEST(CApi, SeparateDoubleArraysAreReadInPlaceAndMatchCpp) {
   const vortex::ParticleSet p = vortex::random_cube(3000, 11);
   const vortex::VelocityField ref = cpp_field(p, vortex::Method::Tree);
   Handle h(cpu_tree());
-  std::vector<double> u(3 * p.size()), du(9 * p.size());
-  const vortex_sources s =
-      vortex_sources_separate(p.size(), VORTEX_FLOAT64, p.x.data(), p.y.data(), p.z.data(),
-                              p.gx.data(), p.gy.data(), p.gz.data(), p.sigma.data());
-  const vortex_field f = vortex_field_interleaved(VORTEX_FLOAT64, u.data(), du.data());
-  ASSERT_EQ(vortex_evaluate(h.solver, &s, nullptr, &f), VORTEX_OK) << vortex_last_error();
+  std::vector<double> u, du;
+  ASSERT_EQ(evaluate_separate(h.solver, p, u, du), VORTEX_OK) << vortex_last_error();
   expect_equal(ref, u, du, 0.0);
   vortex_stats stats;
   ASSERT_EQ(vortex_solver_stats(h.solver, &stats), VORTEX_OK);
@@ -170,6 +179,31 @@ TEST(CApi, BadInputGivesStatusAndMessage) {
   s.type = 7;
   EXPECT_EQ(vortex_evaluate(h.solver, &s, nullptr, &f), VORTEX_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(vortex_evaluate(nullptr, &s, nullptr, &f), VORTEX_ERROR_INVALID_ARGUMENT);
+}
+
+TEST(CApi, ToleranceEqualsTheCppPickAndIsReported) {
+  const vortex::ParticleSet p = vortex::random_cube(3000, 12);
+  vortex::SolverOptions cpp;
+  cpp.backend = vortex::Backend::Cpu;
+  cpp.tolerance = 1e-5;
+  const vortex::VelocityField ref = vortex::Solver(cpp).evaluate(p, true);
+  vortex_options o = cpu_tree();
+  o.tolerance = 1e-5;
+  Handle h(o);
+  std::vector<double> u, du;
+  ASSERT_EQ(evaluate_separate(h.solver, p, u, du), VORTEX_OK) << vortex_last_error();
+  expect_equal(ref, u, du, 0.0);
+  vortex_stats stats;
+  ASSERT_EQ(vortex_solver_stats(h.solver, &stats), VORTEX_OK);
+  EXPECT_EQ(stats.tolerance, 1e-5);
+  EXPECT_EQ(stats.order, ref.stats.tree.order);
+  EXPECT_EQ(stats.theta, ref.stats.tree.theta);
+  EXPECT_EQ(stats.precision, VORTEX_PRECISION_FLOAT);
+  o.tolerance = -1;
+  vortex_solver* bad = nullptr;
+  EXPECT_EQ(vortex_solver_create(&o, &bad), VORTEX_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(vortex_last_error()).find("tolerance"), std::string::npos)
+      << vortex_last_error();
 }
 
 TEST(CApi, BadOptionsAndMissingCuda) {

@@ -203,6 +203,31 @@ ParticleSet plummer_sphere(std::size_t n, std::uint64_t seed, const PlummerOptio
   return p;
 }
 
+ParticleSet thin_sheet(std::size_t n, std::uint64_t seed, const SheetOptions& o) {
+  require_positive(o.radius, "sheet radius");
+  require_positive(o.thickness, "sheet thickness");
+  require_positive(o.overlap, "sheet overlap");
+  if (!(o.spread >= 0) || !std::isfinite(o.spread)) {
+    throw std::invalid_argument("sheet spread must be >= 0 and finite, got " +
+                                std::to_string(o.spread));
+  }
+  std::mt19937_64 rng(seed);
+  const double spacing = n > 0 ? o.radius * std::sqrt(kPi / static_cast<double>(n)) : 1.0;
+  const double sigma = o.overlap * spacing;
+  ParticleSet p;
+  p.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double r = o.radius * std::sqrt(uniform01(rng));  // uniform in the disc's area
+    const double phi = 2 * kPi * uniform01(rng);
+    const double z = o.thickness * (uniform01(rng) - 0.5);
+    const double angle = o.spread * (2 * uniform01(rng) - 1);
+    const double magnitude = 1.5 * sigma * sigma * uniform01(rng);
+    p.push_back(r * std::cos(phi), r * std::sin(phi), z, -magnitude * std::sin(angle),
+                magnitude * std::cos(angle), 0.0, sigma);
+  }
+  return p;
+}
+
 double plummer_half_mass_radius(const PlummerOptions& o) {
   const double a = o.scale_radius;
   const double m = 0.5 * plummer_mass(o.max_radius * a, a);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "vortex/tolerance.hpp"
+
 namespace vortex {
 
 namespace {
@@ -90,15 +92,10 @@ double default_kappa(Core core) {
   }
 }
 
-TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend) {
-  const bool cuda = backend == Backend::Cuda;
-  TreeOptions t = tree;
-  if (t.order == 0) t.order = cuda ? 8 : 7;
-  if (t.theta == 0) t.theta = cuda ? 0.5 : 0.45;
-  if (t.kappa == 0) t.kappa = default_kappa(core);
-  if (t.target_bucket == 0) t.target_bucket = cuda ? 64 : 32;
-  if (t.source_bucket == 0) t.source_bucket = cuda ? 256 : 32;
-  return t;
+TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend,
+                                 double tolerance, std::size_t num_sources) {
+  return tree_options_for_tolerance(tolerance > 0 ? tolerance : kDefaultTolerance, core, backend,
+                                    tree, num_sources);
 }
 
 void validate_options(const SolverOptions& o) {
@@ -131,6 +128,10 @@ void validate_options(const SolverOptions& o) {
     throw std::invalid_argument("arity must be 2, 4 or 8, got " + std::to_string(t.arity));
   if (o.threads < 0)
     throw std::invalid_argument("threads must be >= 0, got " + std::to_string(o.threads));
+  if (!(o.tolerance >= 0 && o.tolerance < 1))
+    throw std::invalid_argument(
+        "tolerance must be in [0, 1) (a mean relative error; 0: the defaults), got " +
+        std::to_string(o.tolerance));
 }
 
 }  // namespace vortex

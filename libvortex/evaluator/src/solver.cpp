@@ -156,7 +156,7 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
   if (targets.size() == 0) throw std::invalid_argument("no target points");
   validate_inputs(sources, targets);
   const detail::ResolvedOptions options =
-      detail::resolve_options(options_, resolve_backend(options_.backend));
+      detail::resolve_options(options_, resolve_backend(options_.backend), sources.size());
   ThreadScope threads(options.threads);
   detail::Backend& backend = state_->backend(options.backend);
   EvaluationStats& stats = result.stats;
@@ -189,6 +189,7 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
     stats.tree_build = "host";
   }
   stats.tree = options.tree;
+  stats.tolerance = options.tolerance;
   stats.times.total = seconds_since(start);
 }
 

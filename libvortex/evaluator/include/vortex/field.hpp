@@ -33,7 +33,8 @@ struct EvaluationStats {
   std::uint64_t near_list_entries = 0;       // sum over target leaves of near-list lengths
   std::uint64_t target_leaves = 0;
   std::uint64_t source_nodes = 0;
-  TreeOptions tree;  // the treecode's parameters as used (defaults resolved); zeros for direct
+  TreeOptions tree;      // the treecode's parameters as used (defaults resolved); zeros for direct
+  double tolerance = 0;  // the tolerance they were picked for (0: the defaults, for 2e-4)
 };
 
 // Velocity u and, when requested, the gradient du[3a+b] = du_a/dx_b, one entry per target in the

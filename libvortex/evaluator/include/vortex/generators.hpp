@@ -67,4 +67,18 @@ ParticleSet plummer_sphere(std::size_t n, std::uint64_t seed, const PlummerOptio
 // The radius holding half the particles of the truncated distribution.
 double plummer_half_mass_radius(const PlummerOptions& options);
 
+// A thin vortex sheet: n particles uniform in a disc of radius R in the z = 0 plane, thickened
+// to |z| <= thickness / 2, sigma = overlap times the in-plane spacing sqrt(pi R^2 / n). The
+// vorticity lies in the plane, along +y turned by a random angle within +-spread (radians), with
+// |Gamma| uniform in [0, 1.5 sigma^2]: a shear layer whose velocity jumps across the sheet, the
+// flat, strongly anisotropic distribution the treecode's boxes fit worst.
+struct SheetOptions {
+  double radius = 1.0;      // R
+  double thickness = 0.01;  // full thickness of the sheet
+  double overlap = 1.0;     // sigma / in-plane spacing
+  double spread = 0.5;      // largest angle of Gamma away from +y, in the plane
+};
+
+ParticleSet thin_sheet(std::size_t n, std::uint64_t seed, const SheetOptions& options = {});
+
 }  // namespace vortex

@@ -1,6 +1,7 @@
 #pragma once
 // Options of the Solver and the names under which they are spelled on command lines and in files.
 
+#include <cstddef>
 #include <string>
 
 #include "vortex/kernels/core_function.hpp"
@@ -16,9 +17,10 @@ enum class Precision { Auto, Double, Float };
 // CPU backend builds them on the host whatever this says.
 enum class TreeBuild { Auto, Host, Device };
 
-// Parameters of the multipole treecode (DESIGN.md section 3). A value of 0 picks the default
-// tuned for the backend that runs (measured in docs/PERFORMANCE.md): CPU p = 7, theta = 0.45,
-// buckets 32/32; CUDA p = 8, theta = 0.5, buckets 64/256. Kappa 0 is the core's default_kappa().
+// Parameters of the multipole treecode (DESIGN.md section 3). A value of 0 is picked by the
+// error and cost models of tolerance.hpp for the Solver's tolerance (kDefaultTolerance = 2e-4
+// when that is 0) on the backend that runs; explicit values are kept, and the rest are picked
+// around them.
 struct TreeOptions {
   int order = 0;     // multipole order p (1..16)
   double theta = 0;  // geometric criterion: far if r_source <= theta * dist(c_source, target box)
@@ -36,13 +38,23 @@ struct SolverOptions {
   TreeOptions tree;
   TreeBuild tree_build = TreeBuild::Auto;
   int threads = 0;  // CPU threads; 0 = OpenMP's default
+  // The mean relative error of the velocity and of its gradient that the caller accepts, in
+  // [0, 1). The tree options left at 0 are picked to reach it fastest (tolerance.hpp), and
+  // Precision::Auto computes in float wherever float reaches it (on the CPU too), in double
+  // below kFloatTolerance. 0: the defaults, picked for kDefaultTolerance, with Auto's precision
+  // as described at Precision.
+  double tolerance = 0;
 };
 
-// Default core-distance factor kappa of a core: the distance, in core radii, beyond which the core
-// differs from the singular kernel by less than 1e-6 (relative), so the far field may be singular.
+// A fixed core-distance factor kappa of a core: the distance, in core radii, beyond which its F
+// differs from the singular kernel's by less than 1e-6 (relative). The kappa a Solver uses when
+// none is given is picked for its tolerance instead (core_kappa in tolerance.hpp).
 double default_kappa(Core core);
-// The tree options with every 0 replaced by the default of `backend` (Cpu or Cuda) and `core`.
-TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend);
+// The tree options with every 0 replaced by the pick for `tolerance` (0: kDefaultTolerance) on
+// `backend` (Cpu or Cuda) with `core`, for num_sources sources (0: the error model's reference
+// size, 50,000).
+TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend,
+                                 double tolerance = 0, std::size_t num_sources = 0);
 
 // Throws std::invalid_argument naming the offending option.
 void validate_options(const SolverOptions& options);

@@ -40,8 +40,10 @@ class SourceColumns {
 };
 
 // Adds the contributions of sources [begin, end) at target (tx, ty, tz) to acc (no 1/(4 pi)).
+// The arrays are taken by value: read through a reference, their pointers are reloaded after the
+// accumulator's zeroing (a memset in float), which may write anywhere, and the loop stays scalar.
 template <Core C, class T>
-inline void sum_range_velocity(const SourceArrays<T>& s, std::size_t begin, std::size_t end, T tx,
+inline void sum_range_velocity(const SourceArrays<T> s, std::size_t begin, std::size_t end, T tx,
                                T ty, T tz, VelocityAccumulator<double>& acc) {
   T u0 = 0, u1 = 0, u2 = 0;
 #pragma omp simd reduction(+ : u0, u1, u2)
@@ -59,8 +61,8 @@ inline void sum_range_velocity(const SourceArrays<T>& s, std::size_t begin, std:
 }
 
 template <Core C, class T>
-inline void sum_range_velocity_gradient(const SourceArrays<T>& s, std::size_t begin,
-                                        std::size_t end, T tx, T ty, T tz,
+inline void sum_range_velocity_gradient(const SourceArrays<T> s, std::size_t begin, std::size_t end,
+                                        T tx, T ty, T tz,
                                         VelocityGradientAccumulator<double>& acc) {
   T u0 = 0, u1 = 0, u2 = 0;
   T d0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0, d5 = 0, d6 = 0, d7 = 0, d8 = 0;

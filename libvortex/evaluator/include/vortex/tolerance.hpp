@@ -1,0 +1,62 @@
+#pragma once
+// The treecode's parameters picked from an accuracy target: the mean relative error of the
+// velocity and of its gradient that the caller accepts (SolverOptions::tolerance).
+//
+// Error model: the multipole expansion of order p of a box seen at a distance d >= r / theta is
+// truncated with a relative error bounded by theta^(p+1) / (1 - theta) (the geometric series of
+// the neglected degrees). Mean errors follow theta^(p+1) with a slightly smaller power (most
+// targets are farther than the bound's worst target), and flatten at large theta, where boxes
+// that pass the criterion with room to spare dominate; so the model is
+//   error(p, theta, N) = C (p + 1)^g (b theta^s)^(p+1) theta^k1 (1 - theta)^k2 max(1, N/N0)^e,
+// with C, g, b, s, k1 and k2 fitted to the largest of the mean velocity and gradient errors
+// measured on the random cube, the Plummer sphere and the thin sheet at N0 = 50,000 (the
+// constants and the data: docs/PERFORMANCE.md, "Tolerance"), C raised so that every measured
+// point lies below the model. The last factor is the growth of the clustered (Plummer) case's
+// errors with N (e = 0.9, measured from 2e4 to 2e5); the cube's and the sheet's do not grow, so
+// they end up below the tolerance by that factor at large N.
+//
+// The core criterion kappa is where the core's F and F'/r differ from the singular kernel's by
+// less than a fraction of the tolerance (core_kappa), so that approximating a regularized pair by
+// the singular expansion costs less than the tolerance.
+//
+// Cost model (per backend): time ~ near(theta) + far(p, theta), the near field growing like the
+// volume around a target leaf that fails the criterion (~ theta^-3), the far field like the
+// number of accepted boxes times an M2P of (p + 1)^2 terms; constants from the measured stage
+// times. Of the (p, theta) that the error model says reach the tolerance, the cheapest is taken.
+
+#include <cstddef>
+
+#include "vortex/options.hpp"
+
+namespace vortex {
+
+// The tolerance the defaults are chosen for (tolerance 0 in SolverOptions): the founding paper's
+// accuracy, a mean relative velocity error of 2e-4.
+constexpr double kDefaultTolerance = 2e-4;
+
+// Below this tolerance Precision::Auto computes in double even where it would pick float: float
+// sums carry rounding errors of up to 1e-6 (mean relative, measured), kFloatRounding with a
+// margin, which leave too little of the tolerance to the expansions.
+constexpr double kFloatTolerance = 1e-5;
+constexpr double kFloatRounding = 1.5e-6;
+
+// Largest relative deviation of the core from the singular kernel at rho = r / sigma, in F and in
+// F'/r. 0 for the singular kernel.
+double core_deviation(Core core, double rho);
+
+// The smallest rho beyond which core_deviation stays below `deviation` (0 for the singular
+// kernel). Throws std::invalid_argument unless 0 < deviation < 1.
+double core_kappa(Core core, double deviation);
+
+// The error model above: predicted mean relative error (velocity or gradient, the larger) of the
+// far field with order p and criterion theta, for num_sources sources (0: N0).
+double predicted_far_error(int order, double theta, std::size_t num_sources = 0);
+
+// The tree options that reach `tolerance` fastest on `backend` (Cpu or Cuda) with `core`: the
+// non-zero fields of `given` are kept, the others (order, theta, kappa, buckets) picked around
+// them. Where nothing reaches the tolerance (a given theta too large for any order), the point of
+// least predicted error. Throws std::invalid_argument unless 0 < tolerance < 1.
+TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend backend,
+                                       const TreeOptions& given = {}, std::size_t num_sources = 0);
+
+}  // namespace vortex

@@ -1,0 +1,137 @@
+#include "vortex/tolerance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace vortex {
+
+namespace {
+
+// Error model constants (tolerance.hpp), fitted by least squares to log(error) over p = 3..13,
+// theta = 0.3..0.7 on the three cases at N = 50,000 (docs/PERFORMANCE.md, "Tolerance"); C is the
+// fit's largest ratio of measured to modelled error (1.28) times a margin of 1.25.
+constexpr double kErrorScale = 447.0;          // C
+constexpr double kErrorDegreePower = -0.869;   // g
+constexpr double kErrorRate = 0.9657;          // b
+constexpr double kErrorThetaPower = 0.9457;    // s
+constexpr double kErrorThetaFactor = 4.750;    // k1
+constexpr double kErrorFarFactor = 4.914;      // k2
+constexpr double kErrorSizeReference = 50000;  // N of the fit
+constexpr double kErrorSizePower = 0.9;        // e
+
+// Share of the tolerance left to the core criterion: pairs beyond kappa sigma deviate from the
+// singular kernel by at most this fraction of the tolerance.
+constexpr double kCoreShare = 0.1;
+
+// Relative stage costs of one backend at order p and criterion theta (seconds per unit do not
+// matter: only the cheapest (p, theta) is sought). near ~ n0 + n1 theta^-3;
+// far ~ (m0 + m1 theta^-3) (c0 + (p + 1)^2).
+struct CostModel {
+  double n0, n1, m0, m1, c0;
+  double operator()(int p, double theta) const {
+    const double volume = 1 / (theta * theta * theta);
+    const double terms = (p + 1.0) * (p + 1.0);
+    return n0 + n1 * volume + (m0 + m1 * volume) * (c0 + terms);
+  }
+};
+
+// CPU: fitted to the near and far times of the same runs as the error model (cube, one thread).
+// CUDA: the same shapes, the near field scaled to the H100's measured near:far ratio at p = 8,
+// theta = 0.5 (16.8 : 18.6 ms at N = 1e6, docs/PERFORMANCE.md).
+constexpr CostModel kCpuCost = {0.278, 0.0308, 0.00647, 0.000493, 24};
+constexpr CostModel kCudaCost = {0.522, 0.0579, 0.00647, 0.000493, 24};
+
+// The source and target leaf sizes of a backend at order p.
+// The source and target leaf sizes of a backend at order p, where not given. On the CPU a source
+// leaf is worth its M2P when its pair sums cost about as much: (p + 1)^2 particles, as a power of
+// two in 32..256 (measured faster than 32 from p = 7 on, docs/PERFORMANCE.md). On CUDA the
+// tuned 64/256 (the near field is cheap there).
+void set_buckets(int order, Backend backend, TreeOptions& t) {
+  int target = 64, source = 256;
+  if (backend != Backend::Cuda) {
+    target = 32;
+    const double terms = (order + 1.0) * (order + 1.0);
+    source = 1 << std::clamp(static_cast<int>(std::lround(std::log2(terms))), 5, 8);
+  }
+  if (t.target_bucket == 0) t.target_bucket = target;
+  if (t.source_bucket == 0) t.source_bucket = source;
+}
+
+void require_fraction(double value, const char* what) {
+  if (!(value > 0 && value < 1))
+    throw std::invalid_argument(std::string(what) + " must be in (0, 1), got " +
+                                std::to_string(value));
+}
+
+}  // namespace
+
+double core_deviation(Core core, double rho) {
+  if (core == Core::Singular || !(rho > 0)) return core == Core::Singular ? 0 : 1;
+  const CoreShape<double> k =
+      dispatch_core(core, [&](auto c) { return core_shape<decltype(c)::value>(rho * rho); });
+  const double rho3 = rho * rho * rho;
+  const double f_deviation = std::abs(k.f * rho3 - 1);
+  const double h_deviation = std::abs(k.h * rho3 * rho * rho / -3 - 1);
+  return std::max(f_deviation, h_deviation);
+}
+
+double core_kappa(Core core, double deviation) {
+  require_fraction(deviation, "core deviation");
+  if (core == Core::Singular) return 0;
+  // Every core's deviation falls monotonically with rho: step out geometrically, then bisect.
+  double lo = 0, hi = 0.25;
+  while (core_deviation(core, hi) > deviation && hi < 1e12) {
+    lo = hi;
+    hi *= 1.5;
+  }
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (core_deviation(core, mid) > deviation ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+double predicted_far_error(int order, double theta, std::size_t num_sources) {
+  const double p1 = order + 1.0;
+  const double size = std::max(1.0, static_cast<double>(num_sources) / kErrorSizeReference);
+  return kErrorScale * std::pow(p1, kErrorDegreePower) *
+         std::pow(kErrorRate * std::pow(theta, kErrorThetaPower), p1) *
+         std::pow(theta, kErrorThetaFactor) * std::pow(1 - theta, kErrorFarFactor) *
+         std::pow(size, kErrorSizePower);
+}
+
+TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend backend,
+                                       const TreeOptions& given, std::size_t num_sources) {
+  require_fraction(tolerance, "tolerance");
+  const CostModel& cost = backend == Backend::Cuda ? kCudaCost : kCpuCost;
+  TreeOptions best = given;
+  double best_cost = INFINITY, best_miss = INFINITY;
+  // theta from 0.3 to 0.7, the range of the fit (or the given one); each theta's smallest order
+  // (or the given one) whose predicted error is small enough.
+  for (int i = 0; i <= 32; ++i) {
+    const double theta = given.theta > 0 ? given.theta : 0.3 + 0.0125 * i;
+    for (int p = given.order > 0 ? given.order : 1; p <= 16; ++p) {
+      const bool last = given.order > 0 || p == 16;
+      if (predicted_far_error(p, theta, num_sources) > tolerance && !last) continue;
+      // A point that misses the tolerance only competes when nothing reaches it (then the
+      // least predicted error wins).
+      const double miss = predicted_far_error(p, theta, num_sources) / tolerance;
+      const double c = miss > 1 ? INFINITY : cost(p, theta);
+      if (c < best_cost || (best_cost == INFINITY && miss < best_miss)) {
+        best_cost = c;
+        best_miss = miss;
+        best.order = p;
+        best.theta = theta;
+      }
+      break;
+    }
+    if (given.theta > 0) break;
+  }
+  if (given.kappa == 0) best.kappa = core_kappa(core, kCoreShare * tolerance);
+  set_buckets(best.order, backend, best);
+  return best;
+}
+
+}  // namespace vortex

@@ -1,0 +1,172 @@
+// The tolerance as the Solver's interface: the option's checks, the core criterion it sets, the
+// parameters it picks, and the errors the Solver then reaches against the double direct sum on
+// a uniform, a clustered and a flat set.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "support/reference.hpp"
+#include "vortex/generators.hpp"
+#include "vortex/solver.hpp"
+#include "vortex/tolerance.hpp"
+
+namespace vortex {
+namespace {
+
+using testing::mean_relative_gradient;
+using testing::mean_relative_velocity;
+
+constexpr Core kRegularCores[] = {Core::Exponential, Core::Gaussian, Core::RosenheadMoore,
+                                  Core::WinckelmansLeonard};
+
+TEST(ToleranceOption, RejectsValuesOutsideZeroToOne) {
+  for (double bad : {-1e-3, 1.0, 2.0, std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::infinity()}) {
+    SolverOptions o;
+    o.tolerance = bad;
+    try {
+      validate_options(o);
+      ADD_FAILURE() << "accepted tolerance " << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("tolerance"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(Solver{o}, std::invalid_argument);
+  }
+  SolverOptions fine;
+  fine.tolerance = 1e-6;
+  EXPECT_NO_THROW(validate_options(fine));
+  EXPECT_THROW(tree_options_for_tolerance(0, Core::Exponential, Backend::Cpu),
+               std::invalid_argument);
+}
+
+TEST(CoreKappa, TheCoreDeviatesByTheAskedFractionThere) {
+  for (Core core : kRegularCores) {
+    for (double deviation : {1e-3, 2e-5, 1e-7}) {
+      const double kappa = core_kappa(core, deviation);
+      EXPECT_LE(core_deviation(core, kappa), deviation) << to_string(core);
+      EXPECT_GT(core_deviation(core, 0.999 * kappa), deviation) << to_string(core);
+      EXPECT_LE(core_deviation(core, 3 * kappa), deviation) << to_string(core);
+    }
+  }
+  // Exponential core: F deviates by e^-s and F'/r by (1 + s) e^-s, s = rho^3.
+  const double kappa = core_kappa(Core::Exponential, 1e-6);
+  const double s = kappa * kappa * kappa;
+  EXPECT_NEAR((1 + s) * std::exp(-s), 1e-6, 1e-12);
+  EXPECT_EQ(core_kappa(Core::Singular, 1e-6), 0);
+  EXPECT_THROW(core_kappa(Core::Exponential, 0), std::invalid_argument);
+}
+
+TEST(TreeOptionsForTolerance, PredictedErrorWithinTheTolerance) {
+  for (Backend backend : {Backend::Cpu, Backend::Cuda}) {
+    TreeOptions previous;
+    for (double tolerance : {1e-3, 2e-4, 1e-5, 1e-6}) {
+      for (std::size_t n : {std::size_t(10000), std::size_t(1000000)}) {
+        const TreeOptions t =
+            tree_options_for_tolerance(tolerance, Core::Exponential, backend, {}, n);
+        EXPECT_LE(predicted_far_error(t.order, t.theta, n), tolerance);
+        EXPECT_LE(core_deviation(Core::Exponential, t.kappa), 0.1 * tolerance);
+        EXPECT_GT(t.target_bucket, 0);
+        EXPECT_GT(t.source_bucket, 0);
+        EXPECT_EQ(t.arity, 8);
+      }
+      const TreeOptions t = tree_options_for_tolerance(tolerance, Core::Exponential, backend);
+      if (previous.order > 0) EXPECT_GT(t.kappa, previous.kappa);
+      previous = t;
+    }
+  }
+}
+
+TEST(TreeOptionsForTolerance, GivenValuesAreKept) {
+  TreeOptions given;
+  given.order = 5;
+  TreeOptions t = tree_options_for_tolerance(1e-3, Core::Exponential, Backend::Cpu, given);
+  EXPECT_EQ(t.order, 5);
+  EXPECT_LE(predicted_far_error(5, t.theta), 1e-3);  // theta picked around the given order
+  given = {};
+  given.theta = 0.6;
+  given.kappa = 3;
+  given.source_bucket = 100;
+  t = tree_options_for_tolerance(1e-5, Core::Exponential, Backend::Cpu, given);
+  EXPECT_EQ(t.theta, 0.6);
+  EXPECT_EQ(t.kappa, 3);
+  EXPECT_EQ(t.source_bucket, 100);
+  EXPECT_LE(predicted_far_error(t.order, 0.6), 1e-5);
+  EXPECT_GT(predicted_far_error(t.order - 1, 0.6), 1e-5);  // the smallest order that reaches it
+  // Nothing reaches 1e-9 at theta = 0.7: the most accurate order.
+  given = {};
+  given.theta = 0.7;
+  EXPECT_EQ(tree_options_for_tolerance(1e-9, Core::Exponential, Backend::Cpu, given).order, 16);
+}
+
+ParticleSet make_set(const std::string& name, std::size_t n) {
+  if (name == "plummer") return plummer_sphere(n, 3);
+  if (name == "sheet") return thin_sheet(n, 3);
+  return random_cube(n, 3);
+}
+
+SolverOptions cpu_options(Method method, double tolerance) {
+  SolverOptions o;
+  o.backend = Backend::Cpu;
+  o.method = method;
+  o.tolerance = tolerance;
+  return o;
+}
+
+class SolverTolerance : public ::testing::TestWithParam<std::string> {};
+
+// The measured mean relative errors of velocity and gradient stay within each tolerance.
+TEST_P(SolverTolerance, MeasuredErrorsWithinTheTolerance) {
+  const std::size_t n = 6000;
+  const ParticleSet p = make_set(GetParam(), n);
+  const VelocityField reference = Solver(cpu_options(Method::Direct, 0)).evaluate(p, true);
+  for (double tolerance : {1e-3, 2e-4, 1e-5, 1e-6}) {
+    const VelocityField f = Solver(cpu_options(Method::Tree, tolerance)).evaluate(p, true);
+    EXPECT_LE(mean_relative_velocity(f, reference), tolerance) << tolerance;
+    EXPECT_LE(mean_relative_gradient(f, reference), tolerance) << tolerance;
+    EXPECT_EQ(f.stats.tolerance, tolerance);
+    EXPECT_GT(f.stats.far_list_entries, 0u) << "no far field: the test would not test it";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sets, SolverTolerance, ::testing::Values("cube", "plummer", "sheet"));
+
+TEST(SolverToleranceChoice, PrecisionAutoFollowsTheTolerance) {
+  const ParticleSet p = random_cube(3000, 1);
+  EXPECT_EQ(Solver(cpu_options(Method::Tree, 1e-3)).evaluate(p, false).stats.precision, "float");
+  EXPECT_EQ(Solver(cpu_options(Method::Tree, 1e-6)).evaluate(p, false).stats.precision, "double");
+  EXPECT_EQ(Solver(cpu_options(Method::Tree, 0)).evaluate(p, false).stats.precision, "double");
+  SolverOptions o = cpu_options(Method::Tree, 1e-3);
+  o.precision = Precision::Double;
+  EXPECT_EQ(Solver(o).evaluate(p, false).stats.precision, "double");
+}
+
+TEST(SolverToleranceChoice, StatsReportThePickAndExplicitValuesWin) {
+  const ParticleSet p = random_cube(3000, 1);
+  SolverOptions o = cpu_options(Method::Tree, 1e-5);
+  o.precision = Precision::Double;
+  const VelocityField f = Solver(o).evaluate(p, false);
+  const TreeOptions pick = tree_options_for_tolerance(1e-5, o.core, Backend::Cpu, {}, p.size());
+  EXPECT_EQ(f.stats.tree.order, pick.order);
+  EXPECT_EQ(f.stats.tree.theta, pick.theta);
+  EXPECT_EQ(f.stats.tree.kappa, pick.kappa);
+  EXPECT_EQ(f.stats.tree.source_bucket, pick.source_bucket);
+  o.tree.order = 4;
+  o.tree.theta = 0.55;
+  const VelocityField g = Solver(o).evaluate(p, false);
+  EXPECT_EQ(g.stats.tree.order, 4);
+  EXPECT_EQ(g.stats.tree.theta, 0.55);
+  // Tolerance 0: the defaults, which are the pick for the default tolerance.
+  const VelocityField d = Solver(cpu_options(Method::Tree, 0)).evaluate(p, false);
+  const TreeOptions defaults =
+      tree_options_for_tolerance(kDefaultTolerance, Core::Exponential, Backend::Cpu, {}, p.size());
+  EXPECT_EQ(d.stats.tree.order, defaults.order);
+  EXPECT_EQ(d.stats.tree.theta, defaults.theta);
+  EXPECT_EQ(d.stats.tolerance, 0);
+}
+
+}  // namespace
+}  // namespace vortex
