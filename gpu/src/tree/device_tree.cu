@@ -250,7 +250,6 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   upload(inner_by_level_, shape_.inner_by_level, stream);
   upload(piece_begin_, shape_.piece_begin, stream);
   upload(piece_end_, shape_.piece_end, stream);
-  upload(piece_mid_, shape_.piece_mid, stream);
   upload(piece_first_chunk_, shape_.piece_first_chunk, stream);
   upload(chunk_piece_, shape_.chunk_piece, stream);
   upload(chunk_begin_, shape_.chunk_begin, stream);

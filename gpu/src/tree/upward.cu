@@ -1,7 +1,7 @@
 // The upward pass on the device (tree_launch.hpp), with the multipole module's P2M, M2M and M2V
 // terms: a block per leaf (P2M) and per parent (M2M), each thread owning some of the output
 // coefficients, and the harmonics and scratch in shared memory rather than in per-thread stack
-// arrays (large stacks make the driver reserve them for every resident thread).
+// arrays of several KB (local memory is reserved for every resident thread).
 
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/tree_launch.hpp"

@@ -28,10 +28,10 @@ struct TreeShape {
   std::vector<KdNode> nodes;  // ranges and links; bounds are filled on the device
   std::vector<int> leaves;    // leaf node indices in tree order
   // Pieces of cut depth d are entries [depth_start[d], depth_start[d + 1]) of the piece arrays:
-  // the ranges that tile [0, n) before the cuts of depth d, in order, and where each is cut (-1
-  // for a piece that is a leaf already).
+  // the ranges that tile [0, n) before the cuts of depth d, in order. A piece with chunks
+  // (piece_first_chunk >= 0) is cut at this depth; sorting it whole puts its cut in place.
   std::vector<int> depth_start;
-  std::vector<int> piece_begin, piece_end, piece_mid;
+  std::vector<int> piece_begin, piece_end;
   // Fixed-size chunks (kTreeChunk points) of the ranges each pass reduces (so that a large range is
   // shared by many blocks): per depth, the chunks of its cut pieces (depth_chunk_start, chunk_piece
   // are piece entries); and the chunks of all nodes (chunk_node are node indices).
@@ -82,9 +82,8 @@ class DeviceTree {
   TreeShape shape_;
   // Shape on the device.
   DeviceBuffer<KdNode> nodes_;
-  DeviceBuffer<int> leaves_, inner_by_level_, piece_begin_, piece_end_, piece_mid_,
-      piece_first_chunk_, chunk_piece_, chunk_begin_, chunk_end_, node_chunk_node_,
-      node_chunk_begin_, node_chunk_end_;
+  DeviceBuffer<int> leaves_, inner_by_level_, piece_begin_, piece_end_, piece_first_chunk_,
+      chunk_piece_, chunk_begin_, chunk_end_, node_chunk_node_, node_chunk_begin_, node_chunk_end_;
   // Build storage.
   DeviceBuffer<std::uint64_t> keys_[2];
   DeviceBuffer<std::uint32_t> perm_[2];

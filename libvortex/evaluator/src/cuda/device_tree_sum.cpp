@@ -235,21 +235,8 @@ ComponentView device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, Point
   ws.near_end.record(ws.compute);
 
   ws.compute.wait(r.multipoles_end.get());
-  g::FarSum f;
-  f.order = t.order;
-  f.arithmetic = a;
-  f.gradient = gradient;
-  f.block_threads = work.block_threads;
-  f.targets = ws.targets.device.data();
-  f.centers = ws.centers.device.data();
-  f.multipoles = ws.expansions.device.data();
-  f.groups = ws.groups.device.data();
-  f.items = ws.far_items.device.data();
-  f.num_items = static_cast<int>(work.far_items.size());
-  f.nodes = r.far_nodes.data();
-  f.partial = ws.partial.data();
   ws.far_start.record(ws.compute);
-  g::launch_far_sum(f, cs);
+  g::launch_far_sum(far_sum(ws, work, t.order, a, gradient, r.far_nodes.data()), cs);
   launch_combine_and_download(ws, work, nt, gradient, r.target_tree.permutation());
   ws.compute.synchronize();
   phases.mark("wait_gpu");

@@ -53,21 +53,9 @@ double start_far_field(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPla
   ws.compute.wait(ws.expansions_end.get());
   const double pack_time = phases.mark("pack_expansions");
 
-  g::FarSum f;
-  f.order = plan.order;
-  f.arithmetic = a;
-  f.gradient = gradient;
-  f.block_threads = work.block_threads;
-  f.targets = ws.targets.device.data();
-  f.centers = ws.centers.device.data();
-  f.multipoles = ws.expansions.device.data();
-  f.groups = ws.groups.device.data();
-  f.items = ws.far_items.device.data();
-  f.num_items = static_cast<int>(work.far_items.size());
-  f.nodes = ws.far_nodes.device.data();
-  f.partial = ws.partial.data();
   ws.far_start.record(ws.compute);
-  g::launch_far_sum(f, ws.compute.get());
+  g::launch_far_sum(far_sum(ws, work, plan.order, a, gradient, ws.far_nodes.device.data()),
+                    ws.compute.get());
   return pack_time;
 }
 

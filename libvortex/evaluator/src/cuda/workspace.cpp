@@ -140,6 +140,24 @@ g::PairSum pair_sum(CudaWorkspace& ws, const g::WorkPlan& plan, Core core, g::Ar
   return p;
 }
 
+g::FarSum far_sum(CudaWorkspace& ws, const g::WorkPlan& plan, int order, g::Arithmetic a,
+                  bool gradient, const int* nodes) {
+  g::FarSum f;
+  f.order = order;
+  f.arithmetic = a;
+  f.gradient = gradient;
+  f.block_threads = plan.block_threads;
+  f.targets = ws.targets.device.data();
+  f.centers = ws.centers.device.data();
+  f.multipoles = ws.expansions.device.data();
+  f.groups = ws.groups.device.data();
+  f.items = ws.far_items.device.data();
+  f.num_items = static_cast<int>(plan.far_items.size());
+  f.nodes = nodes;
+  f.partial = ws.partial.data();
+  return f;
+}
+
 double start_pair_sum(CudaWorkspace& ws, SourcesView sources, PointsView targets, Origin origin,
                       const g::WorkPlan& plan, const ResolvedOptions& options, bool gradient) {
   HostPhases phases;

@@ -123,6 +123,10 @@ std::size_t resident_blocks(const CudaWorkspace& ws, int per_multiprocessor);
 // The pair-sum launch of `plan` over the workspace's buffers.
 g::PairSum pair_sum(CudaWorkspace& ws, const g::WorkPlan& plan, Core core, g::Arithmetic a,
                     bool gradient);
+// The multipole-sum launch of `plan` over the workspace's buffers; `nodes` are the far lists
+// entries the far items index (on the device).
+g::FarSum far_sum(CudaWorkspace& ws, const g::WorkPlan& plan, int order, g::Arithmetic a,
+                  bool gradient, const int* nodes);
 // Packs the particles relative to `origin`, stages `plan`, uploads both and launches the pair sums
 // on the compute stream (the direct sum, or the treecode's near field). Returns the host seconds
 // spent packing.
