@@ -13,6 +13,7 @@
 #include "backend/backend.hpp"
 #include "backend/packing.hpp"
 #include "cpu/cpu_stages.hpp"
+#include "cpu/flush_subnormals.hpp"
 
 namespace vortex::detail {
 
@@ -60,10 +61,12 @@ class CpuBackend final : public Backend {
     auto stage = Clock::now();
     compute_multipoles(plan);
     stats.times.multipole = seconds_since(stage);
-    if (options.arithmetic == Arithmetic::Float)
+    if (options.arithmetic == Arithmetic::Float) {
+      const FlushSubnormals flush;
       sum_tree(float_, plan, options.core, gradient, out, stats);
-    else
+    } else {
       sum_tree(double_, plan, options.core, gradient, out, stats);
+    }
     fill_names(options.arithmetic, stats);
     return view();
   }
