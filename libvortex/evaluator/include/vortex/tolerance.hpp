@@ -12,8 +12,8 @@
 // measured on the random cube, the Plummer sphere and the thin sheet at N0 = 50,000 (the
 // constants and the data: docs/PERFORMANCE.md, "Tolerance"), C raised so that every measured
 // point lies below the model. The last factor is the growth of the clustered (Plummer) case's
-// errors with N (e = 0.9, measured from 2e4 to 2e5); the cube's and the sheet's do not grow, so
-// they end up below the tolerance by that factor at large N.
+// errors with N (e = 0.9, measured from 2e4 to 2e5); the cube's does not grow, so it ends up
+// below the tolerance by about that factor at large N.
 //
 // The core criterion kappa is where the core's F and F'/r differ from the singular kernel's by
 // less than a fraction of the tolerance (core_kappa), so that approximating a regularized pair by
