@@ -84,6 +84,11 @@ if(TARGET vortex-bench)
     -DBENCH=$<TARGET_FILE:vortex-bench> -DDIR=${VORTEX_APP_TEST_DIR}/bench-report-extrapolated
     -DEXTRAPOLATE=ON -P ${VORTEX_APP_SCRIPTS}/report_smoke.cmake)
   set_tests_properties(app.bench.report app.bench.report-extrapolated PROPERTIES TIMEOUT 120)
+  add_test(NAME app.bench.tolerance COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:vortex-bench>
+    -DDIR=${VORTEX_APP_TEST_DIR}/bench-tolerance
+    -DPLOT=${CMAKE_CURRENT_SOURCE_DIR}/scripts/plot-report.sh
+    -P ${VORTEX_APP_SCRIPTS}/tolerance_smoke.cmake)
+  set_tests_properties(app.bench.tolerance PROPERTIES TIMEOUT 120)
   add_test(NAME app.bench.report-bad-sweep COMMAND vortex-bench --sweep sizes --out unused)
   set_tests_properties(app.bench.report-bad-sweep PROPERTIES PASS_REGULAR_EXPRESSION
     "vortex-bench: error: --sweep: unknown sweep 'sizes'")

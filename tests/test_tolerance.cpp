@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/resolved_options.hpp"
 #include "support/reference.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/solver.hpp"
@@ -100,6 +101,35 @@ TEST(TreeOptionsForTolerance, GivenValuesAreKept) {
   given = {};
   given.theta = 0.7;
   EXPECT_EQ(tree_options_for_tolerance(1e-9, Core::Exponential, Backend::Cpu, given).order, 16);
+}
+
+// Float is chosen where its rounding, from the sources' offsets in core radii, leaves three
+// quarters of the tolerance to the expansions, which then get what it leaves.
+TEST(ToleranceArithmetic, FloatWhereItsRoundingLeavesRoom) {
+  ParticleSet p;  // mean offset from the middle: 1 / 0.5 = 2 core radii
+  for (int k = 0; k < 3; ++k)
+    for (double sign : {-1.0, 1.0}) {
+      double x[3] = {0, 0, 0};
+      x[k] = sign;
+      p.push_back(x[0], x[1], x[2], 0, 0, 1e-3, 0.5);
+    }
+  EXPECT_DOUBLE_EQ(detail::mean_offset_in_sigmas(p), 2.0);
+  const double rounding = float_rounding_error(2.0);
+  EXPECT_GT(float_rounding_error(400.0), 10 * rounding);  // coarse positions round more
+  SolverOptions o;
+  for (double tolerance : {1e-3, 5 * rounding, 3 * rounding}) {
+    o.tolerance = tolerance;
+    const detail::ResolvedOptions r = detail::resolve_options(o, Backend::Cpu, p);
+    const bool float_fits = rounding <= kFloatShare * tolerance;
+    EXPECT_EQ(r.arithmetic == detail::Arithmetic::Float, float_fits) << tolerance;
+    const double budget = float_fits ? tolerance - rounding : tolerance;
+    EXPECT_EQ(r.tree.order,
+              tree_options_for_tolerance(budget, o.core, Backend::Cpu, {}, p.size()).order);
+    EXPECT_EQ(r.tolerance, tolerance);
+  }
+  o.precision = Precision::Float;  // asked for: kept, and the expansions get what is left
+  o.tolerance = 3 * rounding;
+  EXPECT_EQ(detail::resolve_options(o, Backend::Cpu, p).arithmetic, detail::Arithmetic::Float);
 }
 
 ParticleSet make_set(const std::string& name, std::size_t n) {

@@ -48,10 +48,11 @@ void ReportContext::write_provenance(JsonWriter& json) const {
 }
 
 std::string ReportContext::describe() const {
-  // The options as they apply on each backend present (0 given = that backend's tuned default).
-  std::string tree =
-      "tree options on the CPU: " + describe_tree_options(resolve_tree_options(
-                                        base.tree, base.core, Backend::Cpu, base.tolerance));
+  // The options as they apply on each backend present (0 given = picked for the tolerance and
+  // the number of sources: shown for the error model's reference size; each result lists its own).
+  std::string tree = "tree options on the CPU (for 50,000 sources): " +
+                     describe_tree_options(
+                         resolve_tree_options(base.tree, base.core, Backend::Cpu, base.tolerance));
   if (cuda_available()) {
     tree += "; on CUDA: " + describe_tree_options(resolve_tree_options(
                                 base.tree, base.core, Backend::Cuda, base.tolerance));

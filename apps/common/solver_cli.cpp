@@ -38,21 +38,21 @@ void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision)
   parser.add("--tolerance", "T",
              "mean relative error of velocity and gradient accepted (0 < T < 1): the tree options "
              "left at 0 are picked to reach it fastest, and precision auto uses float where it "
-             "suffices (T >= 2e-5); 0 = the defaults, picked for 2e-4",
+             "leaves most of T to the expansions; 0 = the defaults, picked for 2e-4",
              tolerance_);
-  parser.add("--order", "P", "multipole order of the treecode (1..16); 0 = tuned for the backend",
-             tree_.order);
+  parser.add("--order", "P",
+             "multipole order of the treecode (1..16); 0 = picked for the tolerance", tree_.order);
   parser.add("--theta", "T",
              "geometric acceptance: far if source box radius <= T * distance to the target box; "
-             "0 = tuned for the backend",
+             "0 = picked for the tolerance",
              tree_.theta);
   parser.add("--kappa", "K",
              "core acceptance: far if the box gap >= K * largest sigma of the source box; "
-             "0 = the core's default",
+             "0 = picked for the tolerance and the core",
              tree_.kappa);
-  parser.add("--target-bucket", "N", "particles per target leaf; 0 = tuned for the backend",
+  parser.add("--target-bucket", "N", "particles per target leaf; 0 = picked for the tolerance",
              tree_.target_bucket);
-  parser.add("--source-bucket", "N", "particles per source leaf; 0 = tuned for the backend",
+  parser.add("--source-bucket", "N", "particles per source leaf; 0 = picked for the tolerance",
              tree_.source_bucket);
   parser.add("--arity", "A", "children per tree node: 2, 4 or 8", tree_.arity);
   parser.add("--tree-build", "auto|host|device",

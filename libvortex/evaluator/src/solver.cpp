@@ -156,7 +156,7 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
   if (targets.size() == 0) throw std::invalid_argument("no target points");
   validate_inputs(sources, targets);
   const detail::ResolvedOptions options =
-      detail::resolve_options(options_, resolve_backend(options_.backend), sources.size());
+      detail::resolve_options(options_, resolve_backend(options_.backend), sources);
   ThreadScope threads(options.threads);
   detail::Backend& backend = state_->backend(options.backend);
   EvaluationStats& stats = result.stats;

@@ -21,6 +21,10 @@ constexpr double kErrorFarFactor = 4.914;      // k2
 constexpr double kErrorSizeReference = 50000;  // N of the fit
 constexpr double kErrorSizePower = 0.9;        // e
 
+// float_rounding_error = a + b 2^-24 R.
+constexpr double kFloatBase = 6e-7;   // a
+constexpr double kFloatSlope = 0.45;  // b
+
 // Share of the tolerance left to the core criterion: pairs beyond kappa sigma deviate from the
 // singular kernel by at most this fraction of the tolerance.
 constexpr double kCoreShare = 0.1;
@@ -43,7 +47,6 @@ struct CostModel {
 constexpr CostModel kCpuCost = {0.278, 0.0308, 0.00647, 0.000493, 24};
 constexpr CostModel kCudaCost = {0.522, 0.0579, 0.00647, 0.000493, 24};
 
-// The source and target leaf sizes of a backend at order p.
 // The source and target leaf sizes of a backend at order p, where not given. On the CPU a source
 // leaf is worth its M2P when its pair sums cost about as much: (p + 1)^2 particles, as a power of
 // two in 32..256 (measured faster than 32 from p = 7 on, docs/PERFORMANCE.md). On CUDA the
@@ -91,6 +94,10 @@ double core_kappa(Core core, double deviation) {
     (core_deviation(core, mid) > deviation ? lo : hi) = mid;
   }
   return hi;
+}
+
+double float_rounding_error(double mean_offset_in_sigmas) {
+  return kFloatBase + kFloatSlope * 0x1.0p-24 * mean_offset_in_sigmas;
 }
 
 double predicted_far_error(int order, double theta, std::size_t num_sources) {

@@ -40,9 +40,9 @@ struct SolverOptions {
   int threads = 0;  // CPU threads; 0 = OpenMP's default
   // The mean relative error of the velocity and of its gradient that the caller accepts, in
   // [0, 1). The tree options left at 0 are picked to reach it fastest (tolerance.hpp), and
-  // Precision::Auto computes in float wherever float reaches it (on the CPU too), in double
-  // below kFloatTolerance. 0: the defaults, picked for kDefaultTolerance, with Auto's precision
-  // as described at Precision.
+  // Precision::Auto computes in float wherever float's rounding leaves most of the tolerance to
+  // the expansions (on the CPU too), else in double. 0: the defaults, picked for
+  // kDefaultTolerance, with Auto's precision as described at Precision.
   double tolerance = 0;
 };
 

@@ -12,8 +12,8 @@
 // measured on the random cube, the Plummer sphere and the thin sheet at N0 = 50,000 (the
 // constants and the data: docs/PERFORMANCE.md, "Tolerance"), C raised so that every measured
 // point lies below the model. The last factor is the growth of the clustered (Plummer) case's
-// errors with N (e = 0.9, measured from 2e4 to 2e5); the cube's and the sheet's do not grow, so
-// they end up below the tolerance by that factor at large N.
+// errors with N (e = 0.9, measured from 2e4 to 2e5); the cube's does not grow, so it ends up
+// below the tolerance by about that factor at large N.
 //
 // The core criterion kappa is where the core's F and F'/r differ from the singular kernel's by
 // less than a fraction of the tolerance (core_kappa), so that approximating a regularized pair by
@@ -34,11 +34,18 @@ namespace vortex {
 // accuracy, a mean relative velocity error of 2e-4.
 constexpr double kDefaultTolerance = 2e-4;
 
-// Below this tolerance Precision::Auto computes in double even where it would pick float: float
-// sums carry rounding errors of up to 1e-6 (mean relative, measured), kFloatRounding with a
-// margin, which leave too little of the tolerance to the expansions.
-constexpr double kFloatTolerance = 1e-5;
-constexpr double kFloatRounding = 1.5e-6;
+// Float arithmetic adds its own error: the positions are rounded to float (relative 2^-24 of their
+// distance from the middle of the sources' bounding box, the origin of the float sums), which
+// against a core of radius sigma changes the pair's velocity and gradient by about that rounding
+// over sigma, and the sums add their rounding. Modelled as a + b 2^-24 R, R the sources' mean
+// distance from that middle in units of their own sigma, fitted to float runs at orders where
+// the expansions' error is negligible (docs/PERFORMANCE.md, "Tolerance"): a thin sheet of 1e6
+// particles (R = 376) reached 8.7e-6 in the gradient, a cube of 20,000 (R = 13) 6.1e-7.
+double float_rounding_error(double mean_offset_in_sigmas);
+
+// Precision::Auto computes in float, with a tolerance, when float's rounding takes at most this
+// share of it; the expansions get the rest.
+constexpr double kFloatShare = 0.25;
 
 // Largest relative deviation of the core from the singular kernel at rho = r / sigma, in F and in
 // F'/r. 0 for the singular kernel.

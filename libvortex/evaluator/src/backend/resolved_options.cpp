@@ -1,32 +1,52 @@
 #include "backend/resolved_options.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include "backend/tree_plan.hpp"
 
 #include "vortex/tolerance.hpp"
 
 namespace vortex::detail {
 
-Arithmetic resolve_arithmetic(Precision precision, Backend backend, double tolerance) {
+Arithmetic resolve_arithmetic(Precision precision, Backend backend) {
   if (precision == Precision::Double) return Arithmetic::Double;
   if (precision == Precision::Float) return Arithmetic::Float;
-  if (tolerance > 0) return tolerance >= kFloatTolerance ? Arithmetic::Float : Arithmetic::Double;
   return backend == Backend::Cuda ? Arithmetic::Float : Arithmetic::Double;
 }
 
+double mean_offset_in_sigmas(SourcesView s) {
+  if (s.size() == 0) return 0;
+  const Origin o = middle_of(s);
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
+  double sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const double dx = s.x[i] - o.x, dy = s.y[i] - o.y, dz = s.z[i] - o.z;
+    sum += std::sqrt(dx * dx + dy * dy + dz * dz) / s.sigma[i];
+  }
+  return sum / static_cast<double>(n);
+}
+
 ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
-                                std::size_t num_sources) {
+                                SourcesView sources) {
   ResolvedOptions r;
   r.method = options.method;
   r.backend = backend;
   r.core = options.core;
-  r.arithmetic = resolve_arithmetic(options.precision, backend, options.tolerance);
+  r.arithmetic = resolve_arithmetic(options.precision, backend);
   r.tolerance = options.tolerance;
-  // Float's rounding takes its share of the tolerance; the expansions get the rest.
+  // With a tolerance, float where its rounding leaves most of the tolerance to the expansions,
+  // which then get what float's rounding leaves.
   double budget = options.tolerance;
-  if (budget > 0 && r.arithmetic == Arithmetic::Float)
-    budget = std::max(budget - kFloatRounding, 0.1 * budget);
+  if (budget > 0 && options.precision != Precision::Double) {
+    const double rounding = float_rounding_error(mean_offset_in_sigmas(sources));
+    if (options.precision == Precision::Auto)
+      r.arithmetic = rounding <= kFloatShare * budget ? Arithmetic::Float : Arithmetic::Double;
+    if (r.arithmetic == Arithmetic::Float) budget = std::max(budget - rounding, 0.1 * budget);
+  }
   if (options.method == Method::Tree)
-    r.tree = resolve_tree_options(options.tree, options.core, backend, budget, num_sources);
+    r.tree = resolve_tree_options(options.tree, options.core, backend, budget, sources.size());
   else
     r.tree = TreeOptions{0, 0, 0, 0, 0, 0};
   r.tree_build = backend == Backend::Cuda && options.tree_build != TreeBuild::Host

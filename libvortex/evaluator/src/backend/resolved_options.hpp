@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "vortex/options.hpp"
+#include "vortex/particles.hpp"
 
 namespace vortex::detail {
 
@@ -24,14 +25,19 @@ struct ResolvedOptions {
   int threads = 0;
 };
 
-// Precision::Auto is double on the CPU and float (with double accumulation) on CUDA; with a
-// tolerance (> 0) float wherever float reaches it (tolerance >= kFloatTolerance), else double.
-Arithmetic resolve_arithmetic(Precision precision, Backend backend, double tolerance = 0);
+// Precision::Auto is double on the CPU and float (with double accumulation) on CUDA (without a
+// tolerance; with one, resolve_options decides).
+Arithmetic resolve_arithmetic(Precision precision, Backend backend);
 
-// `backend` is the resolved backend (resolve_backend()); the tree options picked for the
-// tolerance depend on the number of sources.
+// The sources' mean distance from the middle of their bounding box, in units of their own sigma:
+// how coarse float positions are against the cores (float_rounding_error in tolerance.hpp).
+double mean_offset_in_sigmas(SourcesView sources);
+
+// `backend` is the resolved backend (resolve_backend()). With a tolerance, the arithmetic and
+// the tree options picked depend on the sources (their number, and their positions against their
+// cores when float is considered).
 ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
-                                std::size_t num_sources = 0);
+                                SourcesView sources = {});
 
 const char* to_string(Arithmetic arithmetic);
 
