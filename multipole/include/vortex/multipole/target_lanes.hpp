@@ -3,9 +3,8 @@
 // width is the widest the build's instruction set has: 64 bytes (8 doubles, 16 floats) where the
 // compiler targets AVX-512 (-march=native on such a machine), 32 bytes with AVX, 16 bytes (SSE2)
 // otherwise (in a portable build without AVX, 32-byte vectors made the far field about 1.2 times
-// slower than 16-byte ones). The width is a template argument of every
-// function that uses it, so translation units built for different instruction sets never share a
-// symbol.
+// slower than 16-byte ones). The width is a template argument of every function that uses it, so
+// translation units built for different instruction sets never share a symbol.
 
 #include <cmath>
 #include <cstring>
