@@ -33,7 +33,7 @@ template <class T>
 struct Packed {
   SourceColumns<T> sources;
   std::vector<T> expansions, gradient_expansions, centers;
-  std::vector<FarScratch<T>> far_scratch;
+  FarScratch<T> far_scratch;
 
   SourceArrays<T> pack(SourcesView s, Core core, Origin o) {
     sources.resize(s.size());

@@ -22,20 +22,19 @@ template <class T>
 void near_field_cpu(const TreePlan& plan, const SourceArrays<T>& sources, Core core, bool gradient,
                     ComponentArrays out);
 
-// Per-thread scratch of the far field, kept between calls: one leaf's targets in columns padded
-// to whole SIMD vectors, and its sums in double (12 columns of the same length).
-// Aligned to a cache line, so that threads resizing their own scratch share no line.
+// Scratch of the far field, kept between calls: per thread, a leaf's targets in columns padded to
+// whole SIMD vectors and its sums in double (12 columns); and the pointers to them that the loop
+// over leaves (far_field_leaves.hpp) reads.
 template <class T>
-struct alignas(64) FarScratch {
-  std::vector<T> x, y, z;
-  std::vector<double> sums;
-
-  void reserve(std::size_t padded) {
-    x.reserve(padded);
-    y.reserve(padded);
-    z.reserve(padded);
-    sums.reserve(12 * padded);
-  }
+struct FarScratch {
+  // Aligned to a cache line, so that threads resizing their own scratch share no line.
+  struct alignas(64) Thread {
+    std::vector<T> x, y, z;
+    std::vector<double> sums;
+  };
+  std::vector<Thread> threads;
+  std::vector<T*> x, y, z;
+  std::vector<double*> sums;
 };
 
 // Arithmetic of the far field's M2P terms; every box's terms are added into double sums per
@@ -53,6 +52,6 @@ void gradient_expansions_cpu(const TreePlan& plan, std::vector<T>& expansions);
 // them) for the velocity alone, the gradient expansions with the gradient; `centers` 3 per node.
 template <class T>
 void far_field_cpu(const TreePlan& plan, const T* expansions, const T* centers, bool gradient,
-                   std::vector<FarScratch<T>>& scratch, ComponentArrays out);
+                   FarScratch<T>& scratch, ComponentArrays out);
 
 }  // namespace vortex::detail

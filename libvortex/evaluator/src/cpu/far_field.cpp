@@ -1,99 +1,106 @@
 // Far field of the treecode on CPU threads: multipole evaluation (M2P) over each target leaf's far
-// list, the leaf's targets in SIMD lanes (multipole/m2p_batch.hpp), in double or in float, the
-// terms of every box added into double sums per target. With the gradient, each box is read as
-// its gradient expansion (multipole/gradient_expansion.hpp).
+// list, the leaf's targets in SIMD lanes (far_field_leaves.hpp), in double or in float, the terms
+// of every box added into double sums per target. With the gradient, each box is read as its
+// gradient expansion (multipole/gradient_expansion.hpp). A portable build on x86-64 runs the loop
+// compiled for AVX-512 or AVX2 where the processor has it (far_field_isa.hpp).
 
 #include <omp.h>
 
+#include <algorithm>
+#include <atomic>
+
 #include "cpu/cpu_stages.hpp"
-#include "vortex/kernels/constants.hpp"
+#include "cpu/far_field_isa.hpp"
+#include "cpu/far_field_leaves.hpp"
 #include "vortex/kernels/order_dispatch.hpp"
-#include "vortex/multipole/m2p_batch.hpp"
 
 namespace vortex::detail {
 
 namespace {
 
-// Targets rounded up to whole vectors of T.
+// Sizes the scratch for `threads` threads and leaves of up to `room` targets.
 template <class T>
-int padded_count(int n) {
-  constexpr int W = multipole::target_lane_count<T>();
-  return (n + W - 1) / W * W;
-}
-
-// Loads leaf t's targets (relative to the origin) into the scratch's columns; the padding repeats
-// the last target, so every lane evaluates at a valid point.
-template <class T>
-multipole::LeafLanes<T> load_leaf(const TreePlan& plan, const KdNode& t, int components,
-                                  FarScratch<T>& w) {
-  const Origin o = plan.origin();
-  const int n = t.count(), padded = padded_count<T>(n);
-  w.x.resize(padded);
-  w.y.resize(padded);
-  w.z.resize(padded);
-  for (int i = 0; i < padded; ++i) {
-    const int j = t.begin + (i < n ? i : n - 1);
-    w.x[i] = static_cast<T>(plan.targets.x[j] - o.x);
-    w.y[i] = static_cast<T>(plan.targets.y[j] - o.y);
-    w.z[i] = static_cast<T>(plan.targets.z[j] - o.z);
-  }
-  w.sums.assign(static_cast<std::size_t>(components) * padded, 0.0);
-  return {w.x.data(), w.y.data(), w.z.data(), padded, w.sums.data()};
-}
-
-template <int P, class T>
-void far_field_order(const TreePlan& plan, const T* expansions, const T* centers, bool gradient,
-                     std::vector<FarScratch<T>>& scratch, ComponentArrays out) {
-  const std::size_t stride =
-      gradient ? multipole::gradient_expansion_size(P) : multipole::velocity_expansion_size(P);
-  const auto& lists = plan.lists;
-  const KdTree& tt = plan.target_tree;
-  const int components = gradient ? 12 : 3;
-  const int num_leaves = static_cast<int>(tt.leaves.size());
-#pragma omp parallel
-  {
-    FarScratch<T>& w = scratch[omp_get_thread_num()];
-    w.reserve(
-        padded_count<T>(tt.bucket));  // every leaf's targets, whichever leaves this thread gets
-#pragma omp for schedule(dynamic, 1)
-    for (int leaf = 0; leaf < num_leaves; ++leaf) {
-      const int first = lists.far_offsets[leaf], last = lists.far_offsets[leaf + 1];
-      if (first == last) continue;
-      const KdNode& t = tt.nodes[tt.leaves[leaf]];
-      const multipole::LeafLanes<T> lanes = load_leaf(plan, t, components, w);
-      for (int k = first; k < last; ++k) {
-        const std::size_t s = lists.far_nodes[k];
-        if (gradient)
-          multipole::m2p_velocity_gradient_lanes<P>(expansions + s * stride, centers + 3 * s,
-                                                    lanes);
-        else
-          multipole::m2p_velocity_lanes<P>(expansions + s * stride, centers + 3 * s, lanes);
-      }
-      for (int c = 0; c < components; ++c) {
-        const double* sum = lanes.sums + static_cast<std::size_t>(c) * lanes.padded;
-        double* o = out[c] + t.begin;
-        for (int i = 0; i < t.count(); ++i) o[i] += kInvFourPi * sum[i];
-      }
-    }
+void size_scratch(FarScratch<T>& w, int threads, int room) {
+  if (static_cast<int>(w.threads.size()) < threads) w.threads.resize(threads);
+  for (auto* v : {&w.x, &w.y, &w.z}) v->resize(threads);
+  w.sums.resize(threads);
+  for (int t = 0; t < threads; ++t) {
+    auto& s = w.threads[t];
+    for (auto* v : {&s.x, &s.y, &s.z}) v->resize(room);
+    s.sums.resize(12 * static_cast<std::size_t>(room));
+    w.x[t] = s.x.data(), w.y[t] = s.y.data(), w.z[t] = s.z.data(), w.sums[t] = s.sums.data();
   }
 }
+
+std::atomic<FarIsa> isa_limit{FarIsa::Avx512};
 
 }  // namespace
 
+FarIsa far_field_isa() {
+#if defined(VORTEX_FAR_FIELD_DISPATCH)
+  static const FarIsa present = __builtin_cpu_supports("avx512f") ? FarIsa::Avx512
+                                : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
+                                    ? FarIsa::Avx2
+                                    : FarIsa::Build;
+  return std::min(present, isa_limit.load());
+#else
+  return FarIsa::Build;
+#endif
+}
+
+void limit_far_field_isa(FarIsa limit) {
+  isa_limit = limit;
+}
+
 template <class T>
 void far_field_cpu(const TreePlan& plan, const T* expansions, const T* centers, bool gradient,
-                   std::vector<FarScratch<T>>& scratch, ComponentArrays out) {
+                   FarScratch<T>& scratch, ComponentArrays out) {
   if (plan.lists.far_nodes.empty()) return;
-  if (scratch.size() < static_cast<std::size_t>(omp_get_max_threads()))
-    scratch.resize(omp_get_max_threads());
-  dispatch_order(plan.order, "far field", [&](auto P) {
-    far_field_order<decltype(P)::value>(plan, expansions, centers, gradient, scratch, out);
-  });
+  dispatch_order(plan.order, "far field", [](auto) {});  // the order's check
+  const KdTree& tt = plan.target_tree;
+  // Room for the largest leaf, padded to whole vectors of the widest lanes (64 bytes).
+  constexpr int widest = 64 / int(sizeof(T));
+  int room = 0;
+  for (int leaf : tt.leaves) room = std::max(room, tt.nodes[leaf].count());
+  room = (room + widest - 1) / widest * widest;
+  const int threads = omp_get_max_threads();
+  size_scratch(scratch, threads, room);
+  const FarInputs<T> in{plan.targets.x.data(),
+                        plan.targets.y.data(),
+                        plan.targets.z.data(),
+                        plan.origin(),
+                        tt.nodes.data(),
+                        tt.leaves.data(),
+                        static_cast<int>(tt.leaves.size()),
+                        plan.lists.far_offsets.data(),
+                        plan.lists.far_nodes.data(),
+                        expansions,
+                        centers,
+                        gradient,
+                        plan.order,
+                        out,
+                        scratch.x.data(),
+                        scratch.y.data(),
+                        scratch.z.data(),
+                        scratch.sums.data(),
+                        room};
+  switch (far_field_isa()) {
+#if defined(VORTEX_FAR_FIELD_DISPATCH)
+    case FarIsa::Avx512:
+      far_field_avx512(in);
+      return;
+    case FarIsa::Avx2:
+      far_field_avx2(in);
+      return;
+#endif
+    default:
+      run_far_field_leaves(in);
+  }
 }
 
 template void far_field_cpu(const TreePlan&, const double*, const double*, bool,
-                            std::vector<FarScratch<double>>&, ComponentArrays);
-template void far_field_cpu(const TreePlan&, const float*, const float*, bool,
-                            std::vector<FarScratch<float>>&, ComponentArrays);
+                            FarScratch<double>&, ComponentArrays);
+template void far_field_cpu(const TreePlan&, const float*, const float*, bool, FarScratch<float>&,
+                            ComponentArrays);
 
 }  // namespace vortex::detail

@@ -1,0 +1,98 @@
+#pragma once
+// The far field's loop over target leaves on raw arrays: M2P of each leaf's far boxes at its
+// targets in SIMD lanes (multipole/m2p_batch.hpp). Compiled once with the library's flags
+// (far_field.cpp) and, in portable builds, once more per wider instruction set (far_field_isa.cpp),
+// chosen at run time. Everything here has internal linkage and reads no standard container, so that
+// no function compiled for a wider instruction set can stand in for the library's own.
+
+#include <omp.h>
+
+#include <cstddef>
+
+#include "backend/tree_plan.hpp"
+#include "vortex/kernels/constants.hpp"
+#include "vortex/multipole/m2p_batch.hpp"
+
+namespace vortex::detail {
+
+// What the loop reads and writes, as plain pointers (the arrays of a TreePlan and of the stage).
+template <class T>
+struct FarInputs {
+  const double *tx, *ty, *tz;  // targets in target-tree order
+  Origin origin;
+  const KdNode* nodes;  // of the target tree
+  const int* leaves;
+  int num_leaves;
+  const int *far_offsets, *far_nodes;
+  const T *expansions, *centers;  // velocity or gradient expansions, and centers, per source node
+  bool gradient;
+  int order;
+  double* const* out;  // 12 component arrays (3 without the gradient), added to
+  // Per thread: columns of `room` targets (a multiple of every lane width) and 12 * room sums.
+  T* const* x;
+  T* const* y;
+  T* const* z;
+  double* const* sums;
+  int room;
+};
+
+namespace {
+
+template <int P, class T>
+void far_field_leaves(const FarInputs<T>& in) {
+  constexpr int W = multipole::target_lane_count<T>();
+  const std::size_t stride =
+      in.gradient ? multipole::gradient_expansion_size(P) : multipole::velocity_expansion_size(P);
+  const int components = in.gradient ? 12 : 3;
+#pragma omp parallel
+  {
+    const int thread = omp_get_thread_num();
+    T* x = in.x[thread];
+    T* y = in.y[thread];
+    T* z = in.z[thread];
+    double* sums = in.sums[thread];
+#pragma omp for schedule(dynamic, 1)
+    for (int leaf = 0; leaf < in.num_leaves; ++leaf) {
+      const int first = in.far_offsets[leaf], last = in.far_offsets[leaf + 1];
+      if (first == last) continue;
+      const KdNode& t = in.nodes[in.leaves[leaf]];
+      // The leaf's targets relative to the origin, padded to whole vectors by repeating the last.
+      const int n = t.end - t.begin, padded = (n + W - 1) / W * W;
+      for (int i = 0; i < padded; ++i) {
+        const int j = t.begin + (i < n ? i : n - 1);
+        x[i] = static_cast<T>(in.tx[j] - in.origin.x);
+        y[i] = static_cast<T>(in.ty[j] - in.origin.y);
+        z[i] = static_cast<T>(in.tz[j] - in.origin.z);
+      }
+      for (int i = 0; i < components * padded; ++i) sums[i] = 0;
+      const multipole::LeafLanes<T> lanes{x, y, z, padded, sums};
+      for (int k = first; k < last; ++k) {
+        const std::size_t s = in.far_nodes[k];
+        if (in.gradient)
+          multipole::m2p_velocity_gradient_lanes<P>(in.expansions + s * stride, in.centers + 3 * s,
+                                                    lanes);
+        else
+          multipole::m2p_velocity_lanes<P>(in.expansions + s * stride, in.centers + 3 * s, lanes);
+      }
+      for (int c = 0; c < components; ++c)
+        for (int i = 0; i < n; ++i) in.out[c][t.begin + i] += kInvFourPi * sums[c * padded + i];
+    }
+  }
+}
+
+// far_field_leaves at the run-time order in.order (1..sizeof...(P), checked by the caller).
+template <class T, int... P>
+void far_field_leaves_at_order(const FarInputs<T>& in, std::integer_sequence<int, P...>) {
+  using Loop = void (*)(const FarInputs<T>&);
+  static constexpr Loop loops[] = {&far_field_leaves<P + 1, T>...};
+  loops[in.order - 1](in);
+}
+
+template <class T>
+void run_far_field_leaves(const FarInputs<T>& in) {
+  far_field_leaves_at_order(in, std::make_integer_sequence<int, kMaxMultipoleOrder>{});
+}
+
+}  // namespace
+
+}  // namespace vortex::detail
