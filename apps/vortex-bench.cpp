@@ -3,6 +3,8 @@
 // --report and --sweep it reproduces the founding paper's Figure 7 table and parameter studies
 // into an output folder.
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -28,6 +30,13 @@ namespace {
 using namespace vortex;
 using namespace vortex::cli;
 
+// The process's largest resident set so far (the particles, results and the library's storage).
+std::uint64_t peak_host_bytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
 void write_json(const std::string& path, const std::string& case_name, std::size_t n,
                 std::uint64_t seed, Core core, const std::vector<Measurement>& results) {
   JsonWriter json;
@@ -50,7 +59,12 @@ void write_json(const std::string& path, const std::string& case_name, std::size
       json.field("tolerance", m.stats.tolerance);
     }
     write_stage_times(json, m.stats.times, false);
-    json.field("interactions_per_s", m.interactions_per_s);
+    json.field("interactions_per_s", m.interactions_per_s)
+        .field("pair_interactions", m.stats.pair_interactions)
+        .field("multipole_interactions", m.stats.multipole_interactions)
+        .field("device_bytes", m.stats.device_bytes)
+        .field("pinned_bytes", m.stats.pinned_bytes)
+        .field("peak_host_bytes", peak_host_bytes());
     write_errors(json, m.errors);
     json.end();
   }

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
-STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees body compare
+STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body compare
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
 # times and compares it side by side with this tree (scripts/compare-builds.sh).
 BASE_SRC=${BASE_SRC:-}
@@ -24,6 +24,9 @@ TREE_ARGS=${TREE_ARGS:-""}  # empty: the library's defaults for the backend
 SWEEP_N=${SWEEP_N:-1000000}
 ERROR_TARGET=${ERROR_TARGET:-2e-4}
 SWEEP=${SWEEP:-"--order 7 --theta 0.6 --source-bucket 512;--order 8 --theta 0.6 --source-bucket 512;--order 8 --theta 0.6 --source-bucket 256;--order 8 --theta 0.6 --source-bucket 128;--order 7 --theta 0.5 --source-bucket 256;--order 9 --theta 0.65 --source-bucket 256;--order 8 --theta 0.55 --source-bucket 256"}
+# Tree parameter sets tried on the Plummer sphere of PLUMMER_N (stage plummer), device-built trees.
+PLUMMER_N=${PLUMMER_N:-1000000}
+PLUMMER_SWEEP=${PLUMMER_SWEEP:-"--order 8 --theta 0.5 --target-bucket 64 --source-bucket 256;--order 8 --theta 0.5 --target-bucket 32 --source-bucket 64;--order 9 --theta 0.6 --target-bucket 32 --source-bucket 64;--order 10 --theta 0.65 --target-bucket 32 --source-bucket 32;--order 9 --theta 0.6 --target-bucket 64 --source-bucket 128"}
 BUILD_TARGETS=${BUILD_TARGETS:-all}  # e.g. "vortex-bench test_gpu_direct" for a partial build
 TEST_REGEX=${TEST_REGEX:-}            # ctest -R filter; empty = every test
 mkdir -p "$OUT"
@@ -160,7 +163,20 @@ if has trees; then
   done
 fi
 
-if has bench || has trees; then
+if has plummer; then
+  # The clustered case: its near field sets the time, so smaller buckets and larger theta are tried.
+  i=0
+  IFS=';' read -ra sets <<<"$PLUMMER_SWEEP"
+  for args in "${sets[@]}"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    bench "plummer_set$i" --case plummer --n "$PLUMMER_N" --runs cuda-tree-float --repeat 5 \
+      --sample 1000 $args
+    note "plummer set $i: $args"
+  done
+fi
+
+if has bench || has trees || has plummer; then
   if has bench; then
   bench direct_float --case cube --n "$DIRECT_N" --runs cuda-direct-float --repeat 3 --sample 1000
   bench direct_double --case cube --n 200000 --runs cuda-direct-double --repeat 3 --sample 1000
@@ -176,6 +192,7 @@ if has bench || has trees; then
 import json, glob, os, sys
 out = sys.argv[1]
 rows = []
+extra = []
 for f in sorted(glob.glob(os.path.join(out, "bench_*.json"))):
     if "sweep" in f:
         continue
@@ -183,6 +200,11 @@ for f in sorted(glob.glob(os.path.join(out, "bench_*.json"))):
     for r in d["results"]:
         t = r["times"]; e = r["error"]
         rows.append((d["n"], r["method"] + ("/" + r["tree_build"] if r.get("tree_build") else ""), r["precision"], t, r["interactions_per_s"], e))
+        extra.append("%s n=%d: p=%s theta=%s buckets=%s/%s pairs=%.3e m2p=%.3e device=%.0f B/particle pinned=%.0f B/particle host peak=%.0f B/particle" % (
+            os.path.basename(f), d["n"], r.get("tree", {}).get("order"), r.get("tree", {}).get("theta"),
+            r.get("tree", {}).get("target_bucket"), r.get("tree", {}).get("source_bucket"),
+            r.get("pair_interactions", 0), r.get("multipole_interactions", 0),
+            r.get("device_bytes", 0) / d["n"], r.get("pinned_bytes", 0) / d["n"], r.get("peak_host_bytes", 0) / d["n"]))
 print("%-9s %-6s %-6s %8s %7s %7s %7s %7s %7s %7s %10s %9s %9s" % ("N", "method", "prec", "total", "tree", "lists", "multip", "near", "far", "xfer", "pairs/s*", "u.mean", "du.mean"))
 for n, m, p, t, ips, e in rows:
     near = t["near"]
@@ -192,6 +214,7 @@ for n, m, p, t, ips, e in rows:
         n, m, p, t["total"], t["tree"], t["lists"], t["multipole"], near, t["far"], t["transfer"],
         rate, e["velocity_mean_rel"], e["gradient_mean_rel"] or 0))
 print("* direct: N^2 / kernel time (CUDA events, median call)")
+print("\n".join(extra))
 PY
 fi
 

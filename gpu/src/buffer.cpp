@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -16,6 +17,12 @@ std::string gigabytes(std::size_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);
   return text;
+}
+
+std::atomic<std::size_t> held[2] = {};
+
+std::atomic<std::size_t>& held_of(Memory kind) {
+  return held[kind == Memory::Device ? 0 : 1];
 }
 
 }  // namespace
@@ -35,15 +42,21 @@ void* allocate(Memory kind, std::size_t bytes) {
             : "GPU: out of pinned host memory: cudaMallocHost of " + gigabytes(bytes));
   }
   check(e, kind == Memory::Device ? "cudaMalloc" : "cudaMallocHost", __FILE__, __LINE__);
+  held_of(kind) += bytes;
   return p;
 }
 
-void release(Memory kind, void* p) noexcept {
+void release(Memory kind, void* p, std::size_t bytes) noexcept {
   if (!p) return;
+  held_of(kind) -= bytes;
   if (kind == Memory::Device)
     cudaFree(p);
   else
     cudaFreeHost(p);
+}
+
+std::size_t held_bytes(Memory kind) noexcept {
+  return held_of(kind).load();
 }
 
 }  // namespace vortex::gpu

@@ -9,17 +9,20 @@ namespace vortex::gpu {
 
 enum class Memory { Device, PinnedHost };
 
-// Raw allocation of `bytes` (never null for bytes > 0; throws on failure) and its release
-// (errors ignored: it runs in destructors).
+// Raw allocation of `bytes` (never null for bytes > 0; throws on failure) and its release of the
+// same size (errors ignored: it runs in destructors).
 void* allocate(Memory kind, std::size_t bytes);
-void release(Memory kind, void* p) noexcept;
+void release(Memory kind, void* p, std::size_t bytes) noexcept;
+
+// Bytes of each kind that this process's buffers hold now (all Solvers together).
+std::size_t held_bytes(Memory kind) noexcept;
 
 template <class T, Memory Kind>
 class Buffer {
  public:
   Buffer() = default;
   explicit Buffer(std::size_t n) { reserve(n); }
-  ~Buffer() { release(Kind, data_); }
+  ~Buffer() { release(Kind, data_, bytes()); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   Buffer(Buffer&& o) noexcept
@@ -35,7 +38,7 @@ class Buffer {
     if (n > capacity_) {
       // Some headroom, so that slowly growing sizes do not reallocate every call.
       const std::size_t grown = n + n / 8;
-      release(Kind, data_);
+      release(Kind, data_, bytes());
       data_ = nullptr;
       capacity_ = 0;
       data_ = static_cast<T*>(allocate(Kind, grown * sizeof(T)));

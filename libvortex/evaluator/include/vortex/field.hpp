@@ -33,6 +33,8 @@ struct EvaluationStats {
   std::uint64_t near_list_entries = 0;       // sum over target leaves of near-list lengths
   std::uint64_t target_leaves = 0;
   std::uint64_t source_nodes = 0;
+  std::uint64_t device_bytes = 0;  // GPU memory the library's buffers hold after the call (CUDA)
+  std::uint64_t pinned_bytes = 0;  // page-locked host memory they hold (CUDA)
   TreeOptions tree;      // the treecode's parameters as used (defaults resolved); zeros for direct
   double tolerance = 0;  // the tolerance they were picked for (0: the defaults, for 2e-4)
 };

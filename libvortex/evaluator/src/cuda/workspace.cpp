@@ -207,6 +207,8 @@ void fill_names(const CudaWorkspace& ws, g::Arithmetic a, EvaluationStats& stats
   stats.backend = "cuda";
   stats.precision = a == g::Arithmetic::Double ? "double" : "float";
   stats.device = ws.info.name;
+  stats.device_bytes = g::held_bytes(g::Memory::Device);
+  stats.pinned_bytes = g::held_bytes(g::Memory::PinnedHost);
 }
 
 }  // namespace vortex::detail
