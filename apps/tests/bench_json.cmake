@@ -74,8 +74,18 @@ foreach(r RANGE ${last})
     require_number("${json}" results ${r} tolerance)
   endif()
   require_keys("${json}"
-    "method;backend;precision;tree_build;n_targets_timed;times;interactions_per_s;error${tree_keys}"
+    "method;backend;precision;tree_build;n_targets_timed;times;interactions_per_s;pair_interactions;multipole_interactions;device_bytes;pinned_bytes;peak_host_bytes;error${tree_keys}"
     results ${r})
+  # The process's peak resident set holds at least the case's particles (7 doubles each).
+  string(JSON peak GET "${json}" results ${r} peak_host_bytes)
+  math(EXPR particle_bytes "${n} * 56")
+  if(peak LESS particle_bytes)
+    message(FATAL_ERROR "peak_host_bytes ${peak} below the particles' ${n} * 56 bytes")
+  endif()
+  string(JSON pairs GET "${json}" results ${r} pair_interactions)
+  if(pairs LESS_EQUAL 0)
+    message(FATAL_ERROR "pair_interactions ${pairs}: no pair was summed")
+  endif()
   require_keys("${json}" "total;tree;multipole;lists;near;far;transfer" results ${r} times)
   require_keys("${json}"
     "velocity_mean_rel;gradient_mean_rel;velocity_rel_l2;gradient_rel_l2;n_sampled"
