@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/tree_plan.hpp"
+#include "cuda/staging_ring.hpp"
 #include "cuda/tree_shape.hpp"
 #include "support/reference.hpp"
 #include "vortex/generators.hpp"
@@ -287,6 +288,34 @@ TEST(DeviceTreeSolver, EqualsTheHostBuiltTreecode) {
       EXPECT_LE(testing::relative_l2_velocity(dt, ht), tolerance);
       EXPECT_LE(testing::relative_l2_gradient(dt, ht), tolerance);
     }
+  }
+}
+
+}  // namespace
+}  // namespace vortex
+
+namespace vortex {
+namespace {
+
+// The staging ring moves arrays of several slots and a ragged tail byte for byte, both ways, and
+// leaves the source free to change once upload returns.
+TEST(StagingRing, MovesArraysOfManySlotsExactly) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  const std::size_t slot = detail::StagingRing::kSlotBytes;
+  for (std::size_t bytes :
+       {std::size_t(1), slot - 3, 3 * slot, (2 * detail::StagingRing::kSlots + 1) * slot + 12345}) {
+    std::vector<unsigned char> host(bytes), back(bytes + 1, 0xAB);
+    for (std::size_t i = 0; i < bytes; ++i)
+      host[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+    const std::vector<unsigned char> expected = host;
+    gpu::DeviceBuffer<unsigned char> device(bytes);
+    gpu::Stream stream;
+    detail::StagingRing ring;
+    ring.upload(device.data(), host.data(), bytes, stream.get());
+    std::fill(host.begin(), host.end(), 0);  // upload has returned: the source may change
+    ring.download(back.data() + 1, device.data(), bytes, stream.get());
+    EXPECT_EQ(back[0], 0xAB) << bytes;
+    EXPECT_TRUE(std::equal(expected.begin(), expected.end(), back.begin() + 1)) << bytes;
   }
 }
 

@@ -37,10 +37,11 @@ class Backend {
 
   // The whole treecode from the particles, with the trees, lists and multipoles built by the
   // backend itself (options.tree_build == TreeBuild::Device; only CUDA does). Results in the
-  // caller's order. Fills the stage times, the names and the interaction counts.
-  virtual ComponentView device_tree_sum(SourcesView sources, PointsView targets,
-                                        const ResolvedOptions& options, bool gradient,
-                                        EvaluationStats& stats) = 0;
+  // caller's order, written into out[c] (3 components, 12 with the gradient; each sized for the
+  // targets). Fills the stage times, the names and the interaction counts.
+  virtual void device_tree_sum(SourcesView sources, PointsView targets,
+                               const ResolvedOptions& options, bool gradient,
+                               EvaluationStats& stats, double* const* out) = 0;
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

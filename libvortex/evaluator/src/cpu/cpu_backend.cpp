@@ -5,8 +5,8 @@
 
 #include <array>
 #include <chrono>
-#include <optional>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -85,8 +85,8 @@ class CpuBackend final : public Backend {
     return view();
   }
 
-  ComponentView device_tree_sum(SourcesView, PointsView, const ResolvedOptions&, bool,
-                                EvaluationStats&) override {
+  void device_tree_sum(SourcesView, PointsView, const ResolvedOptions&, bool, EvaluationStats&,
+                       double* const*) override {
     throw std::logic_error("the CPU backend builds its trees on the host");
   }
 

@@ -22,10 +22,9 @@ class CudaBackend final : public Backend {
     return tree_sum_cuda(ws_, plan, options, gradient, stats);
   }
 
-  ComponentView device_tree_sum(SourcesView sources, PointsView targets,
-                                const ResolvedOptions& options, bool gradient,
-                                EvaluationStats& stats) override {
-    return device_tree_sum_cuda(ws_, sources, targets, options, gradient, stats);
+  void device_tree_sum(SourcesView sources, PointsView targets, const ResolvedOptions& options,
+                       bool gradient, EvaluationStats& stats, double* const* out) override {
+    device_tree_sum_cuda(ws_, sources, targets, options, gradient, stats, out);
   }
 
  private:

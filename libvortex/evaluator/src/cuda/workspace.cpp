@@ -107,7 +107,6 @@ void stage_plan(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t num_targ
   const std::size_t nc = g::components(gradient);
   ws.partial.reserve(std::size_t(plan.num_slots()) * nc * plan.block_threads);
   ws.out_device.reserve(nc * num_targets);
-  ws.out_host.reserve(nc * num_targets);
 }
 
 void upload_plan(CudaWorkspace& ws, const g::WorkPlan& plan) {
@@ -176,8 +175,8 @@ double start_pair_sum(CudaWorkspace& ws, SourcesView sources, PointsView targets
   return pack_time;
 }
 
-void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n,
-                                 bool gradient, const std::uint32_t* order) {
+void launch_combine(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n, bool gradient,
+                    const std::uint32_t* order) {
   g::Combine c;
   c.gradient = gradient;
   c.block_threads = plan.block_threads;
@@ -191,6 +190,12 @@ void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std
   c.order = order;
   g::launch_combine(c, ws.compute.get());
   ws.far_end.record(ws.compute);
+}
+
+void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n,
+                                 bool gradient) {
+  launch_combine(ws, plan, n, gradient);
+  ws.out_host.reserve(g::components(gradient) * n);
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(ws.out_host.data(), ws.out_device.data(),
                                     g::components(gradient) * n * sizeof(double),
                                     cudaMemcpyDeviceToHost, ws.compute.get()));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "cuda/staging_ring.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device.hpp"
@@ -49,7 +50,7 @@ struct Staged {
 // What the device-built treecode keeps between calls: the particles as given, both trees, the
 // lists and the expansions, and the host copies of the lists that plan the work.
 struct DeviceTreeStorage {
-  Staged<double> input;  // sources x, y, z, Gx, Gy, Gz, sigma, then targets x, y, z
+  g::DeviceBuffer<double> input;  // sources x, y, z, Gx, Gy, Gz, sigma, then targets x, y, z
   g::DeviceTree source_tree, target_tree;
   g::DeviceBuffer<int> near_count, far_count, near_offsets, far_offsets;
   g::DeviceBuffer<g::Range> near_ranges;
@@ -75,6 +76,7 @@ struct CudaWorkspace {
   Staged<g::Range> ranges;
   g::DeviceBuffer<double> partial, out_device;
   g::PinnedBuffer<double> out_host;  // results, component-major: component c of entry i at c n + i
+  StagingRing ring;                  // the device-built treecode's input and output
   std::vector<g::Range> target_leaves;
   DeviceTreeStorage resident;  // the device-built treecode's (device_tree_sum.cpp)
 };
@@ -132,11 +134,13 @@ g::FarSum far_sum(CudaWorkspace& ws, const g::WorkPlan& plan, int order, g::Arit
 // spent packing.
 double start_pair_sum(CudaWorkspace& ws, SourcesView sources, PointsView targets, Origin origin,
                       const g::WorkPlan& plan, const ResolvedOptions& options, bool gradient);
-// Adds the partial slots, scales by 1/(4 pi) and downloads the results into ws.out_host.
-// With `order` (the targets' tree permutation on the device) the results land in the caller's
-// order.
+// Adds the partial slots and scales by 1/(4 pi) into ws.out_device, component-major. With `order`
+// (the targets' tree permutation on the device) the results land in the caller's order.
+void launch_combine(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n, bool gradient,
+                    const std::uint32_t* order = nullptr);
+// launch_combine, then the download of the results into ws.out_host.
 void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n,
-                                 bool gradient, const std::uint32_t* order = nullptr);
+                                 bool gradient);
 // The downloaded results as component arrays.
 ComponentView downloaded_results(const CudaWorkspace& ws, std::size_t n, bool gradient);
 void fill_names(const CudaWorkspace& ws, g::Arithmetic a, EvaluationStats& stats);
@@ -147,8 +151,8 @@ ComponentView direct_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView
                               EvaluationStats& stats);
 ComponentView tree_sum_cuda(CudaWorkspace& ws, TreePlan& plan, const ResolvedOptions& options,
                             bool gradient, EvaluationStats& stats);
-ComponentView device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
-                                   const ResolvedOptions& options, bool gradient,
-                                   EvaluationStats& stats);
+void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
+                          const ResolvedOptions& options, bool gradient, EvaluationStats& stats,
+                          double* const* out);
 
 }  // namespace vortex::detail

@@ -1,0 +1,35 @@
+#pragma once
+// Host arrays to and from device memory through a few fixed pinned slots: the host copy of one
+// slot overlaps the DMA of the others, and the pinned memory held does not grow with N (it was
+// 150 bytes per particle when the whole input and output were staged at once).
+
+#include <cstddef>
+
+#include "vortex/gpu/buffer.hpp"
+#include "vortex/gpu/stream.hpp"
+
+namespace vortex::detail {
+
+class StagingRing {
+ public:
+  static constexpr int kSlots = 4;
+  static constexpr std::size_t kSlotBytes = std::size_t(8) << 20;
+
+  // Queues the copy of `bytes` from host `src` (any memory) to device `dst` on `stream`; returns
+  // when `src` may change (the last slot's DMA may still run).
+  void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+  // Copies `bytes` from device `src` to host `dst` (any memory) after the work queued on `stream`;
+  // returns when `dst` holds them.
+  void download(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+
+ private:
+  // The next slot, once the DMA that last used it has completed.
+  unsigned char* acquire(int& slot);
+
+  gpu::PinnedBuffer<unsigned char> slots_[kSlots];
+  gpu::Event done_[kSlots];
+  bool pending_[kSlots] = {};
+  int next_ = 0;
+};
+
+}  // namespace vortex::detail
