@@ -19,6 +19,7 @@ BASE_SRC=${BASE_SRC:-}
 SIZES_TREE=${SIZES_TREE:-"500000 1000000 10000000"}
 DIRECT_N=${DIRECT_N:-1000000}
 TREE_ARGS=${TREE_ARGS:-""}  # empty: the library's defaults for the backend
+TREE_HOST_MAX=${TREE_HOST_MAX:-10000000}  # stage trees: host-built trees up to this N only
 # Tree parameter sets tried at N = SWEEP_N; the fastest whose mean velocity error is within
 # ERROR_TARGET replaces TREE_ARGS for the timed sizes.
 SWEEP_N=${SWEEP_N:-1000000}
@@ -150,7 +151,9 @@ if has trees; then
   for n in $SIZES_TREE; do
     repeat=7
     [ "$n" -ge 5000000 ] && repeat=3
-    for build in device host; do
+    builds="device host"
+    [ "$n" -gt "$TREE_HOST_MAX" ] && builds=device
+    for build in $builds; do
       # shellcheck disable=SC2086
       bench "tb_${n}_$build" --case cube --n "$n" --runs cuda-tree-float --repeat $repeat \
         --sample 1000 --tree-build $build $TREE_ARGS

@@ -15,11 +15,14 @@
 namespace vortex::detail {
 
 void parallel_copy(void* dst, const void* src, std::size_t bytes) {
-  constexpr std::size_t kChunk = std::size_t(1) << 22;
-  const std::ptrdiff_t chunks = static_cast<std::ptrdiff_t>((bytes + kChunk - 1) / kChunk);
-#pragma omp parallel for schedule(static) if (chunks > 1)
-  for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-    const std::size_t lo = c * kChunk, n = std::min(kChunk, bytes - lo);
+  // One piece per thread (at least 256 KB): a slot of the staging ring is copied by all threads.
+  constexpr std::size_t kLeast = std::size_t(1) << 18;
+  const std::size_t threads = static_cast<std::size_t>(omp_get_max_threads());
+  const std::size_t piece = std::max(kLeast, (bytes + threads - 1) / threads);
+  const std::ptrdiff_t pieces = static_cast<std::ptrdiff_t>((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static) if (pieces > 1)
+  for (std::ptrdiff_t c = 0; c < pieces; ++c) {
+    const std::size_t lo = c * piece, n = std::min(piece, bytes - lo);
     std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, n);
   }
 }
