@@ -3,11 +3,12 @@
 
 Rows: case n p theta u_err du_err total near far contrast. Error (the larger of u_err and du_err):
   log e = log C + g log(p+1) + (p+1)(log b + s log theta) + k1 log theta + k2 log(1-theta)
-          + e log max(1, n (1 - 1/contrast) / N0),
+          + eu log max(1, n / N0) + ec log max(1, n (1 - 1/contrast) / N0),
 least squares for each N0 of a grid, the N0 of least misfit kept; C is then raised so that every
 point lies below the model, and times the margin. Cost (cube rows, times per source):
 near = n0 + n1 theta^-3, far = (m0 + m1 theta^-3)(c0 + (p+1)^2).
-Pure Python (no numpy). Usage: scripts/fit-tolerance-model.py FILE [margin]
+Pure Python (no numpy). Usage: scripts/fit-tolerance-model.py FILE [margin [N0,N0,...]] (N0 default 2e4, the smallest N
+measured, below which no growth is modelled)
 """
 import math
 import sys
@@ -31,9 +32,9 @@ def solve(a, y):
     return [aty[i] / ata[i][i] for i in range(m)]
 
 
-def features(p, t, clustered, n0):
+def features(p, t, n, clustered, n0):
     return [1, math.log(p + 1), p + 1, (p + 1) * math.log(t), math.log(t), math.log(1 - t),
-            math.log(max(1.0, clustered / n0))]
+            math.log(max(1.0, n / n0)), math.log(max(1.0, clustered / n0))]
 
 
 def main():
@@ -46,8 +47,9 @@ def main():
         contrast = max(1.0, float(r[9]))
         points.append((r[0], n, p, t, err, n * (1 - 1 / contrast)))
     best = None
-    for n0 in [1e4, 2e4, 3e4, 5e4, 7e4, 1e5, 1.5e5, 2e5]:
-        a = [features(p, t, c, n0) for _, _, p, t, _, c in points]
+    grid = [float(v) for v in sys.argv[3].split(",")] if len(sys.argv) > 3 else [2e4]
+    for n0 in grid:
+        a = [features(p, t, n, c, n0) for _, n, p, t, _, c in points]
         y = [math.log(e) for *_, e, _ in points]
         x = solve(a, y)
         res = [v - sum(f * w for f, w in zip(row, x)) for row, v in zip(a, y)]
@@ -57,8 +59,8 @@ def main():
     misfit, n0, x, res = best
     worst = max(res)
     print("error model: C = %.4g, g = %.4g, b = %.4g, s = %.4g, k1 = %.4g, k2 = %.4g, "
-          "N0 = %.3g, e = %.4g" % (math.exp(x[0] + worst) * margin, x[1], math.exp(x[2]), x[3],
-                                  x[4], x[5], n0, x[6]))
+          "N0 = %.3g, eu = %.4g, ec = %.4g" % (math.exp(x[0] + worst) * margin, x[1],
+                                               math.exp(x[2]), x[3], x[4], x[5], n0, x[6], x[7]))
     print("  rms of log error %.3f, largest measured/model %.3f (before the margin %.2f)" %
           (math.sqrt(misfit / len(res)), math.exp(worst), margin))
     # How far below the final model each case's points lie (model / measured), by N.

@@ -105,16 +105,36 @@ TEST(LayoutOf, DensityContrastOfKnownCounts) {
   EXPECT_EQ(layout_of(ParticleSet{}).contrast, 1);
 }
 
-// A uniform layout's predicted error does not grow with N; a clustered one's does, like N^e
-// beyond N0 sources in its dense part.
-TEST(LayoutGrowth, OnlyClusteredLayoutsGrow) {
-  for (std::size_t n : {std::size_t(1000), std::size_t(1000000), std::size_t(100000000)}) {
-    EXPECT_EQ(layout_growth({n, 1}), 1);
-    EXPECT_EQ(predicted_far_error(8, 0.5, {n, 1}), predicted_far_error(8, 0.5));
+// The model against measured errors (docs/data/tolerance-calibration.txt: the larger of the mean
+// velocity and gradient errors, double, kappa 2.67, 2000 sampled targets, seed 1; contrasts from
+// layout_of on the same sets): every measured error lies below the prediction, and the uniform
+// cube's within 2.5 times below it (the model is not far more cautious than needed there).
+TEST(LayoutGrowth, PredictionsBoundMeasuredErrors) {
+  struct Measured {
+    const char* name;
+    std::size_t n;
+    double contrast;
+    int order;
+    double theta, error;
+  };
+  const Measured measured[] = {
+      {"cube", 20000, 1, 8, 0.5, 3.220e-5},         {"cube", 100000, 1, 8, 0.5, 3.993e-5},
+      {"cube", 300000, 1, 8, 0.5, 4.957e-5},        {"cube", 300000, 1, 4, 0.4, 5.820e-4},
+      {"cube", 300000, 1, 12, 0.5, 1.571e-6},       {"plummer", 20000, 85.0, 8, 0.5, 3.355e-5},
+      {"plummer", 100000, 146.8, 8, 0.5, 1.497e-4}, {"plummer", 100000, 146.8, 10, 0.5, 1.999e-5},
+      {"plummer", 300000, 502, 4, 0.4, 1.92e-3},    {"sheet", 100000, 1.113, 8, 0.5, 1.223e-5},
+  };
+  for (const Measured& m : measured) {
+    const double predicted = predicted_far_error(m.order, m.theta, {m.n, m.contrast});
+    EXPECT_LE(m.error, predicted) << m.name << " " << m.n << " p " << m.order;
+    if (std::string(m.name) == "cube")
+      EXPECT_GE(m.error, predicted / 2.5) << m.n << " p " << m.order << " theta " << m.theta;
   }
-  EXPECT_GT(layout_growth({1000000, 600}), 2);
-  EXPECT_GT(layout_growth({1000000, 600}), layout_growth({100000, 600}));
-  EXPECT_GE(layout_growth({1000000, 600}), layout_growth({1000000, 2}));
+  // A uniform set's growth from 2e4 to 3e5 (measured 1.3 to 1.6) is far below a clustered one's
+  // (Plummer, p = 8, theta = 0.5: 3.4e-5 to 1.5e-4 from 2e4 to 1e5 alone).
+  EXPECT_LT(layout_growth({300000, 1}) / layout_growth({20000, 1}), 2.0);
+  EXPECT_GT(layout_growth({100000, 146.8}) / layout_growth({20000, 85.0}), 3.0);
+  EXPECT_EQ(layout_growth({}), 1);
 }
 
 TEST(TreeOptionsForTolerance, GivenValuesAreKept) {

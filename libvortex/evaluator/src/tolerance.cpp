@@ -11,17 +11,19 @@ namespace vortex {
 
 namespace {
 
-// Error model constants (tolerance.hpp), fitted by least squares to log(error) over p = 3..13,
-// theta = 0.3..0.7 on the three cases at N = 50,000 (docs/PERFORMANCE.md, "Tolerance"); C is the
-// fit's largest ratio of measured to modelled error (1.28) times a margin of 1.25.
-constexpr double kErrorScale = 447.0;         // C
-constexpr double kErrorDegreePower = -0.869;  // g
-constexpr double kErrorRate = 0.9657;         // b
-constexpr double kErrorThetaPower = 0.9457;   // s
-constexpr double kErrorThetaFactor = 4.750;   // k1
-constexpr double kErrorFarFactor = 4.914;     // k2
-constexpr double kGrowthReference = 50000;    // N0
-constexpr double kGrowthPower = 0.9;          // e
+// Error model constants (tolerance.hpp), fitted by least squares to log(error) over p = 4..12,
+// theta = 0.4..0.6 on the three cases at N = 2e4 to 3e5 (docs/PERFORMANCE.md, "Tolerance",
+// scripts/fit-tolerance-model.py); C is the fit's largest ratio of measured to modelled error
+// (2.11) times a margin of 1.25.
+constexpr double kErrorScale = 115.3;             // C
+constexpr double kErrorDegreePower = -1.298;      // g
+constexpr double kErrorRate = 1.042;              // b
+constexpr double kErrorThetaPower = 1.124;        // s
+constexpr double kErrorThetaFactor = 3.289;       // k1
+constexpr double kErrorFarFactor = 3.973;         // k2
+constexpr double kGrowthReference = 20000;        // N0
+constexpr double kGrowthPower = 0.1656;           // eu, every layout
+constexpr double kClusteredGrowthPower = 0.7044;  // ec, the clustered part
 
 // layout_of: sources a grid cell on average, and the most cells a side.
 constexpr double kLayoutCellCount = 64;
@@ -156,8 +158,10 @@ SourceLayout layout_of(SourcesView s) {
 }
 
 double layout_growth(const SourceLayout& layout) {
-  const double clustered = static_cast<double>(layout.num_sources) * (1 - 1 / layout.contrast);
-  return std::pow(std::max(1.0, clustered / kGrowthReference), kGrowthPower);
+  const double n = static_cast<double>(layout.num_sources);
+  const double clustered = n * (1 - 1 / layout.contrast);
+  return std::pow(std::max(1.0, n / kGrowthReference), kGrowthPower) *
+         std::pow(std::max(1.0, clustered / kGrowthReference), kClusteredGrowthPower);
 }
 
 double predicted_far_error(int order, double theta, const SourceLayout& layout) {
@@ -174,10 +178,10 @@ TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend back
   const CostModel& cost = backend == Backend::Cuda ? kCudaCost : kCpuCost;
   TreeOptions best = given;
   double best_cost = INFINITY, best_miss = INFINITY;
-  // theta from 0.3 to 0.7, the range of the fit (or the given one); each theta's smallest order
-  // (or the given one) whose predicted error is small enough.
-  for (int i = 0; i <= 32; ++i) {
-    const double theta = given.theta > 0 ? given.theta : 0.3 + 0.0125 * i;
+  // theta from 0.35 to 0.65, the range of the fit and a little beyond (or the given one); each
+  // theta's smallest order (or the given one) whose predicted error is small enough.
+  for (int i = 0; i <= 24; ++i) {
+    const double theta = given.theta > 0 ? given.theta : 0.35 + 0.0125 * i;
     for (int p = given.order > 0 ? given.order : 1; p <= 16; ++p) {
       const bool last = given.order > 0 || p == 16;
       if (predicted_far_error(p, theta, layout) > tolerance && !last) continue;
