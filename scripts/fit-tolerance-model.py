@@ -40,12 +40,14 @@ def features(p, t, n, clustered, n0):
 def main():
     rows = [line.split() for line in open(sys.argv[1]) if line.strip() and line[0] != "#"]
     margin = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
-    points = []
+    points, checks = [], []
     for r in rows:
         n, p, t = int(r[1]), int(r[2]), float(r[3])
-        err = max(float(r[4]), float(r[5]))
+        err = max(float(v) for v in r[4:6] if v != "-")
         contrast = max(1.0, float(r[9]))
-        points.append((r[0], n, p, t, err, n * (1 - 1 / contrast)))
+        # Rows missing an error ("-") are not fitted, only checked against the model.
+        (checks if "-" in r[4:6] else points).append((r[0], n, p, t, err,
+                                                      n * (1 - 1 / contrast)))
     best = None
     grid = [float(v) for v in sys.argv[3].split(",")] if len(sys.argv) > 3 else [2e4]
     for n0 in grid:
@@ -71,6 +73,10 @@ def main():
         v = sorted(by[key])
         print("  %-8s N %8d: model/measured min %.2f median %.2f max %.2f" %
               (key[0], key[1], v[0], v[len(v) // 2], v[-1]))
+
+    for case, n, p, t, e, c in checks:
+        model = math.exp(sum(f * w for f, w in zip(features(p, t, n, c, n0), x)) + worst) * margin
+        print("  check %-8s N %8d p %2d theta %.2f: model/measured %.2f" % (case, n, p, t, model / e))
 
     cube = [(int(r[1]), int(r[2]), float(r[3]), float(r[7]), float(r[8])) for r in rows
             if r[0] == "cube" and int(r[1]) >= 100000]
