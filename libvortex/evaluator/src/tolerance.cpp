@@ -131,7 +131,10 @@ SourceLayout layout_of(SourcesView s) {
   const int k = std::clamp(static_cast<int>(std::lround(std::cbrt(n / kLayoutCellCount))), 1,
                            kLayoutMaxCells);
   const double scale = k / side;
-  std::vector<std::uint32_t> count(static_cast<std::size_t>(k) * k * k, 0);
+  // Kept between calls, so that repeated evaluations of a set allocate nothing.
+  thread_local std::vector<std::uint32_t> count;
+  count.assign(static_cast<std::size_t>(k) * k * k, 0);
+  std::uint32_t* const counts = count.data();  // this thread's buffer, shared with the team
   auto cell = [&](std::ptrdiff_t i) {
     std::size_t c = 0;
     for (int a = 0; a < 3; ++a) {
@@ -144,7 +147,7 @@ SourceLayout layout_of(SourcesView s) {
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const std::size_t c = cell(i);
 #pragma omp atomic
-    ++count[c];
+    ++counts[c];
   }
   double occupied = 0, squares = 0;
   for (const std::uint32_t c : count) {
