@@ -9,7 +9,7 @@
 // that pass the criterion with room to spare dominate; so the model is
 //   error(p, theta, layout) = C (p + 1)^g (b theta^s)^(p+1) theta^k1 (1 - theta)^k2 G(layout),
 // fitted to the largest of the mean velocity and gradient errors measured on the random cube,
-// the Plummer sphere and the thin sheet at N = 2e4 to 1e6 (the constants and the data:
+// the Plummer sphere and the thin sheet at N = 2e4 to 3e5 (the constants and the data:
 // docs/PERFORMANCE.md, "Tolerance"), C raised so that every measured point lies below the model.
 //
 // G is the layout's growth with N: the mean relative error of a uniform set (the cube) grows
