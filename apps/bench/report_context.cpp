@@ -49,8 +49,8 @@ void ReportContext::write_provenance(JsonWriter& json) const {
 
 std::string ReportContext::describe() const {
   // The options as they apply on each backend present (0 given = picked for the tolerance and
-  // the number of sources: shown for the error model's reference size; each result lists its own).
-  std::string tree = "tree options on the CPU (for 50,000 sources): " +
+  // the sources' layout: shown for a uniform set; each result lists its own).
+  std::string tree = "tree options on the CPU (for a uniform set): " +
                      describe_tree_options(
                          resolve_tree_options(base.tree, base.core, Backend::Cpu, base.tolerance));
   if (cuda_available()) {

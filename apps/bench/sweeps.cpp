@@ -9,6 +9,7 @@
 #include "measurement_io.hpp"
 #include "tables.hpp"
 #include "vortex/solver.hpp"
+#include "vortex/tolerance.hpp"
 
 namespace vortex::cli {
 
@@ -182,8 +183,8 @@ void run_parameter_sweeps(const ReportContext& context, const SweepOptions& opti
       }))
     return;
   const ParticleSet particles = make_case(context.case_name, options.n, context.seed);
-  std::printf("== sweeps on %s, N = %zu, run %s\n", context.case_name.c_str(), particles.size(),
-              options.run.label.c_str());
+  std::printf("== sweeps on %s, N = %zu, run %s, layout contrast %.4g\n", context.case_name.c_str(),
+              particles.size(), options.run.label.c_str(), layout_of(particles).contrast);
   std::fflush(stdout);
   const Reference reference =
       make_reference(particles, context.sample, context.seed + 1, context.gradient,

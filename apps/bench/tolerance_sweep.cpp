@@ -6,6 +6,7 @@
 
 #include "measurement_io.hpp"
 #include "tables.hpp"
+#include "vortex/tolerance.hpp"
 
 namespace vortex::cli {
 
@@ -109,6 +110,7 @@ void run_tolerance_sweep(const ReportContext& context, const ToleranceSweepOptio
   for (const std::string& name : options.cases) {
     CaseData c;
     c.particles = make_case(name, options.n, context.seed);
+    std::printf("  %s: layout contrast %.4g\n", name.c_str(), layout_of(c.particles).contrast);
     c.reference = make_reference(c.particles, context.sample, context.seed + 1, context.gradient,
                                  context.base.core, context.base.threads);
     cases.push_back(std::move(c));

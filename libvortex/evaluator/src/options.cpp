@@ -93,9 +93,9 @@ double default_kappa(Core core) {
 }
 
 TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend,
-                                 double tolerance, std::size_t num_sources) {
+                                 double tolerance, const SourceLayout& layout) {
   return tree_options_for_tolerance(tolerance > 0 ? tolerance : kDefaultTolerance, core, backend,
-                                    tree, num_sources);
+                                    tree, layout);
 }
 
 void validate_options(const SolverOptions& o) {

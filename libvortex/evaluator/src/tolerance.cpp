@@ -2,24 +2,32 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace vortex {
 
 namespace {
 
-// Error model constants (tolerance.hpp), fitted by least squares to log(error) over p = 3..13,
-// theta = 0.3..0.7 on the three cases at N = 50,000 (docs/PERFORMANCE.md, "Tolerance"); C is the
-// fit's largest ratio of measured to modelled error (1.28) times a margin of 1.25.
-constexpr double kErrorScale = 447.0;          // C
-constexpr double kErrorDegreePower = -0.869;   // g
-constexpr double kErrorRate = 0.9657;          // b
-constexpr double kErrorThetaPower = 0.9457;    // s
-constexpr double kErrorThetaFactor = 4.750;    // k1
-constexpr double kErrorFarFactor = 4.914;      // k2
-constexpr double kErrorSizeReference = 50000;  // N of the fit
-constexpr double kErrorSizePower = 0.9;        // e
+// Error model constants (tolerance.hpp), fitted by least squares to log(error) over p = 4..12,
+// theta = 0.4..0.6 on the three cases at N = 2e4 to 3e5 (docs/PERFORMANCE.md, "Tolerance",
+// scripts/fit-tolerance-model.py); C is the fit's largest ratio of measured to modelled error
+// (2.11) times a margin of 1.25.
+constexpr double kErrorScale = 115.3;             // C
+constexpr double kErrorDegreePower = -1.298;      // g
+constexpr double kErrorRate = 1.042;              // b
+constexpr double kErrorThetaPower = 1.124;        // s
+constexpr double kErrorThetaFactor = 3.289;       // k1
+constexpr double kErrorFarFactor = 3.973;         // k2
+constexpr double kGrowthReference = 20000;        // N0
+constexpr double kGrowthPower = 0.1656;           // eu, every layout
+constexpr double kClusteredGrowthPower = 0.7044;  // ec, the clustered part
+
+// layout_of: sources a grid cell on average, and the most cells a side.
+constexpr double kLayoutCellCount = 64;
+constexpr int kLayoutMaxCells = 128;
 
 // float_rounding_error = a + b 2^-24 R.
 constexpr double kFloatBase = 6e-7;   // a
@@ -100,31 +108,89 @@ double float_rounding_error(double mean_offset_in_sigmas) {
   return kFloatBase + kFloatSlope * 0x1.0p-24 * mean_offset_in_sigmas;
 }
 
-double predicted_far_error(int order, double theta, std::size_t num_sources) {
+SourceLayout layout_of(SourcesView s) {
+  SourceLayout layout;
+  layout.num_sources = s.size();
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
+  if (n < 2) return layout;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  const double* axes[3] = {s.x, s.y, s.z};
+  for (int a = 0; a < 3; ++a) {
+    const double* v = axes[a];
+    double low = INFINITY, high = -INFINITY;
+#pragma omp parallel for schedule(static) reduction(min : low) reduction(max : high)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      low = std::min(low, v[i]);
+      high = std::max(high, v[i]);
+    }
+    lo[a] = low;
+    hi[a] = high;
+  }
+  const double side = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+  if (!(side > 0) || !std::isfinite(side)) return layout;
+  const int k = std::clamp(static_cast<int>(std::lround(std::cbrt(n / kLayoutCellCount))), 1,
+                           kLayoutMaxCells);
+  const double scale = k / side;
+  // Kept between calls, so that repeated evaluations of a set allocate nothing.
+  thread_local std::vector<std::uint32_t> count;
+  count.assign(static_cast<std::size_t>(k) * k * k, 0);
+  std::uint32_t* const counts = count.data();  // this thread's buffer, shared with the team
+  auto cell = [&](std::ptrdiff_t i) {
+    std::size_t c = 0;
+    for (int a = 0; a < 3; ++a) {
+      const int j = std::min(k - 1, static_cast<int>((axes[a][i] - lo[a]) * scale));
+      c = c * static_cast<std::size_t>(k) + static_cast<std::size_t>(std::max(j, 0));
+    }
+    return c;
+  };
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const std::size_t c = cell(i);
+#pragma omp atomic
+    ++counts[c];
+  }
+  double occupied = 0, squares = 0;
+  for (const std::uint32_t c : count) {
+    if (c == 0) continue;
+    occupied += 1;
+    squares += static_cast<double>(c) * c;
+  }
+  const double total = static_cast<double>(n);
+  layout.contrast = std::max(1.0, occupied * squares / (total * total) - occupied / total);
+  return layout;
+}
+
+double layout_growth(const SourceLayout& layout) {
+  const double n = static_cast<double>(layout.num_sources);
+  const double clustered = n * (1 - 1 / layout.contrast);
+  return std::pow(std::max(1.0, n / kGrowthReference), kGrowthPower) *
+         std::pow(std::max(1.0, clustered / kGrowthReference), kClusteredGrowthPower);
+}
+
+double predicted_far_error(int order, double theta, const SourceLayout& layout) {
   const double p1 = order + 1.0;
-  const double size = std::max(1.0, static_cast<double>(num_sources) / kErrorSizeReference);
   return kErrorScale * std::pow(p1, kErrorDegreePower) *
          std::pow(kErrorRate * std::pow(theta, kErrorThetaPower), p1) *
          std::pow(theta, kErrorThetaFactor) * std::pow(1 - theta, kErrorFarFactor) *
-         std::pow(size, kErrorSizePower);
+         layout_growth(layout);
 }
 
 TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend backend,
-                                       const TreeOptions& given, std::size_t num_sources) {
+                                       const TreeOptions& given, const SourceLayout& layout) {
   require_fraction(tolerance, "tolerance");
   const CostModel& cost = backend == Backend::Cuda ? kCudaCost : kCpuCost;
   TreeOptions best = given;
   double best_cost = INFINITY, best_miss = INFINITY;
-  // theta from 0.3 to 0.7, the range of the fit (or the given one); each theta's smallest order
-  // (or the given one) whose predicted error is small enough.
-  for (int i = 0; i <= 32; ++i) {
-    const double theta = given.theta > 0 ? given.theta : 0.3 + 0.0125 * i;
+  // theta from 0.35 to 0.65, the range of the fit and a little beyond (or the given one); each
+  // theta's smallest order (or the given one) whose predicted error is small enough.
+  for (int i = 0; i <= 24; ++i) {
+    const double theta = given.theta > 0 ? given.theta : 0.35 + 0.0125 * i;
     for (int p = given.order > 0 ? given.order : 1; p <= 16; ++p) {
       const bool last = given.order > 0 || p == 16;
-      if (predicted_far_error(p, theta, num_sources) > tolerance && !last) continue;
+      if (predicted_far_error(p, theta, layout) > tolerance && !last) continue;
       // A point that misses the tolerance only competes when nothing reaches it (then the
       // least predicted error wins).
-      const double miss = predicted_far_error(p, theta, num_sources) / tolerance;
+      const double miss = predicted_far_error(p, theta, layout) / tolerance;
       const double c = miss > 1 ? INFINITY : cost(p, theta);
       if (c < best_cost || (best_cost == INFINITY && miss < best_miss)) {
         best_cost = c;

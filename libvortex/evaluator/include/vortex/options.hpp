@@ -50,11 +50,19 @@ struct SolverOptions {
 // differs from the singular kernel's by less than 1e-6 (relative). The kappa a Solver uses when
 // none is given is picked for its tolerance instead (core_kappa in tolerance.hpp).
 double default_kappa(Core core);
+// What the tolerance's error model knows of the sources (layout_of in tolerance.hpp): how many
+// there are and how unevenly they fill their bounding box.
+struct SourceLayout {
+  std::size_t num_sources = 0;  // 0: none known (the error model then assumes no growth)
+  // The mean density around a source over the mean density of the occupied space, both on a grid
+  // of about 64 sources a cell, less the grid's counting noise: 1 for a uniform set.
+  double contrast = 1;
+};
+
 // The tree options with every 0 replaced by the pick for `tolerance` (0: kDefaultTolerance) on
-// `backend` (Cpu or Cuda) with `core`, for num_sources sources (0: the error model's reference
-// size, 50,000).
+// `backend` (Cpu or Cuda) with `core`, for sources of that layout.
 TreeOptions resolve_tree_options(const TreeOptions& tree, Core core, Backend backend,
-                                 double tolerance = 0, std::size_t num_sources = 0);
+                                 double tolerance = 0, const SourceLayout& layout = {});
 
 // Throws std::invalid_argument naming the offending option.
 void validate_options(const SolverOptions& options);

@@ -7,13 +7,17 @@
 // the neglected degrees). Mean errors follow theta^(p+1) with a slightly smaller power (most
 // targets are farther than the bound's worst target), and flatten at large theta, where boxes
 // that pass the criterion with room to spare dominate; so the model is
-//   error(p, theta, N) = C (p + 1)^g (b theta^s)^(p+1) theta^k1 (1 - theta)^k2 max(1, N/N0)^e,
-// with C, g, b, s, k1 and k2 fitted to the largest of the mean velocity and gradient errors
-// measured on the random cube, the Plummer sphere and the thin sheet at N0 = 50,000 (the
-// constants and the data: docs/PERFORMANCE.md, "Tolerance"), C raised so that every measured
-// point lies below the model. The last factor is the growth of the clustered (Plummer) case's
-// errors with N (e = 0.9, measured from 2e4 to 2e5); the cube's does not grow, so it ends up
-// below the tolerance by about that factor at large N.
+//   error(p, theta, layout) = C (p + 1)^g (b theta^s)^(p+1) theta^k1 (1 - theta)^k2 G(layout),
+// fitted to the largest of the mean velocity and gradient errors measured on the random cube,
+// the Plummer sphere and the thin sheet at N = 2e4 to 3e5 (the constants and the data:
+// docs/PERFORMANCE.md, "Tolerance"), C raised so that every measured point lies below the model.
+//
+// G is the layout's growth with N: the mean relative error of a uniform set (the cube) grows
+// slowly with N (about N^0.17), that of a clustered one (the Plummer sphere) fast (about N^0.87
+// from 2e4 to 3e5), in its dense part. The layout statistic is the density contrast D of the
+// sources on a coarse grid (SourceLayout, layout_of): 1 for a uniform set, 1.04 to 1.11 for the
+// thin sheet, 85 to 630 for the Plummer sphere. Of N sources about N (1 - 1/D) lie in the dense
+// part, and G = max(1, N / N0)^eu max(1, N (1 - 1/D) / N0)^ec.
 //
 // The core criterion kappa is where the core's F and F'/r differ from the singular kernel's by
 // less than a fraction of the tolerance (core_kappa), so that approximating a regularized pair by
@@ -27,6 +31,7 @@
 #include <cstddef>
 
 #include "vortex/options.hpp"
+#include "vortex/particles.hpp"
 
 namespace vortex {
 
@@ -55,15 +60,26 @@ double core_deviation(Core core, double rho);
 // kernel). Throws std::invalid_argument unless 0 < deviation < 1.
 double core_kappa(Core core, double deviation);
 
+// The sources' layout for the error model: their number and their density contrast D on a grid of
+// cubic cells over their bounding box, about 64 sources a cell (at most 128 cells a side):
+// D = K sum_c n_c^2 / N^2 - K / N over the K occupied cells c holding n_c sources (the mean count
+// around a source over the mean count of an occupied cell, less the 1/mean that a uniform random
+// filling adds), at least 1. One pass over the sources.
+SourceLayout layout_of(SourcesView sources);
+
+// The error model's growth factor G for a layout (above): 1 for a uniform one.
+double layout_growth(const SourceLayout& layout);
+
 // The error model above: predicted mean relative error (velocity or gradient, the larger) of the
-// far field with order p and criterion theta, for num_sources sources (0: N0).
-double predicted_far_error(int order, double theta, std::size_t num_sources = 0);
+// far field with order p and criterion theta, for sources of that layout (default: uniform).
+double predicted_far_error(int order, double theta, const SourceLayout& layout = {});
 
 // The tree options that reach `tolerance` fastest on `backend` (Cpu or Cuda) with `core`: the
 // non-zero fields of `given` are kept, the others (order, theta, kappa, buckets) picked around
 // them. Where nothing reaches the tolerance (a given theta too large for any order), the point of
 // least predicted error. Throws std::invalid_argument unless 0 < tolerance < 1.
 TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend backend,
-                                       const TreeOptions& given = {}, std::size_t num_sources = 0);
+                                       const TreeOptions& given = {},
+                                       const SourceLayout& layout = {});
 
 }  // namespace vortex

@@ -45,9 +45,12 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
       r.arithmetic = rounding <= kFloatShare * budget ? Arithmetic::Float : Arithmetic::Double;
     if (r.arithmetic == Arithmetic::Float) budget = std::max(budget - rounding, 0.1 * budget);
   }
-  if (options.method == Method::Tree)
-    r.tree = resolve_tree_options(options.tree, options.core, backend, budget, sources.size());
-  else
+  if (options.method == Method::Tree) {
+    // The layout only matters where order or theta are left to the error model.
+    const bool picked = options.tree.order == 0 || options.tree.theta == 0;
+    const SourceLayout layout = picked ? layout_of(sources) : SourceLayout{sources.size(), 1};
+    r.tree = resolve_tree_options(options.tree, options.core, backend, budget, layout);
+  } else
     r.tree = TreeOptions{0, 0, 0, 0, 0, 0};
   r.tree_build = backend == Backend::Cuda && options.tree_build != TreeBuild::Host
                      ? TreeBuild::Device
