@@ -5,6 +5,7 @@
 #include <string>
 
 #include "text_excerpt.hpp"
+#include "vortex/kernels/input_check.hpp"
 
 namespace vortex {
 
@@ -110,11 +111,10 @@ void check_finite(const double* v, std::size_t n, const char* set, const char* n
 
 namespace {
 
-// Lengths outside [kMinLength, kMaxLength] make 1/sigma^3 overflow or Gamma/sigma^3 underflow
-// (and products of coordinates leave the range of double): results would be NaN or 0.
-constexpr double kMinLength = 1e-100, kMaxLength = 1e100;
-// Gamma/sigma^3 (what the kernels multiply) must stay a normal double with room to spare.
-constexpr double kMinStrength = 1e-290, kMaxStrength = 1e290;
+using input_check::kMaxLength;
+using input_check::kMaxStrength;
+using input_check::kMinLength;
+using input_check::kMinStrength;
 
 void check_coordinates(const double* v, std::size_t n, const char* set, const char* name) {
   for (std::size_t i = 0; i < n; ++i) {
@@ -190,28 +190,6 @@ void validate_length_scales(SourcesView sources, PointsView targets) {
   for (int k = 0; k < 3; ++k) check_coordinates(arrays[k], targets.n, "targets", names[k]);
 }
 
-namespace {
-
-bool length_ok(double v) {
-  return std::abs(v) <= kMaxLength;  // false for NaN and infinities too
-}
-
-// Everything validate_sources and validate_length_scales check, for particle i.
-bool source_ok(SourcesView s, std::size_t i) {
-  const double sigma = s.sigma[i];
-  if (!(sigma >= kMinLength && sigma <= kMaxLength)) return false;
-  if (!length_ok(s.x[i]) || !length_ok(s.y[i]) || !length_ok(s.z[i])) return false;
-  const double sigma3 = sigma * sigma * sigma;
-  for (const double g : {s.gx[i], s.gy[i], s.gz[i]}) {
-    if (!std::isfinite(g)) return false;
-    const double scaled = std::abs(g) / sigma3;
-    if (g != 0 && !(scaled >= kMinStrength && scaled <= kMaxStrength)) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 void validate_inputs(SourcesView sources, PointsView targets) {
   const double* arrays[] = {sources.x,  sources.y,     sources.z, sources.gx, sources.gy,
                             sources.gz, sources.sigma, targets.x, targets.y,  targets.z};
@@ -221,10 +199,12 @@ void validate_inputs(SourcesView sources, PointsView targets) {
     const std::ptrdiff_t ns = static_cast<std::ptrdiff_t>(sources.n);
     const std::ptrdiff_t nt = static_cast<std::ptrdiff_t>(targets.n);
 #pragma omp parallel for schedule(static) reduction(|| : bad)
-    for (std::ptrdiff_t i = 0; i < ns; ++i) bad = bad || !source_ok(sources, i);
+    for (std::ptrdiff_t i = 0; i < ns; ++i)
+      bad = bad || !input_check::source_ok(sources.x[i], sources.y[i], sources.z[i], sources.gx[i],
+                                           sources.gy[i], sources.gz[i], sources.sigma[i]);
 #pragma omp parallel for schedule(static) reduction(|| : bad)
     for (std::ptrdiff_t i = 0; i < nt; ++i)
-      bad = bad || !length_ok(targets.x[i]) || !length_ok(targets.y[i]) || !length_ok(targets.z[i]);
+      bad = bad || !input_check::target_ok(targets.x[i], targets.y[i], targets.z[i]);
   }
   if (!bad) return;
   // Something is wrong: the serial checks find the first bad value and name it.

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "backend/backend.hpp"
 #include "vortex/out_of_memory.hpp"
@@ -177,7 +178,7 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
     double* out[12];
     for (int c = 0; c < 12; ++c)
       out[c] = c < 3 ? result.u[c].data() : (gradient ? result.du[c - 3].data() : nullptr);
-    backend.device_tree_sum(sources, targets, options, gradient, stats, out);
+    backend.device_tree_sum(sources, targets, options, gradient, stats, out, false);
     stats.tree_build = "device";
   } else {
     detail::TreePlan& plan = state_->plan;
@@ -192,6 +193,50 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
   stats.tree = options.tree;
   stats.tolerance = options.tolerance;
   stats.times.total = seconds_since(start);
+}
+
+EvaluationStats Solver::evaluate_on_device(const DeviceSources& sources,
+                                           const DeviceTargets& targets, bool gradient,
+                                           const DeviceResults& out) {
+  const auto start = Clock::now();
+  if (!state_) throw std::logic_error("vortex::Solver: used after it was moved from");
+  if (sources.n == 0) throw std::invalid_argument("no source particles (N = 0)");
+  if (targets.n == 0) throw std::invalid_argument("no target points");
+  if (options_.method != Method::Tree || options_.tree_build == TreeBuild::Host)
+    throw std::invalid_argument(
+        "evaluate_on_device: device arrays are summed by the treecode with trees built on the "
+        "device (method tree, tree build auto or device)");
+  if (resolve_backend(options_.backend) != Backend::Cuda)
+    throw std::invalid_argument(
+        "evaluate_on_device: device arrays need the CUDA backend (backend cuda, or auto on a "
+        "machine with a GPU)");
+  for (int c = 0; c < 3; ++c)
+    if (!out.u[c])
+      throw std::invalid_argument("evaluate_on_device: result array u[" + std::to_string(c) +
+                                  "] is null");
+  for (int c = 0; gradient && c < 9; ++c)
+    if (!out.du[c])
+      throw std::invalid_argument("evaluate_on_device: result array du[" + std::to_string(c) +
+                                  "] is null");
+  SourcesView s;
+  s.x = sources.x, s.y = sources.y, s.z = sources.z;
+  s.gx = sources.gx, s.gy = sources.gy, s.gz = sources.gz, s.sigma = sources.sigma;
+  s.n = sources.n;
+  PointsView t;
+  t.x = targets.x, t.y = targets.y, t.z = targets.z, t.n = targets.n;
+  double* results[12] = {out.u[0], out.u[1], out.u[2]};
+  for (int c = 0; c < 9; ++c) results[3 + c] = gradient ? out.du[c] : nullptr;
+  detail::Backend& backend = state_->backend(Backend::Cuda);
+  const detail::ResolvedOptions options = detail::resolve_options(
+      options_, Backend::Cuda, backend.device_input_facts(s, t, results, gradient ? 12 : 3));
+  ThreadScope threads(options.threads);
+  EvaluationStats stats;
+  backend.device_tree_sum(s, t, options, gradient, stats, results, true);
+  stats.tree_build = "device";
+  stats.tree = options.tree;
+  stats.tolerance = options.tolerance;
+  stats.times.total = seconds_since(start);
+  return stats;
 }
 
 }  // namespace vortex

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "vortex/kernels/layout_grid.hpp"
+
 namespace vortex {
 
 namespace {
@@ -24,10 +26,6 @@ constexpr double kErrorFarFactor = 3.973;         // k2
 constexpr double kGrowthReference = 20000;        // N0
 constexpr double kGrowthPower = 0.1656;           // eu, every layout
 constexpr double kClusteredGrowthPower = 0.7044;  // ec, the clustered part
-
-// layout_of: sources a grid cell on average, and the most cells a side.
-constexpr double kLayoutCellCount = 64;
-constexpr int kLayoutMaxCells = 128;
 
 // float_rounding_error = a + b 2^-24 R.
 constexpr double kFloatBase = 6e-7;   // a
@@ -126,26 +124,16 @@ SourceLayout layout_of(SourcesView s) {
     lo[a] = low;
     hi[a] = high;
   }
-  const double side = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
-  if (!(side > 0) || !std::isfinite(side)) return layout;
-  const int k = std::clamp(static_cast<int>(std::lround(std::cbrt(n / kLayoutCellCount))), 1,
-                           kLayoutMaxCells);
-  const double scale = k / side;
+  const int k = layout_grid::cells_per_side(s.size());
+  const double scale = layout_grid::cell_scale(k, lo, hi);
+  if (!(scale > 0)) return layout;
   // Kept between calls, so that repeated evaluations of a set allocate nothing.
   thread_local std::vector<std::uint32_t> count;
   count.assign(static_cast<std::size_t>(k) * k * k, 0);
   std::uint32_t* const counts = count.data();  // this thread's buffer, shared with the team
-  auto cell = [&](std::ptrdiff_t i) {
-    std::size_t c = 0;
-    for (int a = 0; a < 3; ++a) {
-      const int j = std::min(k - 1, static_cast<int>((axes[a][i] - lo[a]) * scale));
-      c = c * static_cast<std::size_t>(k) + static_cast<std::size_t>(std::max(j, 0));
-    }
-    return c;
-  };
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const std::size_t c = cell(i);
+    const std::size_t c = layout_grid::cell_of(s.x[i], s.y[i], s.z[i], lo, scale, k);
 #pragma omp atomic
     ++counts[c];
   }
@@ -155,8 +143,7 @@ SourceLayout layout_of(SourcesView s) {
     occupied += 1;
     squares += static_cast<double>(c) * c;
   }
-  const double total = static_cast<double>(n);
-  layout.contrast = std::max(1.0, occupied * squares / (total * total) - occupied / total);
+  layout.contrast = layout_grid::contrast(occupied, squares, static_cast<double>(n));
   return layout;
 }
 

@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "vortex/device_arrays.hpp"
 #include "vortex/field.hpp"
 #include "vortex/options.hpp"
 #include "vortex/particles.hpp"
@@ -38,6 +39,14 @@ class Solver {
   void evaluate(const ParticleSet& sources, PointsView targets, bool gradient, VelocityField& out);
   // Sources in the caller's own arrays (no copy is made of them).
   void evaluate(SourcesView sources, PointsView targets, bool gradient, VelocityField& out);
+
+  // Sources, targets and results in GPU memory (device_arrays.hpp), for solvers that keep their
+  // particles on the device: the treecode with its trees built there (Method::Tree, a backend
+  // that resolves to Cuda, TreeBuild Auto or Device). The input is checked on the device (a bad
+  // entry or a host pointer throws std::invalid_argument naming it, and nothing is written); the
+  // call returns when the results are in `out`. Returns the call's stats.
+  EvaluationStats evaluate_on_device(const DeviceSources& sources, const DeviceTargets& targets,
+                                     bool gradient, const DeviceResults& out);
 
  private:
   void evaluate_into(SourcesView sources, PointsView targets, bool gradient, VelocityField& out);

@@ -38,10 +38,18 @@ class Backend {
   // The whole treecode from the particles, with the trees, lists and multipoles built by the
   // backend itself (options.tree_build == TreeBuild::Device; only CUDA does). Results in the
   // caller's order, written into out[c] (3 components, 12 with the gradient; each sized for the
-  // targets). Fills the stage times, the names and the interaction counts.
+  // targets). With `on_device`, the sources, targets and out are device memory (checked by
+  // device_input_facts first). Fills the stage times, the names and the interaction counts.
   virtual void device_tree_sum(SourcesView sources, PointsView targets,
                                const ResolvedOptions& options, bool gradient,
-                               EvaluationStats& stats, double* const* out) = 0;
+                               EvaluationStats& stats, double* const* out, bool on_device) = 0;
+
+  // Device-memory sources and targets checked where they are (throws std::invalid_argument naming
+  // the first bad entry or a pointer that is not device memory), and what option resolution reads
+  // of them. Only CUDA does.
+  // The result arrays out[0..components) are checked to be device memory too.
+  virtual SourceFacts device_input_facts(SourcesView sources, PointsView targets,
+                                         double* const* out, int components) = 0;
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

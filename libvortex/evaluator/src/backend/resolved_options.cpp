@@ -28,8 +28,21 @@ double mean_offset_in_sigmas(SourcesView s) {
   return sum / static_cast<double>(n);
 }
 
+SourceFacts facts_of(SourcesView sources) {
+  SourceFacts f;
+  f.num_sources = sources.size();
+  f.mean_offset_in_sigmas = [sources] { return mean_offset_in_sigmas(sources); };
+  f.layout = [sources] { return layout_of(sources); };
+  return f;
+}
+
 ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
                                 SourcesView sources) {
+  return resolve_options(options, backend, facts_of(sources));
+}
+
+ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
+                                const SourceFacts& facts) {
   ResolvedOptions r;
   r.method = options.method;
   r.backend = backend;
@@ -40,7 +53,7 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
   // which then get what float's rounding leaves.
   double budget = options.tolerance;
   if (budget > 0 && options.precision != Precision::Double) {
-    const double rounding = float_rounding_error(mean_offset_in_sigmas(sources));
+    const double rounding = float_rounding_error(facts.mean_offset_in_sigmas());
     if (options.precision == Precision::Auto)
       r.arithmetic = rounding <= kFloatShare * budget ? Arithmetic::Float : Arithmetic::Double;
     if (r.arithmetic == Arithmetic::Float) budget = std::max(budget - rounding, 0.1 * budget);
@@ -48,7 +61,7 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
   if (options.method == Method::Tree) {
     // The layout only matters where order or theta are left to the error model.
     const bool picked = options.tree.order == 0 || options.tree.theta == 0;
-    const SourceLayout layout = picked ? layout_of(sources) : SourceLayout{sources.size(), 1};
+    const SourceLayout layout = picked ? facts.layout() : SourceLayout{facts.num_sources, 1};
     r.tree = resolve_tree_options(options.tree, options.core, backend, budget, layout);
   } else
     r.tree = TreeOptions{0, 0, 0, 0, 0, 0};

@@ -2,6 +2,7 @@
 // The Solver's options with every "auto" and every 0 resolved, once per call, for both backends.
 
 #include <cstddef>
+#include <functional>
 
 #include "vortex/options.hpp"
 #include "vortex/particles.hpp"
@@ -33,9 +34,20 @@ Arithmetic resolve_arithmetic(Precision precision, Backend backend);
 // how coarse float positions are against the cores (float_rounding_error in tolerance.hpp).
 double mean_offset_in_sigmas(SourcesView sources);
 
+// What option resolution reads of the sources, each computed only when it is needed: from host
+// arrays (facts_of) or from the device's summary of device arrays.
+struct SourceFacts {
+  std::size_t num_sources = 0;
+  std::function<double()> mean_offset_in_sigmas;  // see above
+  std::function<SourceLayout()> layout;           // layout_of (tolerance.hpp)
+};
+SourceFacts facts_of(SourcesView sources);
+
 // `backend` is the resolved backend (resolve_backend()). With a tolerance, the arithmetic and
-// the tree options picked depend on the sources (their number, and their positions against their
-// cores when float is considered).
+// the tree options picked depend on the sources (their number, their layout, and their positions
+// against their cores when float is considered).
+ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
+                                const SourceFacts& facts);
 ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
                                 SourcesView sources = {});
 

@@ -86,8 +86,12 @@ class CpuBackend final : public Backend {
   }
 
   void device_tree_sum(SourcesView, PointsView, const ResolvedOptions&, bool, EvaluationStats&,
-                       double* const*) override {
+                       double* const*, bool) override {
     throw std::logic_error("the CPU backend builds its trees on the host");
+  }
+
+  SourceFacts device_input_facts(SourcesView, PointsView, double* const*, int) override {
+    throw std::logic_error("the CPU backend reads no device memory");
   }
 
  private:

@@ -23,8 +23,14 @@ class CudaBackend final : public Backend {
   }
 
   void device_tree_sum(SourcesView sources, PointsView targets, const ResolvedOptions& options,
-                       bool gradient, EvaluationStats& stats, double* const* out) override {
-    device_tree_sum_cuda(ws_, sources, targets, options, gradient, stats, out);
+                       bool gradient, EvaluationStats& stats, double* const* out,
+                       bool on_device) override {
+    device_tree_sum_cuda(ws_, sources, targets, options, gradient, stats, out, on_device);
+  }
+
+  SourceFacts device_input_facts(SourcesView sources, PointsView targets, double* const* out,
+                                 int components) override {
+    return device_input_facts_cuda(ws_, sources, targets, out, components);
   }
 
  private:

@@ -29,11 +29,23 @@ bool same_points(SourcesView s, PointsView t) {
   return s.x == t.x && s.y == t.y && s.z == t.z && s.size() == t.size();
 }
 
-// Uploads the particles through the staging ring; returns the device arrays.
+// The particles on the device: uploaded through the staging ring, or the caller's device arrays.
 struct UploadedPoints {
   g::DevicePoints sources, targets;
   const double *gx, *gy, *gz;
 };
+
+UploadedPoints device_input(CudaWorkspace& ws, SourcesView s, PointsView t) {
+  ws.start.record(ws.compute);
+  ws.uploaded.record(ws.compute);
+  UploadedPoints u;
+  u.sources = {s.x, s.y, s.z, s.sigma};
+  u.targets = {t.x, t.y, t.z, nullptr};
+  u.gx = s.gx;
+  u.gy = s.gy;
+  u.gz = s.gz;
+  return u;
+}
 
 UploadedPoints upload_input(CudaWorkspace& ws, SourcesView s, PointsView t) {
   DeviceTreeStorage& r = ws.resident;
@@ -187,7 +199,7 @@ void pack_on_device(CudaWorkspace& ws, const UploadedPoints& in, const ResolvedO
 
 void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                           const ResolvedOptions& options, bool gradient, EvaluationStats& stats,
-                          double* const* out) {
+                          double* const* out, bool on_device) {
   const QuietenOnExit quieten(ws);
   HostPhases phases;
   DeviceTreeStorage& r = ws.resident;
@@ -197,7 +209,8 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   const int nt = checked_count(targets.size(), "targets");
   const cudaStream_t cs = ws.compute.get();
 
-  const UploadedPoints in = upload_input(ws, sources, targets);
+  const UploadedPoints in =
+      on_device ? device_input(ws, sources, targets) : upload_input(ws, sources, targets);
   phases.mark("upload");
   ensure_shape(r.source_tree, ns, t.source_bucket, t.arity, cs);
   ensure_shape(r.target_tree, nt, t.target_bucket, t.arity, cs);
@@ -237,8 +250,15 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   launch_combine(ws, work, nt, gradient, r.target_tree.permutation());
   ws.compute.synchronize();
   phases.mark("wait_gpu");
-  for (int c = 0; c < g::components(gradient); ++c)
-    ws.ring.download(out[c], ws.out_device.data() + c * std::size_t(nt), nt * sizeof(double), cs);
+  for (int c = 0; c < g::components(gradient); ++c) {
+    const double* result = ws.out_device.data() + c * std::size_t(nt);
+    if (on_device)
+      VORTEX_CUDA_CHECK(
+          cudaMemcpyAsync(out[c], result, nt * sizeof(double), cudaMemcpyDeviceToDevice, cs));
+    else
+      ws.ring.download(out[c], result, nt * sizeof(double), cs);
+  }
+  if (on_device) ws.compute.synchronize();
   const double download = phases.mark("download");
 
   fill_names(ws, a, stats);

@@ -14,6 +14,7 @@
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device.hpp"
 #include "vortex/gpu/device_tree.hpp"
+#include "vortex/gpu/input_summary.hpp"
 #include "vortex/gpu/launch.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/work_plan.hpp"
@@ -77,6 +78,7 @@ struct CudaWorkspace {
   g::DeviceBuffer<double> partial, out_device;
   g::PinnedBuffer<double> out_host;  // results, component-major: component c of entry i at c n + i
   StagingRing ring;                  // the device-built treecode's input and output
+  g::InputSummarizer input_summary;  // device-memory input's checks
   std::vector<g::Range> target_leaves;
   DeviceTreeStorage resident;  // the device-built treecode's (device_tree_sum.cpp)
 };
@@ -153,6 +155,9 @@ ComponentView tree_sum_cuda(CudaWorkspace& ws, TreePlan& plan, const ResolvedOpt
                             bool gradient, EvaluationStats& stats);
 void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                           const ResolvedOptions& options, bool gradient, EvaluationStats& stats,
-                          double* const* out);
+                          double* const* out, bool on_device);
+// Device-memory input checked and summarized on the device (device_input.cpp).
+SourceFacts device_input_facts_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
+                                    double* const* out, int components);
 
 }  // namespace vortex::detail

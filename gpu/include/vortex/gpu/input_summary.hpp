@@ -1,0 +1,41 @@
+#pragma once
+// Particles that already live in device memory, checked and summarized where they are: every
+// entry against the Solver's input rules (kernels/input_check.hpp), then what option resolution
+// reads of the sources (their bounding box, their mean offset from its middle in sigmas, the
+// layout grid's counts; kernels/layout_grid.hpp). Nothing of the particles goes to the host.
+
+#include <cuda_runtime_api.h>
+
+#include "vortex/gpu/buffer.hpp"
+
+namespace vortex::gpu {
+
+struct DeviceInput {
+  const double *x = nullptr, *y = nullptr, *z = nullptr;
+  const double *gx = nullptr, *gy = nullptr, *gz = nullptr, *sigma = nullptr;
+  long long num_sources = 0;
+  const double *tx = nullptr, *ty = nullptr, *tz = nullptr;
+  long long num_targets = 0;
+};
+
+struct InputSummary {
+  long long first_bad_source = -1, first_bad_target = -1;  // -1: every entry is valid
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};             // the sources' bounding box
+  double mean_offset_in_sigmas = 0;
+  double occupied = 0, squares = 0;  // layout grid: occupied cells, sum of squared counts
+};
+
+class InputSummarizer {
+ public:
+  // The checks; when every entry passes, the summary too. Waits for `stream`.
+  InputSummary summarize(const DeviceInput& in, cudaStream_t stream);
+
+ private:
+  DeviceBuffer<unsigned long long> words_;  // first bad indices, box as order bits
+  DeviceBuffer<double> sums_;               // offset sum, occupied, squares
+  DeviceBuffer<unsigned> counts_;           // layout grid
+  PinnedBuffer<unsigned long long> host_words_;
+  PinnedBuffer<double> host_sums_;
+};
+
+}  // namespace vortex::gpu
