@@ -28,11 +28,19 @@ double mean_offset_in_sigmas(SourcesView s) {
   return sum / static_cast<double>(n);
 }
 
+double SourceFacts::mean_offset_in_sigmas() const {
+  return on_host ? detail::mean_offset_in_sigmas(host) : given_mean_offset;
+}
+
+SourceLayout SourceFacts::layout() const {
+  return on_host ? layout_of(host) : given_layout;
+}
+
 SourceFacts facts_of(SourcesView sources) {
   SourceFacts f;
   f.num_sources = sources.size();
-  f.mean_offset_in_sigmas = [sources] { return mean_offset_in_sigmas(sources); };
-  f.layout = [sources] { return layout_of(sources); };
+  f.on_host = true;
+  f.host = sources;
   return f;
 }
 

@@ -2,7 +2,6 @@
 // The Solver's options with every "auto" and every 0 resolved, once per call, for both backends.
 
 #include <cstddef>
-#include <functional>
 
 #include "vortex/options.hpp"
 #include "vortex/particles.hpp"
@@ -34,12 +33,17 @@ Arithmetic resolve_arithmetic(Precision precision, Backend backend);
 // how coarse float positions are against the cores (float_rounding_error in tolerance.hpp).
 double mean_offset_in_sigmas(SourcesView sources);
 
-// What option resolution reads of the sources, each computed only when it is needed: from host
-// arrays (facts_of) or from the device's summary of device arrays.
+// What option resolution reads of the sources: computed from host arrays when it is needed
+// (facts_of), or given by the device's summary of device arrays. Allocates nothing.
 struct SourceFacts {
   std::size_t num_sources = 0;
-  std::function<double()> mean_offset_in_sigmas;  // see above
-  std::function<SourceLayout()> layout;           // layout_of (tolerance.hpp)
+  bool on_host = false;  // read from `host` on demand; else the given values below
+  SourcesView host;
+  double given_mean_offset = 0;
+  SourceLayout given_layout;
+
+  double mean_offset_in_sigmas() const;  // see above
+  SourceLayout layout() const;           // layout_of (tolerance.hpp)
 };
 SourceFacts facts_of(SourcesView sources);
 

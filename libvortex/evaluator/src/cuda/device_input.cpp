@@ -81,14 +81,11 @@ SourceFacts device_input_facts_cuda(CudaWorkspace& ws, SourcesView s, PointsView
 
   SourceFacts facts;
   facts.num_sources = s.size();
-  const double offset = summary.mean_offset_in_sigmas;
-  facts.mean_offset_in_sigmas = [offset] { return offset; };
-  SourceLayout layout;
-  layout.num_sources = s.size();
+  facts.given_mean_offset = summary.mean_offset_in_sigmas;
+  facts.given_layout.num_sources = s.size();
   if (summary.occupied > 0)
-    layout.contrast =
+    facts.given_layout.contrast =
         layout_grid::contrast(summary.occupied, summary.squares, static_cast<double>(s.size()));
-  facts.layout = [layout] { return layout; };
   return facts;
 }
 
