@@ -111,12 +111,16 @@ void start_upward_pass(CudaWorkspace& ws, const UploadedPoints& in, const Resolv
   r.multipoles_end.record(ws.copy);
 }
 
-// Lists on the device, downloaded into pinned memory for the planner. Returns the view.
-g::ListView build_lists(CudaWorkspace& ws, const ResolvedOptions& options) {
+// Lists on the device: counts, offsets, then (once their sizes are known) the entries. Returns the
+// numbers of near and far entries.
+struct ListSizes {
+  int near = 0, far = 0;
+};
+
+ListSizes build_lists(CudaWorkspace& ws, const ResolvedOptions& options) {
   DeviceTreeStorage& r = ws.resident;
   const cudaStream_t cs = ws.compute.get();
-  const g::TreeShape& ts = r.target_tree.shape();
-  const int leaves = static_cast<int>(ts.leaves.size());
+  const int leaves = static_cast<int>(r.target_tree.shape().leaves.size());
   for (auto* b : {&r.near_count, &r.far_count}) b->reserve(leaves);
   for (auto* b : {&r.near_offsets, &r.far_offsets}) b->reserve(leaves + 1);
   g::ListWalk w;
@@ -130,42 +134,38 @@ g::ListView build_lists(CudaWorkspace& ws, const ResolvedOptions& options) {
   g::launch_list_counts(w, cs);
   g::exclusive_offsets(r.near_count.data(), r.near_offsets.data(), leaves, r.scan_temp, cs);
   g::exclusive_offsets(r.far_count.data(), r.far_offsets.data(), leaves, r.scan_temp, cs);
-  int* offsets = r.host_offsets.reserve(2 * (std::size_t(leaves) + 1));
-  VORTEX_CUDA_CHECK(cudaMemcpyAsync(offsets, r.near_offsets.data(), (leaves + 1) * sizeof(int),
+  int* totals = r.host_totals.reserve(2);
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(totals, r.near_offsets.data() + leaves, sizeof(int),
                                     cudaMemcpyDeviceToHost, cs));
-  VORTEX_CUDA_CHECK(cudaMemcpyAsync(offsets + leaves + 1, r.far_offsets.data(),
-                                    (leaves + 1) * sizeof(int), cudaMemcpyDeviceToHost, cs));
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(totals + 1, r.far_offsets.data() + leaves, sizeof(int),
+                                    cudaMemcpyDeviceToHost, cs));
   ws.compute.synchronize();
-  const int near_total = offsets[leaves], far_total = offsets[2 * leaves + 1];
-  r.near_ranges.reserve(std::max(near_total, 1));
-  r.far_nodes.reserve(std::max(far_total, 1));
+  const ListSizes sizes{totals[0], totals[1]};
+  r.near_ranges.reserve(std::max(sizes.near, 1));
+  r.far_nodes.reserve(std::max(sizes.far, 1));
   w.near_offsets = r.near_offsets.data();
   w.far_offsets = r.far_offsets.data();
   w.near_ranges = r.near_ranges.data();
   w.far_nodes = r.far_nodes.data();
   g::launch_list_fill(w, cs);
-  g::Range* near = r.host_near.reserve(std::max(near_total, 1));
-  int* far = r.host_far.reserve(std::max(far_total, 1));
-  VORTEX_CUDA_CHECK(cudaMemcpyAsync(near, r.near_ranges.data(), near_total * sizeof(g::Range),
-                                    cudaMemcpyDeviceToHost, cs));
-  VORTEX_CUDA_CHECK(cudaMemcpyAsync(far, r.far_nodes.data(), far_total * sizeof(int),
-                                    cudaMemcpyDeviceToHost, cs));
   r.lists_end.record(ws.compute);
-  ws.compute.synchronize();
+  return sizes;
+}
 
-  ws.target_leaves.resize(leaves);
-  for (int i = 0; i < leaves; ++i) {
-    const KdNode& node = ts.nodes[ts.leaves[i]];
-    ws.target_leaves[i] = {node.begin, node.end};
-  }
-  g::ListView view;
-  view.target_leaves = ws.target_leaves.data();
-  view.num_leaves = leaves;
-  view.near_offsets = offsets;
-  view.near_entries = near;
-  view.far_offsets = offsets + leaves + 1;
-  view.far_nodes = far;
-  return view;
+// The work plan on the device, from the device's lists.
+g::DevicePlanView plan_on_device(CudaWorkspace& ws, const ResolvedOptions& options, bool gradient) {
+  DeviceTreeStorage& r = ws.resident;
+  const g::TreeShape& ts = r.target_tree.shape();
+  int largest = 1;
+  for (const int leaf : ts.leaves) largest = std::max(largest, ts.nodes[leaf].end - ts.nodes[leaf].begin);
+  g::DeviceLists lists;
+  lists.target_nodes = r.target_tree.nodes();
+  lists.target_leaves = r.target_tree.leaves();
+  lists.num_leaves = static_cast<int>(ts.leaves.size());
+  lists.near_offsets = r.near_offsets.data();
+  lists.near_entries = r.near_ranges.data();
+  lists.far_offsets = r.far_offsets.data();
+  return r.planner.plan(lists, tree_balance(ws, options, gradient, largest), ws.compute.get());
 }
 
 void pack_on_device(CudaWorkspace& ws, const UploadedPoints& in, const ResolvedOptions& options,
@@ -229,17 +229,14 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   start_upward_pass(ws, in, options, a);
   ws.compute.wait(r.target_tree_end.get());
   pack_on_device(ws, in, options, a);
-  const g::ListView view = build_lists(ws, options);
+  const ListSizes list_sizes = build_lists(ws, options);
   phases.mark("trees_and_lists");
-
-  int largest = 1;
-  for (int i = 0; i < view.num_leaves; ++i)
-    largest = std::max(largest, view.target_leaves[i].size());
-  const g::WorkPlan work = g::plan_tree(view, tree_balance(ws, options, gradient, largest));
-  stage_plan(ws, work, nt, gradient);
-  const double plan_time = phases.mark("plan");
-  upload_plan(ws, work);
-  ws.far_items.upload(work.far_items, cs);
+  const g::DevicePlanView work = plan_on_device(ws, options, gradient);
+  const std::size_t nc = g::components(gradient);
+  ws.partial.reserve(std::size_t(work.num_slots) * nc * work.block_threads);
+  ws.out_device.reserve(nc * std::size_t(nt));
+  r.plan_end.record(ws.compute);
+  phases.mark("plan");
   ws.near_start.record(ws.compute);
   g::launch_pair_sum(pair_sum(ws, work, options.core, a, gradient), cs);
   ws.near_end.record(ws.compute);
@@ -267,7 +264,8 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   const double trees = std::max(r.trees_end.seconds_since(ws.uploaded),
                                 r.target_tree_end.seconds_since(ws.uploaded));
   stats.times.tree = trees + shape_time;
-  stats.times.lists = r.lists_end.seconds_since(ws.uploaded) - trees + plan_time;
+  // The plan is made on the device after the lists; the host waits for its sizes once.
+  stats.times.lists = r.plan_end.seconds_since(ws.uploaded) - trees;
   stats.times.multipole = r.multipoles_end.seconds_since(r.multipoles_start);
   stats.times.near = ws.near_end.seconds_since(ws.near_start);
   stats.times.far = ws.far_end.seconds_since(ws.far_start);
@@ -276,14 +274,15 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   phases.add("gpu_upload", upload);
   phases.add("gpu_trees", trees);
   phases.add("gpu_lists", r.lists_end.seconds_since(ws.uploaded) - trees);
+  phases.add("gpu_plan", r.plan_end.seconds_since(r.lists_end));
   phases.add("gpu_multipoles", stats.times.multipole);
   phases.add("gpu_near", stats.times.near);
   phases.add("gpu_far", stats.times.far);
-  stats.pair_interactions = work.pair_interactions;
-  stats.multipole_interactions = work.multipole_interactions;
-  stats.near_list_entries = static_cast<std::uint64_t>(view.near_offsets[view.num_leaves]);
-  stats.far_list_entries = static_cast<std::uint64_t>(view.far_offsets[view.num_leaves]);
-  stats.target_leaves = static_cast<std::uint64_t>(view.num_leaves);
+  stats.pair_interactions = r.planner.pair_interactions();
+  stats.multipole_interactions = r.planner.multipole_interactions();
+  stats.near_list_entries = static_cast<std::uint64_t>(list_sizes.near);
+  stats.far_list_entries = static_cast<std::uint64_t>(list_sizes.far);
+  stats.target_leaves = static_cast<std::uint64_t>(r.target_tree.shape().leaves.size());
   stats.source_nodes = static_cast<std::uint64_t>(r.source_tree.num_nodes());
 }
 

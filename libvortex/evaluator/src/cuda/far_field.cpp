@@ -54,8 +54,9 @@ double start_far_field(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPla
   const double pack_time = phases.mark("pack_expansions");
 
   ws.far_start.record(ws.compute);
-  g::launch_far_sum(far_sum(ws, work, plan.order, a, gradient, ws.far_nodes.device.data()),
-                    ws.compute.get());
+  g::launch_far_sum(
+      far_sum(ws, uploaded_plan(ws, work), plan.order, a, gradient, ws.far_nodes.device.data()),
+      ws.compute.get());
   return pack_time;
 }
 

@@ -124,7 +124,23 @@ std::size_t resident_blocks(const CudaWorkspace& ws, int per_multiprocessor) {
   return std::size_t(std::max(1, per_multiprocessor)) * std::size_t(ws.info.multiprocessors);
 }
 
-g::PairSum pair_sum(CudaWorkspace& ws, const g::WorkPlan& plan, Core core, g::Arithmetic a,
+g::DevicePlanView uploaded_plan(const CudaWorkspace& ws, const g::WorkPlan& plan) {
+  g::DevicePlanView v;
+  v.block_threads = plan.block_threads;
+  v.num_groups = static_cast<int>(plan.groups.size());
+  v.num_slots = plan.num_slots();
+  v.num_near_items = static_cast<int>(plan.near_items.size());
+  v.num_far_items = static_cast<int>(plan.far_items.size());
+  v.num_near_ranges = static_cast<int>(plan.near_ranges.size());
+  v.groups = ws.groups.device.data();
+  v.group_slots = ws.group_slots.device.data();
+  v.near_items = ws.near_items.device.data();
+  v.far_items = ws.far_items.device.data();
+  v.near_ranges = ws.ranges.device.data();
+  return v;
+}
+
+g::PairSum pair_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, Core core, g::Arithmetic a,
                     bool gradient) {
   g::PairSum p;
   p.core = core;
@@ -134,15 +150,15 @@ g::PairSum pair_sum(CudaWorkspace& ws, const g::WorkPlan& plan, Core core, g::Ar
   p.targets = ws.targets.device.data();
   p.source_position = ws.positions.device.data();
   p.source_strength = ws.strengths.device.data();
-  p.groups = ws.groups.device.data();
-  p.items = ws.near_items.device.data();
-  p.num_items = static_cast<int>(plan.near_items.size());
-  p.ranges = ws.ranges.device.data();
+  p.groups = plan.groups;
+  p.items = plan.near_items;
+  p.num_items = plan.num_near_items;
+  p.ranges = plan.near_ranges;
   p.partial = ws.partial.data();
   return p;
 }
 
-g::FarSum far_sum(CudaWorkspace& ws, const g::WorkPlan& plan, int order, g::Arithmetic a,
+g::FarSum far_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, int order, g::Arithmetic a,
                   bool gradient, const int* nodes) {
   g::FarSum f;
   f.order = order;
@@ -152,9 +168,9 @@ g::FarSum far_sum(CudaWorkspace& ws, const g::WorkPlan& plan, int order, g::Arit
   f.targets = ws.targets.device.data();
   f.centers = ws.centers.device.data();
   f.multipoles = ws.expansions.device.data();
-  f.groups = ws.groups.device.data();
-  f.items = ws.far_items.device.data();
-  f.num_items = static_cast<int>(plan.far_items.size());
+  f.groups = plan.groups;
+  f.items = plan.far_items;
+  f.num_items = plan.num_far_items;
   f.nodes = nodes;
   f.partial = ws.partial.data();
   return f;
@@ -173,19 +189,20 @@ double start_pair_sum(CudaWorkspace& ws, SourcesView sources, PointsView targets
   upload_plan(ws, plan);
   ws.uploaded.record(ws.compute);
   ws.near_start.record(ws.compute);
-  g::launch_pair_sum(pair_sum(ws, plan, options.core, a, gradient), ws.compute.get());
+  g::launch_pair_sum(pair_sum(ws, uploaded_plan(ws, plan), options.core, a, gradient),
+                     ws.compute.get());
   ws.near_end.record(ws.compute);
   return pack_time;
 }
 
-void launch_combine(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n, bool gradient,
+void launch_combine(CudaWorkspace& ws, const g::DevicePlanView& plan, std::size_t n, bool gradient,
                     const std::uint32_t* order) {
   g::Combine c;
   c.gradient = gradient;
   c.block_threads = plan.block_threads;
-  c.groups = ws.groups.device.data();
-  c.num_groups = static_cast<int>(plan.groups.size());
-  c.group_slots = ws.group_slots.device.data();
+  c.groups = plan.groups;
+  c.num_groups = plan.num_groups;
+  c.group_slots = plan.group_slots;
   c.partial = ws.partial.data();
   c.scale = kInvFourPi;
   c.out = ws.out_device.data();
@@ -197,7 +214,7 @@ void launch_combine(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n, b
 
 void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n,
                                  bool gradient) {
-  launch_combine(ws, plan, n, gradient);
+  launch_combine(ws, uploaded_plan(ws, plan), n, gradient);
   ws.out_host.reserve(g::components(gradient) * n);
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(ws.out_host.data(), ws.out_device.data(),
                                     g::components(gradient) * n * sizeof(double),

@@ -13,6 +13,7 @@
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device.hpp"
+#include "vortex/gpu/device_plan.hpp"
 #include "vortex/gpu/device_tree.hpp"
 #include "vortex/gpu/input_summary.hpp"
 #include "vortex/gpu/launch.hpp"
@@ -49,7 +50,7 @@ struct Staged {
 };
 
 // What the device-built treecode keeps between calls: the particles as given, both trees, the
-// lists and the expansions, and the host copies of the lists that plan the work.
+// lists, the expansions and the work plan.
 struct DeviceTreeStorage {
   g::DeviceBuffer<double> input;  // sources x, y, z, Gx, Gy, Gz, sigma, then targets x, y, z
   g::DeviceTree source_tree, target_tree;
@@ -58,10 +59,9 @@ struct DeviceTreeStorage {
   g::DeviceBuffer<int> far_nodes;
   g::DeviceBuffer<double> multipoles;
   g::DeviceBuffer<unsigned char> scan_temp;
-  g::PinnedBuffer<int> host_offsets;  // near then far offsets, downloaded for the planner
-  g::PinnedBuffer<g::Range> host_near;
-  g::PinnedBuffer<int> host_far;
-  g::Event trees_end, target_tree_end, lists_end, multipoles_start, multipoles_end;
+  g::PinnedBuffer<int> host_totals;  // near and far list entries
+  g::DevicePlanner planner;
+  g::Event trees_end, target_tree_end, lists_end, plan_end, multipoles_start, multipoles_end;
 };
 
 struct CudaWorkspace {
@@ -124,12 +124,14 @@ void stage_plan(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t num_targ
 void upload_plan(CudaWorkspace& ws, const g::WorkPlan& plan);
 // Blocks of `per_multiprocessor` on every multiprocessor.
 std::size_t resident_blocks(const CudaWorkspace& ws, int per_multiprocessor);
+// A host-made plan as the device sees it once upload_plan has sent it (and the far items).
+g::DevicePlanView uploaded_plan(const CudaWorkspace& ws, const g::WorkPlan& plan);
 // The pair-sum launch of `plan` over the workspace's buffers.
-g::PairSum pair_sum(CudaWorkspace& ws, const g::WorkPlan& plan, Core core, g::Arithmetic a,
+g::PairSum pair_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, Core core, g::Arithmetic a,
                     bool gradient);
 // The multipole-sum launch of `plan` over the workspace's buffers; `nodes` are the far lists
 // entries the far items index (on the device).
-g::FarSum far_sum(CudaWorkspace& ws, const g::WorkPlan& plan, int order, g::Arithmetic a,
+g::FarSum far_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, int order, g::Arithmetic a,
                   bool gradient, const int* nodes);
 // Packs the particles relative to `origin`, stages `plan`, uploads both and launches the pair sums
 // on the compute stream (the direct sum, or the treecode's near field). Returns the host seconds
@@ -138,7 +140,7 @@ double start_pair_sum(CudaWorkspace& ws, SourcesView sources, PointsView targets
                       const g::WorkPlan& plan, const ResolvedOptions& options, bool gradient);
 // Adds the partial slots and scales by 1/(4 pi) into ws.out_device, component-major. With `order`
 // (the targets' tree permutation on the device) the results land in the caller's order.
-void launch_combine(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n, bool gradient,
+void launch_combine(CudaWorkspace& ws, const g::DevicePlanView& plan, std::size_t n, bool gradient,
                     const std::uint32_t* order = nullptr);
 // launch_combine, then the download of the results into ws.out_host.
 void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std::size_t n,
