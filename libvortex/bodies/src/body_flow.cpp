@@ -57,6 +57,19 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   options_.vrm.blocked = [wall](const std::array<double, 3>& p, const std::array<double, 3>& q) {
     return wall->blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
   };
+  if (options_.wall_diffusion) {
+    // Beyond 8 diffusion lengths the image's drift is below 1e-15 of a length: free space.
+    options_.vrm.moments = [wall](const std::array<double, 3>& p, double s2, VrmMoments& m) {
+      const Vec3 x{p[0], p[1], p[2]};
+      const double reach = 8 * std::sqrt(s2);
+      if (!wall->near(x, reach)) return false;
+      const WallPoint w = wall->closest(x);
+      if (w.distance >= reach) return false;
+      const Vec3 n = w.distance > 0 ? normalized(x - w.point) : w.normal;
+      m = wall_image_moments(w.distance, n, s2);
+      return true;
+    };
+  }
   validate(options_.vrm);
   validate(options_.control);
   patches_ = shedding_patches(surface, options_.shedding.spacing);
@@ -109,9 +122,17 @@ void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
 void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) {
   solve_sheet(particles);
   const auto start = Clock::now();
-  stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
+  if (!options_.wall_diffusion)
+    stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm);
   stats.inserted += v.inserted;
+  if (options_.wall_diffusion) {
+    // The slip of the sheet enters the fluid over dt as in Stokes's first problem; it is not
+    // diffused again.
+    SheddingOptions shed = options_.shedding;
+    shed.diffusion_length = std::sqrt(2 * options_.nu * dt);
+    stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), shed, particles);
+  }
   keep_in_fluid(particles, stats);
   const Vec3 before = particle_impulse(particles);
   const ParticleControlStats c = control_particles(particles, options_.control);

@@ -40,12 +40,13 @@ class VrmStep {
         o_(o),
         h_(o.spacing),
         radius_(radius),
-        s2_(s2),
+        free_(free_space_moments(s2)),
         n0_(p.size()),
         nbr_(n0_),
         frac_(n0_),
         state_(n0_, kUnsolved),
         is_weak_(n0_, 0) {
+    if (o.moments) set_targets(s2 * h_ * h_);
     double max_strength = 0;
     for (std::size_t i = 0; i < n0_; ++i) max_strength = std::max(max_strength, strength(p, i));
     const double weak = o.insert_threshold * max_strength;
@@ -54,6 +55,24 @@ class VrmStep {
       if (s == 0) state_[i] = kEmpty;  // nothing to redistribute
       is_weak_[i] = s < weak;
     }
+  }
+
+  // The hook's moments per owner, in units of h (owners it leaves alone use free_).
+  void set_targets(double two_nu_dt) {
+    target_.assign(n0_, free_);
+    const double h2 = h_ * h_;
+#pragma omp parallel for if (n0_ > 500) schedule(dynamic, 256)
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0_); ++i) {
+      VrmMoments m;
+      if (!o_.moments({p_.x[i], p_.y[i], p_.z[i]}, two_nu_dt, m)) continue;
+      for (int k = 0; k < 3; ++k) m.first[k] /= h_;
+      for (int k = 0; k < 6; ++k) m.second[k] /= h2;
+      target_[i] = m;
+    }
+  }
+
+  const VrmMoments& target(std::ptrdiff_t i) const {
+    return target_.empty() ? free_ : target_[i];
   }
 
   void run(VrmStats& stats) {
@@ -112,7 +131,7 @@ class VrmStep {
     // Out of rounds: a wider neighbourhood, without insertions.
     if (!is_weak_[i] && solve_within(search, i, 2 * radius_, w)) return;
     // Weak, not inserting, or out of rounds: keep the strength, or use signed fractions.
-    if (o_.signed_fallback && solve_redistribution_signed(w.offsets, w.self, s2_, w.f)) {
+    if (o_.signed_fallback && solve_redistribution_signed(w.offsets, w.self, target(i), w.f)) {
       nbr_[i] = w.found;
       frac_[i] = w.f;
       state_[i] = kSigned;
@@ -141,7 +160,7 @@ class VrmStep {
       w.offsets[k] = {(p_.x[j] - p_.x[i]) / h_, (p_.y[j] - p_.y[i]) / h_, (p_.z[j] - p_.z[i]) / h_};
     }
     double res = 0;
-    if (!solve_redistribution(w.offsets, w.self, s2_, w.f, &res)) return false;
+    if (!solve_redistribution(w.offsets, w.self, target(i), w.f, &res)) return false;
     nbr_[i] = w.found;
     frac_[i] = w.f;
     state_[i] = kSolved;
@@ -239,8 +258,10 @@ class VrmStep {
 
   ParticleSet& p_;
   const VrmOptions& o_;
-  const double h_, radius_, s2_;
-  const std::size_t n0_;  // particles that own strength this step
+  const double h_, radius_;
+  const VrmMoments free_;           // the free-space moments, in units of h
+  const std::size_t n0_;            // particles that own strength this step
+  std::vector<VrmMoments> target_;  // per owner, when the options have a moments hook
   std::vector<std::vector<int>> nbr_;
   std::vector<std::vector<double>> frac_;
   std::vector<char> state_, is_weak_;
