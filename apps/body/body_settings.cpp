@@ -39,6 +39,10 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--sheet-core", "S", "core of the sheet as a source for particles (0: h)", s.sheet_core);
   p.add("--wall-core", "S", "largest core of particles in the BEM right-hand side (0: h/2)",
         s.wall_core);
+  p.add_flag("--wall-cores",
+             "the BEM sees particles next to the wall as cores at its quadrature points only "
+             "(no exact point-vortex panel averages)",
+             s.wall_cores);
   p.add("--min-wall", "F", "push particles out to this distance from the wall, units of h",
         s.min_wall);
   p.add("--merge", "F", "merge particles closer than F h", s.merge);
@@ -140,6 +144,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h) {
   o.min_wall_distance = s.min_wall;
   o.sheet_core = s.sheet_core;
   o.wall_core = s.wall_core;
+  o.wall_exact = !s.wall_cores;
   o.wall_diffusion = s.shedding == "kernel";
   o.shedding.offset = s.shed_offset;
   o.shedding.layer = s.shed_layer;

@@ -29,7 +29,7 @@ struct Settings {
   double merge = 0.5, remove = 1e-5;
   // The boundary-element solve.
   double bem_tolerance = 1e-6;
-  bool bem_only = false, dense = false;
+  bool bem_only = false, dense = false, wall_cores = false;
   // Output.
   std::string out = "vortex-body-out", json, restart, case_file;
   int every = 1, checkpoint_every = 0;

@@ -39,6 +39,13 @@ struct BodyFlowOptions {
   // what their far field is, and the sheet then makes up the difference with vorticity of its own
   // (a spurious impulse, seen as a drag several times too large in the first steps).
   double wall_core = 0;
+  // Next to the wall the BEM right-hand side takes each particle as a point vortex, with the exact
+  // average of its velocity over every panel within the near radius (panel_influence.hpp, by
+  // reciprocity with the panel's source field), in place of the cored particle at the panels'
+  // quadrature points. Within a core radius or a panel size of the wall, the cored particle
+  // reaches through the wall (hiding part of its vorticity from the sheet, which then sheds it
+  // again) and the few quadrature points of a panel cannot resolve its field. Off: cores only.
+  bool wall_exact = true;
   // The wall's diffusion: the half-space heat kernel for what is shed and for the particles next
   // to the wall (true), or one particle per patch at shedding.offset and free-space VRM moments.
   bool wall_diffusion = true;
@@ -87,6 +94,7 @@ class BodyFlow {
 
  private:
   const ParticleSet& as_seen_by_wall(const ParticleSet& particles);
+  const std::vector<Vec3>* near_wall_velocity(const ParticleSet& view);
   void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats);
   void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
   void record(const BemStats& s, BodyStepStats& stats);
@@ -100,6 +108,7 @@ class BodyFlow {
   Points sheet_points_;
   TriangleRule sheet_rule_;
   ParticleSet wall_view_;
+  std::vector<Vec3> near_wall_;       // per panel: exact point-vortex average - cored quadrature
   BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
 };
 
