@@ -59,19 +59,13 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   options_.vrm.blocked = [wall](const std::array<double, 3>& p, const std::array<double, 3>& q) {
     return wall->blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
   };
-  if (options_.wall_diffusion) {
-    // Beyond 8 diffusion lengths the image's drift is below 1e-15 of a length: free space.
-    options_.vrm.moments = [wall](const std::array<double, 3>& p, double s2, VrmMoments& m) {
-      const Vec3 x{p[0], p[1], p[2]};
-      const double reach = 8 * std::sqrt(s2);
-      if (!wall->near(x, reach)) return false;
-      const WallPoint w = wall->closest(x);
-      if (w.distance >= reach) return false;
-      const Vec3 n = w.distance > 0 ? normalized(x - w.point) : w.normal;
-      m = wall_image_moments(w.distance, n, s2);
+  if (options_.wall_diffusion)
+    options_.vrm.moments = [this](std::size_t i, const std::array<double, 3>&, double,
+                                  VrmMoments& m) {
+      if (i >= has_spread_.size() || !has_spread_[i]) return false;
+      m = spread_[i];
       return true;
     };
-  }
   validate(options_.vrm);
   validate(options_.control);
   patches_ = shedding_patches(surface, options_.shedding.spacing);
@@ -167,11 +161,31 @@ void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
   stats.correction_impulse += particle_impulse(particles) - before;
 }
 
+// The image moments of every particle within 8 diffusion lengths of the wall, for the VRM
+// (beyond, the drift is below 1e-15 of a length).
+void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
+  const double s2 = 2 * options_.nu * dt, reach = 8 * std::sqrt(s2);
+  const auto n = static_cast<std::ptrdiff_t>(particles.size());
+  spread_.assign(particles.size(), VrmMoments{});
+  has_spread_.assign(particles.size(), 0);
+#pragma omp parallel for schedule(dynamic, 256)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const Vec3 x{particles.x[i], particles.y[i], particles.z[i]};
+    if (!wall_.near(x, reach)) continue;
+    const WallPoint w = wall_.closest(x);
+    if (w.distance >= reach) continue;
+    const Vec3 normal = w.distance > 0 ? normalized(x - w.point) : w.normal;
+    spread_[i] = wall_image_moments(w.distance, normal, s2);
+    has_spread_[i] = 1;
+  }
+}
+
 void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) {
   solve_sheet(particles);
   const auto start = Clock::now();
   if (!options_.wall_diffusion)
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
+  if (options_.wall_diffusion) wall_images(particles, dt);
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm);
   stats.inserted += v.inserted;
   if (options_.wall_diffusion) {

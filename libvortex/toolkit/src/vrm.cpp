@@ -64,7 +64,8 @@ class VrmStep {
 #pragma omp parallel for if (n0_ > 500) schedule(dynamic, 256)
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0_); ++i) {
       VrmMoments m;
-      if (!o_.moments({p_.x[i], p_.y[i], p_.z[i]}, two_nu_dt, m)) continue;
+      if (!o_.moments(static_cast<std::size_t>(i), {p_.x[i], p_.y[i], p_.z[i]}, two_nu_dt, m))
+        continue;
       for (int k = 0; k < 3; ++k) m.first[k] /= h_;
       for (int k = 0; k < 6; ++k) m.second[k] /= h2;
       target_[i] = m;
@@ -232,6 +233,12 @@ class VrmStep {
           ++stats.diffused;
         else
           ++stats.signed_fallback;
+      } else if (state_[i] == kKept && !target_.empty() && drifts(target_[i])) {
+        // Its strength to a new particle at the drifted position (appended below).
+        moved_.push_back(i);
+        ++stats.kept;
+        ++stats.moved;
+        if (!is_weak_[i]) ++stats.unresolved;
       } else {
         gx[i] += p_.gx[i];
         gy[i] += p_.gy[i];
@@ -240,9 +247,26 @@ class VrmStep {
         if (state_[i] != kEmpty && !is_weak_[i]) ++stats.unresolved;
       }
     }
+    std::vector<double> mx(moved_.size()), my(moved_.size()), mz(moved_.size());
+    for (std::size_t k = 0; k < moved_.size(); ++k) {
+      const std::size_t i = moved_[k];
+      mx[k] = p_.gx[i];
+      my[k] = p_.gy[i];
+      mz[k] = p_.gz[i];
+    }
     p_.gx.swap(gx);
     p_.gy.swap(gy);
     p_.gz.swap(gz);
+    for (std::size_t k = 0; k < moved_.size(); ++k) {
+      const std::size_t i = moved_[k];
+      const VrmMoments& m = target_[i];
+      p_.push_back(p_.x[i] + m.first[0] * h_, p_.y[i] + m.first[1] * h_, p_.z[i] + m.first[2] * h_,
+                   mx[k], my[k], mz[k], p_.sigma[i]);
+    }
+  }
+
+  static bool drifts(const VrmMoments& m) {
+    return m.first[0] != 0 || m.first[1] != 0 || m.first[2] != 0;
   }
 
   // Inserted particles that no solution used stay empty: drop them again.
@@ -252,7 +276,7 @@ class VrmStep {
       if (p_.gx[i] == 0 && p_.gy[i] == 0 && p_.gz[i] == 0) continue;
       p_.copy_particle(i, w++);
     }
-    stats.inserted = w - n0_;
+    stats.inserted = w - n0_ - stats.moved;
     p_.resize(w);
   }
 
@@ -262,6 +286,7 @@ class VrmStep {
   const VrmMoments free_;           // the free-space moments, in units of h
   const std::size_t n0_;            // particles that own strength this step
   std::vector<VrmMoments> target_;  // per owner, when the options have a moments hook
+  std::vector<std::size_t> moved_;  // kept owners whose strength moves by the first moment
   std::vector<std::vector<int>> nbr_;
   std::vector<std::vector<double>> frac_;
   std::vector<char> state_, is_weak_;

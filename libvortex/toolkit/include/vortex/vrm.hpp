@@ -76,10 +76,13 @@ struct VrmOptions {
   // Optional wall: true when the straight path from particle p to point q leaves the fluid. Such
   // neighbours take no share of p's strength and no particle is inserted at such q.
   std::function<bool(const std::array<double, 3>& p, const std::array<double, 3>& q)> blocked;
-  // Optional: the moments of particle p's redistribution where they differ from the free-space
-  // ones. Called (from several threads) with p's position and 2 nu dt; returns false for the
-  // free-space moments, or true with `moments` filled in absolute units.
-  std::function<bool(const std::array<double, 3>& p, double two_nu_dt, VrmMoments& moments)>
+  // Optional: the moments of particle i's redistribution where they differ from the free-space
+  // ones. Called (from several threads) with i, its position and 2 nu dt; returns false for the
+  // free-space moments, or true with `moments` filled in absolute units. Such a particle that is
+  // left without a solution (kept) hands its strength to a new particle moved by the first
+  // moment, so that at least the drift is reproduced.
+  std::function<bool(std::size_t i, const std::array<double, 3>& p, double two_nu_dt,
+                     VrmMoments& moments)>
       moments;
 };
 
@@ -89,6 +92,7 @@ struct VrmStats {
   std::size_t diffused = 0;         // particles redistributed with non-negative fractions
   std::size_t signed_fallback = 0;  // redistributed with signed fractions (when enabled)
   std::size_t kept = 0;             // weak particles that kept their strength (no solution)
+  std::size_t moved = 0;            // of those, moved by the moments hook's first moment
   std::size_t unresolved = 0;       // of those, particles above insert_threshold
   std::size_t inserted = 0;         // particles added (and given strength)
   int rounds = 0;
@@ -122,7 +126,8 @@ bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offs
                                   std::vector<double>& fractions);
 
 // One diffusion step of the whole set: redistributes strengths and appends the inserted particles
-// that received a share at the end. Positions of existing particles do not change.
+// that received a share (and the moved ones of the moments hook) at the end. Positions of
+// existing particles do not change.
 VrmStats vrm_diffuse(ParticleSet& particles, double nu, double dt, const VrmOptions& options);
 
 }  // namespace vortex

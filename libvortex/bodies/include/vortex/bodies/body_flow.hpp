@@ -97,6 +97,7 @@ class BodyFlow {
   const std::vector<Vec3>* near_wall_velocity(const ParticleSet& view);
   void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats);
   void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
+  void wall_images(const ParticleSet& particles, double dt);
   void record(const BemStats& s, BodyStepStats& stats);
 
   const Surface* surface_;
@@ -108,6 +109,8 @@ class BodyFlow {
   Points sheet_points_;
   TriangleRule sheet_rule_;
   ParticleSet wall_view_;
+  std::vector<VrmMoments> spread_;  // per particle, of the wall's image kernel
+  std::vector<char> has_spread_;
   std::vector<Vec3> near_wall_;       // per panel: exact point-vortex average - cored quadrature
   BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
 };

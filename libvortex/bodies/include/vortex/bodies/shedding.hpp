@@ -51,9 +51,9 @@ std::vector<ShedLayer> heat_kernel_layers(double s, double layer, double tail);
 
 // Next to a flat wall with no flux through it, a unit of vorticity at distance y >= 0 diffused
 // for a time with 2 nu t = s2 has the moments of |Y| along the normal n, Y ~ N(y, s2), and of
-// N(0, s2) along the wall: about its start, the first moment (drift) delta n with
-// delta = E|Y| - y = s sqrt(2/pi) exp(-y^2 / 2 s2) - y erfc(y / (s sqrt 2)), and the second
-// moment s2 I - 2 y delta n n^T.
+// N(0, s2) along the wall: about its start, the first moment (the drift away from the wall)
+// delta n with delta = E|Y| - y = s sqrt(2/pi) exp(-y^2 / 2 s2) - y erfc(y / (s sqrt 2)), and
+// the second moment s2 I - 2 y delta n n^T.
 double wall_image_drift(double distance, double s2);
 VrmMoments wall_image_moments(double distance, const Vec3& normal, double s2);
 
