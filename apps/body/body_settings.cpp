@@ -26,11 +26,23 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--stream", "UX,UY,UZ", "free stream in any direction (instead of --angle, --speed)",
         s.stream, "-");
   p.add("--spacing", "H", "particle spacing h (0: sqrt(8 nu dt))", s.spacing);
-  p.add("--shed-offset", "F", "height of shed particles above the wall, units of h", s.shed_offset);
+  p.add("--shedding", "kernel|offset",
+        "wall diffusion: half-space heat kernel (layers of the shed profile, image drift), or "
+        "one particle per patch at --shed-offset",
+        s.shedding);
+  p.add("--shed-layer", "F", "layer thickness of the shed profile, units of h", s.shed_layer);
+  p.add("--shed-offset", "F",
+        "height of shed particles above the wall, units of h (--shedding "
+        "offset)",
+        s.shed_offset);
   p.add("--shed-core", "S", "core radius of shed particles (0: h)", s.shed_core);
   p.add("--sheet-core", "S", "core of the sheet as a source for particles (0: h)", s.sheet_core);
   p.add("--wall-core", "S", "largest core of particles in the BEM right-hand side (0: h/2)",
         s.wall_core);
+  p.add_flag("--wall-cores",
+             "the BEM sees particles next to the wall as cores at its quadrature points only "
+             "(no exact point-vortex panel averages)",
+             s.wall_cores);
   p.add("--min-wall", "F", "push particles out to this distance from the wall, units of h",
         s.min_wall);
   p.add("--merge", "F", "merge particles closer than F h", s.merge);
@@ -64,6 +76,9 @@ void check(const Settings& s) {
   if (s.frequency < 1) throw std::invalid_argument("--frequency must be >= 1");
   if (s.body != "sphere" && s.body != "ellipsoid")
     throw std::invalid_argument("--body: unknown body '" + s.body + "' (sphere or ellipsoid)");
+  if (s.shedding != "kernel" && s.shedding != "offset")
+    throw std::invalid_argument("--shedding: unknown '" + s.shedding + "' (kernel or offset)");
+  if (!(s.shed_layer > 0)) throw std::invalid_argument("--shed-layer must be positive");
   free_stream(s);  // a bad --stream is an error before anything runs
   if (s.every < 0 || s.checkpoint_every < 0)
     throw std::invalid_argument("--every and --checkpoint-every must be >= 0");
@@ -129,7 +144,10 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h) {
   o.min_wall_distance = s.min_wall;
   o.sheet_core = s.sheet_core;
   o.wall_core = s.wall_core;
+  o.wall_exact = !s.wall_cores;
+  o.wall_diffusion = s.shedding == "kernel";
   o.shedding.offset = s.shed_offset;
+  o.shedding.layer = s.shed_layer;
   o.shedding.core_radius = s.shed_core;
   o.control.merge_distance = s.merge;
   o.control.remove_threshold = s.remove;

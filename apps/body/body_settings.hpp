@@ -22,12 +22,14 @@ struct Settings {
   std::string stream;  // "UX,UY,UZ": any direction, instead of angle and speed
   int steps = 10;
   // Particles, shedding, diffusion, wall.
-  double spacing = 0, shed_offset = 1.0, shed_core = 0, sheet_core = 0, wall_core = 0;
+  std::string shedding = "kernel";  // kernel: half-space heat kernel; offset: one height
+  double spacing = 0, shed_offset = 1.0, shed_layer = 1.0, shed_core = 0, sheet_core = 0,
+         wall_core = 0;
   double min_wall = 0.2;
   double merge = 0.5, remove = 1e-5;
   // The boundary-element solve.
   double bem_tolerance = 1e-6;
-  bool bem_only = false, dense = false;
+  bool bem_only = false, dense = false, wall_cores = false;
   // Output.
   std::string out = "vortex-body-out", json, restart, case_file;
   int every = 1, checkpoint_every = 0;

@@ -102,6 +102,13 @@ Eigen::VectorXd BemOperator::average_rows(const VelocityField& f,
   return rows;
 }
 
+void BemOperator::add_rows(const std::vector<Vec3>& v, Eigen::VectorXd& rows) const {
+  if (v.size() != size())
+    throw std::invalid_argument("BemOperator::add_rows: expected one velocity per panel");
+  for (std::size_t i = 0; i < size(); ++i)
+    for (int r = 0; r < 3; ++r) rows(3 * i + r) += dot(row_vector(surface_->panels[i], r), v[i]);
+}
+
 Eigen::MatrixXd BemOperator::dense_rows() const {
   const auto n = static_cast<std::ptrdiff_t>(size());
   Eigen::MatrixXd a(3 * n, 2 * n);

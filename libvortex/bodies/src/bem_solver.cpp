@@ -95,7 +95,8 @@ void BemSolver::set_gamma(const std::vector<double>& gamma) {
 }
 
 const BemStats& BemSolver::solve(const std::array<double, 3>& free_stream,
-                                 const ParticleSet* particles, Solver* particle_solver) {
+                                 const ParticleSet* particles, Solver* particle_solver,
+                                 const std::vector<Vec3>* panel_velocity) {
   const auto start = std::chrono::steady_clock::now();
   stats_ = BemStats{};
   VelocityField at_targets;
@@ -107,7 +108,8 @@ const BemStats& BemSolver::solve(const std::array<double, 3>& free_stream,
     at_targets.resize(op_.targets().size(), false);
   }
   stats_.rhs_seconds = seconds_since(start);
-  const Eigen::VectorXd given = op_.average_rows(at_targets, free_stream);
+  Eigen::VectorXd given = op_.average_rows(at_targets, free_stream);
+  if (panel_velocity) op_.add_rows(*panel_velocity, given);
   const std::size_t n = op_.size();
   Eigen::VectorXd b(2 * n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "vortex/bodies/panel_influence.hpp"
 #include "vortex/bodies/sheet.hpp"
+#include "vortex/kernels/core_function.hpp"
 
 namespace vortex::bodies {
 
@@ -57,6 +59,13 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   options_.vrm.blocked = [wall](const std::array<double, 3>& p, const std::array<double, 3>& q) {
     return wall->blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
   };
+  if (options_.wall_diffusion)
+    options_.vrm.moments = [this](std::size_t i, const std::array<double, 3>&, double,
+                                  VrmMoments& m) {
+      if (i >= has_spread_.size() || !has_spread_[i]) return false;
+      m = spread_[i];
+      return true;
+    };
   validate(options_.vrm);
   validate(options_.control);
   patches_ = shedding_patches(surface, options_.shedding.spacing);
@@ -77,8 +86,54 @@ const ParticleSet& BodyFlow::as_seen_by_wall(const ParticleSet& particles) {
   return wall_view_;
 }
 
+const std::vector<Vec3>* BodyFlow::near_wall_velocity(const ParticleSet& view) {
+  if (!options_.wall_exact || view.size() == 0) return nullptr;
+  const Surface& surface = *surface_;
+  const BemOperator& op = bem_.op();
+  const TriangleRule& rule = op.rules().target;
+  const double near = bem_.options().near_factor * surface.max_diameter;
+  const Core core = solver_->options().core;
+  const double inv4pi = 0.25 / M_PI;
+  // Per particle, its (panel, correction) pairs; summed per panel in particle order below, so
+  // that the result does not depend on the threads.
+  const auto n = static_cast<std::ptrdiff_t>(view.size());
+  std::vector<std::vector<std::pair<int, Vec3>>> terms(view.size());
+#pragma omp parallel
+  {
+    std::vector<int> panels;
+#pragma omp for schedule(dynamic, 256)
+    for (std::ptrdiff_t p = 0; p < n; ++p) {
+      const Vec3 x{view.x[p], view.y[p], view.z[p]};
+      const double reach = std::max(near, 2.5 * view.sigma[p]);
+      if (!wall_.near(x, reach)) continue;
+      const double d = wall_.closest(x).distance;
+      if (!(d > 0) || d >= reach) continue;  // inside the body (a stage): the core alone
+      const Vec3 g{view.gx[p], view.gy[p], view.gz[p]};
+      const double inv_sigma = 1 / view.sigma[p];
+      wall_.panels_near(x, reach + surface.max_diameter, panels);
+      for (int i : panels) {
+        const Panel& panel = surface.panels[i];
+        // The panel average of the point vortex: (1/A) int g x (y - x) / (4 pi |y - x|^3) dS_y.
+        Vec3 v = (inv4pi / panel.area) * cross(panel_field_exact(panel, x), g);
+        for (std::size_t t = 0; t < rule.size(); ++t) {
+          const Vec3 y = panel_point(panel, rule.bary[t][0], rule.bary[t][1], rule.bary[t][2]);
+          const Vec3 r = y - x;
+          const double f = core_factors(core, dot(r, r), inv_sigma).F;
+          v += (-inv4pi * rule.weight[t] * f) * cross(g, r);
+        }
+        terms[p].push_back({i, v});
+      }
+    }
+  }
+  near_wall_.assign(surface.size(), Vec3{});
+  for (const auto& list : terms)
+    for (const auto& [i, v] : list) near_wall_[i] += v;
+  return &near_wall_;
+}
+
 const BemStats& BodyFlow::solve_sheet(const ParticleSet& particles) {
-  const BemStats& s = bem_.solve(options_.free_stream, &as_seen_by_wall(particles), solver_);
+  const ParticleSet& view = as_seen_by_wall(particles);
+  const BemStats& s = bem_.solve(options_.free_stream, &view, solver_, near_wall_velocity(view));
   if (current_) record(s, *current_);
   return s;
 }
@@ -106,12 +161,40 @@ void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
   stats.correction_impulse += particle_impulse(particles) - before;
 }
 
+// The image moments of every particle within 8 diffusion lengths of the wall, for the VRM
+// (beyond, the drift is below 1e-15 of a length).
+void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
+  const double s2 = 2 * options_.nu * dt, reach = 8 * std::sqrt(s2);
+  const auto n = static_cast<std::ptrdiff_t>(particles.size());
+  spread_.assign(particles.size(), VrmMoments{});
+  has_spread_.assign(particles.size(), 0);
+#pragma omp parallel for schedule(dynamic, 256)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const Vec3 x{particles.x[i], particles.y[i], particles.z[i]};
+    if (!wall_.near(x, reach)) continue;
+    const WallPoint w = wall_.closest(x);
+    if (w.distance >= reach) continue;
+    const Vec3 normal = w.distance > 0 ? normalized(x - w.point) : w.normal;
+    spread_[i] = wall_image_moments(w.distance, normal, s2);
+    has_spread_[i] = 1;
+  }
+}
+
 void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) {
   solve_sheet(particles);
   const auto start = Clock::now();
-  stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
+  if (!options_.wall_diffusion)
+    stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
+  if (options_.wall_diffusion) wall_images(particles, dt);
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm);
   stats.inserted += v.inserted;
+  if (options_.wall_diffusion) {
+    // The slip of the sheet enters the fluid over dt as in Stokes's first problem; it is not
+    // diffused again.
+    SheddingOptions shed = options_.shedding;
+    shed.diffusion_length = std::sqrt(2 * options_.nu * dt);
+    stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), shed, particles);
+  }
   keep_in_fluid(particles, stats);
   const Vec3 before = particle_impulse(particles);
   const ParticleControlStats c = control_particles(particles, options_.control);

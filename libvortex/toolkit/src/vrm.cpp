@@ -40,12 +40,13 @@ class VrmStep {
         o_(o),
         h_(o.spacing),
         radius_(radius),
-        s2_(s2),
+        free_(free_space_moments(s2)),
         n0_(p.size()),
         nbr_(n0_),
         frac_(n0_),
         state_(n0_, kUnsolved),
         is_weak_(n0_, 0) {
+    if (o.moments) set_targets(s2 * h_ * h_);
     double max_strength = 0;
     for (std::size_t i = 0; i < n0_; ++i) max_strength = std::max(max_strength, strength(p, i));
     const double weak = o.insert_threshold * max_strength;
@@ -54,6 +55,25 @@ class VrmStep {
       if (s == 0) state_[i] = kEmpty;  // nothing to redistribute
       is_weak_[i] = s < weak;
     }
+  }
+
+  // The hook's moments per owner, in units of h (owners it leaves alone use free_).
+  void set_targets(double two_nu_dt) {
+    target_.assign(n0_, free_);
+    const double h2 = h_ * h_;
+#pragma omp parallel for if (n0_ > 500) schedule(dynamic, 256)
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0_); ++i) {
+      VrmMoments m;
+      if (!o_.moments(static_cast<std::size_t>(i), {p_.x[i], p_.y[i], p_.z[i]}, two_nu_dt, m))
+        continue;
+      for (int k = 0; k < 3; ++k) m.first[k] /= h_;
+      for (int k = 0; k < 6; ++k) m.second[k] /= h2;
+      target_[i] = m;
+    }
+  }
+
+  const VrmMoments& target(std::ptrdiff_t i) const {
+    return target_.empty() ? free_ : target_[i];
   }
 
   void run(VrmStats& stats) {
@@ -112,7 +132,7 @@ class VrmStep {
     // Out of rounds: a wider neighbourhood, without insertions.
     if (!is_weak_[i] && solve_within(search, i, 2 * radius_, w)) return;
     // Weak, not inserting, or out of rounds: keep the strength, or use signed fractions.
-    if (o_.signed_fallback && solve_redistribution_signed(w.offsets, w.self, s2_, w.f)) {
+    if (o_.signed_fallback && solve_redistribution_signed(w.offsets, w.self, target(i), w.f)) {
       nbr_[i] = w.found;
       frac_[i] = w.f;
       state_[i] = kSigned;
@@ -141,7 +161,7 @@ class VrmStep {
       w.offsets[k] = {(p_.x[j] - p_.x[i]) / h_, (p_.y[j] - p_.y[i]) / h_, (p_.z[j] - p_.z[i]) / h_};
     }
     double res = 0;
-    if (!solve_redistribution(w.offsets, w.self, s2_, w.f, &res)) return false;
+    if (!solve_redistribution(w.offsets, w.self, target(i), w.f, &res)) return false;
     nbr_[i] = w.found;
     frac_[i] = w.f;
     state_[i] = kSolved;
@@ -213,6 +233,12 @@ class VrmStep {
           ++stats.diffused;
         else
           ++stats.signed_fallback;
+      } else if (state_[i] == kKept && !target_.empty() && drifts(target_[i])) {
+        // Its strength to a new particle at the drifted position (appended below).
+        moved_.push_back(i);
+        ++stats.kept;
+        ++stats.moved;
+        if (!is_weak_[i]) ++stats.unresolved;
       } else {
         gx[i] += p_.gx[i];
         gy[i] += p_.gy[i];
@@ -221,9 +247,26 @@ class VrmStep {
         if (state_[i] != kEmpty && !is_weak_[i]) ++stats.unresolved;
       }
     }
+    std::vector<double> mx(moved_.size()), my(moved_.size()), mz(moved_.size());
+    for (std::size_t k = 0; k < moved_.size(); ++k) {
+      const std::size_t i = moved_[k];
+      mx[k] = p_.gx[i];
+      my[k] = p_.gy[i];
+      mz[k] = p_.gz[i];
+    }
     p_.gx.swap(gx);
     p_.gy.swap(gy);
     p_.gz.swap(gz);
+    for (std::size_t k = 0; k < moved_.size(); ++k) {
+      const std::size_t i = moved_[k];
+      const VrmMoments& m = target_[i];
+      p_.push_back(p_.x[i] + m.first[0] * h_, p_.y[i] + m.first[1] * h_, p_.z[i] + m.first[2] * h_,
+                   mx[k], my[k], mz[k], p_.sigma[i]);
+    }
+  }
+
+  static bool drifts(const VrmMoments& m) {
+    return m.first[0] != 0 || m.first[1] != 0 || m.first[2] != 0;
   }
 
   // Inserted particles that no solution used stay empty: drop them again.
@@ -233,14 +276,17 @@ class VrmStep {
       if (p_.gx[i] == 0 && p_.gy[i] == 0 && p_.gz[i] == 0) continue;
       p_.copy_particle(i, w++);
     }
-    stats.inserted = w - n0_;
+    stats.inserted = w - n0_ - stats.moved;
     p_.resize(w);
   }
 
   ParticleSet& p_;
   const VrmOptions& o_;
-  const double h_, radius_, s2_;
-  const std::size_t n0_;  // particles that own strength this step
+  const double h_, radius_;
+  const VrmMoments free_;           // the free-space moments, in units of h
+  const std::size_t n0_;            // particles that own strength this step
+  std::vector<VrmMoments> target_;  // per owner, when the options have a moments hook
+  std::vector<std::size_t> moved_;  // kept owners whose strength moves by the first moment
   std::vector<std::vector<int>> nbr_;
   std::vector<std::vector<double>> frac_;
   std::vector<char> state_, is_weak_;

@@ -25,9 +25,10 @@ Vec10 moment_row(const std::array<double, 3>& d) {
   return a;
 }
 
-Vec10 moment_target(double s2) {
+Vec10 moment_target(const VrmMoments& m) {
   Vec10 b;
-  b << 1, 0, 0, 0, s2, s2, s2, 0, 0, 0;
+  b << 1, m.first[0], m.first[1], m.first[2], m.second[0], m.second[1], m.second[2], m.second[3],
+      m.second[4], m.second[5];
   return b;
 }
 
@@ -164,8 +165,21 @@ static bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
   return ok;
 }
 
+VrmMoments free_space_moments(double second_moment) {
+  VrmMoments m;
+  m.second = {second_moment, second_moment, second_moment, 0, 0, 0};
+  return m;
+}
+
 bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
                           double second_moment, std::vector<double>& f, double* residual_out,
+                          int* iterations_out) {
+  return solve_redistribution(offsets, self, free_space_moments(second_moment), f, residual_out,
+                              iterations_out);
+}
+
+bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
+                          const VrmMoments& target, std::vector<double>& f, double* residual_out,
                           int* iterations_out) {
   const int m = static_cast<int>(offsets.size());
   f.assign(m, 0.0);
@@ -176,7 +190,7 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
     a[q] = moment_row(offsets[q]);
     c[q] = weight(offsets[q]);
   }
-  if (!solve_nonnegative<10>(a, c, moment_target(second_moment), f, residual_out, iterations_out))
+  if (!solve_nonnegative<10>(a, c, moment_target(target), f, residual_out, iterations_out))
     return false;
   close_sum(f, self);
   return f[self] >= -1e-12;
@@ -203,6 +217,11 @@ bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offs
 
 bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offsets, int self,
                                  double second_moment, std::vector<double>& f) {
+  return solve_redistribution_signed(offsets, self, free_space_moments(second_moment), f);
+}
+
+bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offsets, int self,
+                                 const VrmMoments& target, std::vector<double>& f) {
   const int m = static_cast<int>(offsets.size());
   f.assign(m, 0.0);
   if (m == 0 || self < 0 || self >= m) return false;
@@ -212,7 +231,7 @@ bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offse
     a[q] = moment_row(offsets[q]);
     h.noalias() += a[q] * a[q].transpose() / weight(offsets[q]);
   }
-  const Vec10 b = moment_target(second_moment);
+  const Vec10 b = moment_target(target);
   const Eigen::FullPivLU<Mat10> lu(h);
   if (lu.rank() < 10) return false;
   const Vec10 lambda = lu.solve(b);

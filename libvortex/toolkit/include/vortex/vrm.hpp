@@ -30,6 +30,12 @@
 // 1 - sum_{q != p} f_pq, so the total vorticity is conserved to rounding, and the second moment
 // of the vorticity grows by 2 nu dt per dimension (to the solver's 1e-12).
 //
+// Near a wall the heat kernel is not the free-space one: with no flux through the wall it is the
+// free-space kernel plus that of the particle's mirror image, and its moments carry a drift away
+// from the wall and a smaller spread across it. The optional `moments` hook gives such targets
+// per particle (the wall's images, BODIES.md section 4); the fractions then reproduce them
+// instead of the free-space moments.
+//
 // Particles are solved in parallel (OpenMP); strengths are scattered in particle order, so the
 // result does not depend on the thread count.
 
@@ -41,6 +47,16 @@
 #include "vortex/particles.hpp"
 
 namespace vortex {
+
+// The moments that a particle's fractions reproduce: sum_q f_q d_q = first and
+// sum_q f_q d_q d_q^T = second (xx, yy, zz, xy, xz, yz), besides sum_q f_q = 1.
+struct VrmMoments {
+  std::array<double, 3> first{};
+  std::array<double, 6> second{};
+};
+
+// The free-space heat kernel's: no drift, 2 nu dt along each axis (`second_moment`).
+VrmMoments free_space_moments(double second_moment);
 
 struct VrmOptions {
   double spacing = 0;  // h: nominal particle spacing, the lattice of inserted particles (> 0)
@@ -60,6 +76,14 @@ struct VrmOptions {
   // Optional wall: true when the straight path from particle p to point q leaves the fluid. Such
   // neighbours take no share of p's strength and no particle is inserted at such q.
   std::function<bool(const std::array<double, 3>& p, const std::array<double, 3>& q)> blocked;
+  // Optional: the moments of particle i's redistribution where they differ from the free-space
+  // ones. Called (from several threads) with i, its position and 2 nu dt; returns false for the
+  // free-space moments, or true with `moments` filled in absolute units. Such a particle that is
+  // left without a solution (kept) hands its strength to a new particle moved by the first
+  // moment, so that at least the drift is reproduced.
+  std::function<bool(std::size_t i, const std::array<double, 3>& p, double two_nu_dt,
+                     VrmMoments& moments)>
+      moments;
 };
 
 void validate(const VrmOptions& options);
@@ -68,6 +92,7 @@ struct VrmStats {
   std::size_t diffused = 0;         // particles redistributed with non-negative fractions
   std::size_t signed_fallback = 0;  // redistributed with signed fractions (when enabled)
   std::size_t kept = 0;             // weak particles that kept their strength (no solution)
+  std::size_t moved = 0;            // of those, moved by the moments hook's first moment
   std::size_t unresolved = 0;       // of those, particles above insert_threshold
   std::size_t inserted = 0;         // particles added (and given strength)
   int rounds = 0;
@@ -83,10 +108,16 @@ struct VrmStats {
 bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
                           double second_moment, std::vector<double>& fractions,
                           double* residual = nullptr, int* iterations = nullptr);
+// The same for any target moments (in units of h and h^2, as the offsets).
+bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
+                          const VrmMoments& target, std::vector<double>& fractions,
+                          double* residual = nullptr, int* iterations = nullptr);
 
 // The signed least-norm fractions (no positivity), or false when the moments are not reachable.
 bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offsets, int self,
                                  double second_moment, std::vector<double>& fractions);
+bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offsets, int self,
+                                 const VrmMoments& target, std::vector<double>& fractions);
 
 // Non-negative fractions of least weighted norm with only sum f = 1 and sum f d = 0 (`offsets`
 // are d_q / h; the particle itself is not among them): how particle_control hands the strength
@@ -95,7 +126,8 @@ bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offs
                                   std::vector<double>& fractions);
 
 // One diffusion step of the whole set: redistributes strengths and appends the inserted particles
-// that received a share at the end. Positions of existing particles do not change.
+// that received a share (and the moved ones of the moments hook) at the end. Positions of
+// existing particles do not change.
 VrmStats vrm_diffuse(ParticleSet& particles, double nu, double dt, const VrmOptions& options);
 
 }  // namespace vortex

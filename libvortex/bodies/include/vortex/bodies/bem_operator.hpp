@@ -57,6 +57,8 @@ class BemOperator {
   // Panel averages of row_r . u for a velocity given at the targets (3 values per panel).
   Eigen::VectorXd average_rows(const VelocityField& at_targets,
                                const std::array<double, 3>& uniform) const;
+  // Adds row_r . v_i of a velocity v_i per panel to `rows`.
+  void add_rows(const std::vector<Vec3>& per_panel, Eigen::VectorXd& rows) const;
   double far_seconds() const { return far_seconds_; }
 
  private:

@@ -43,8 +43,10 @@ class BemSolver {
 
   // Solves for the free stream and, when given, the particles' velocity at the panels computed
   // by `particle_solver` (the particles are the sources, the panels' points the targets).
+  // `panel_velocity`, when given, is a velocity per panel (a panel average) added to theirs.
   const BemStats& solve(const std::array<double, 3>& free_stream,
-                        const ParticleSet* particles = nullptr, Solver* particle_solver = nullptr);
+                        const ParticleSet* particles = nullptr, Solver* particle_solver = nullptr,
+                        const std::vector<Vec3>* panel_velocity = nullptr);
 
   // Two coefficients per panel, along t1 and t2.
   const std::vector<double>& gamma() const { return gamma_; }

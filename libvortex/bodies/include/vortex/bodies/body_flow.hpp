@@ -4,10 +4,14 @@
 //   diffuse dt/2  ->  convect dt (2-stage Runge-Kutta; at each stage the BEM is re-solved and the
 //   particles move with the free stream plus the particles' and the sheet's velocity, with
 //   stretching)  ->  diffuse dt/2.
-// A diffusion sub-step solves the BEM, sheds the sheet as particles just above the wall, diffuses
-// with the VRM (neighbours and inserted particles never across the body), reflects particles
-// that entered the body, pushes particles out to a minimum distance from the wall and merges or
-// removes particles.
+// A diffusion sub-step of length t solves the BEM; diffuses the particles with the VRM
+// (neighbours and inserted particles never across the body), next to the wall with the moments of
+// the no-flux half-space heat kernel (the mirror image's drift away from the wall); sheds the
+// sheet as the vorticity that its slip puts into the fluid over t (Stokes's first problem: layers
+// of the half-space heat-kernel profile, shedding.hpp); reflects particles that entered the body,
+// pushes particles out to a minimum distance from the wall and merges or removes particles.
+// With wall_diffusion off, the sheet is shed as one particle per patch at shedding.offset h
+// before the VRM and the VRM uses the free-space moments everywhere.
 
 #include <array>
 #include <vector>
@@ -35,6 +39,16 @@ struct BodyFlowOptions {
   // what their far field is, and the sheet then makes up the difference with vorticity of its own
   // (a spurious impulse, seen as a drag several times too large in the first steps).
   double wall_core = 0;
+  // Next to the wall the BEM right-hand side takes each particle as a point vortex, with the exact
+  // average of its velocity over every panel within the near radius (panel_influence.hpp, by
+  // reciprocity with the panel's source field), in place of the cored particle at the panels'
+  // quadrature points. Within a core radius or a panel size of the wall, the cored particle
+  // reaches through the wall (hiding part of its vorticity from the sheet, which then sheds it
+  // again) and the few quadrature points of a panel cannot resolve its field. Off: cores only.
+  bool wall_exact = true;
+  // The wall's diffusion: the half-space heat kernel for what is shed and for the particles next
+  // to the wall (true), or one particle per patch at shedding.offset and free-space VRM moments.
+  bool wall_diffusion = true;
   SheddingOptions shedding;        // spacing filled from `spacing` when 0
   VrmOptions vrm;                  // spacing filled from `spacing` when 0; wall added
   ParticleControlOptions control;  // spacing filled from `spacing` when 0
@@ -80,8 +94,10 @@ class BodyFlow {
 
  private:
   const ParticleSet& as_seen_by_wall(const ParticleSet& particles);
+  const std::vector<Vec3>* near_wall_velocity(const ParticleSet& view);
   void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats);
   void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
+  void wall_images(const ParticleSet& particles, double dt);
   void record(const BemStats& s, BodyStepStats& stats);
 
   const Surface* surface_;
@@ -93,6 +109,9 @@ class BodyFlow {
   Points sheet_points_;
   TriangleRule sheet_rule_;
   ParticleSet wall_view_;
+  std::vector<VrmMoments> spread_;  // per particle, of the wall's image kernel
+  std::vector<char> has_spread_;
+  std::vector<Vec3> near_wall_;       // per panel: exact point-vortex average - cored quadrature
   BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
 };
 

@@ -11,6 +11,7 @@
 // for points closer to a smooth wall than its radius of curvature.
 
 #include <cstddef>
+#include <vector>
 
 #include "vortex/bodies/surface.hpp"
 #include "vortex/neighbor_search.hpp"
@@ -38,6 +39,15 @@ class WallQueries {
 
   WallPoint closest(const Vec3& x) const;
   bool inside(const Vec3& x) const { return closest(x).distance < 0; }
+  // Panels whose centroid lies within r of x.
+  void panels_near(const Vec3& x, double r, std::vector<int>& out) const {
+    centroids_.query(x.x, x.y, x.z, r, out);
+  }
+  // Whether x lies within `margin` of the surface's bounding box (a cheap test before closest()).
+  bool near(const Vec3& x, double margin) const {
+    return x.x >= lo_.x - margin && x.x <= hi_.x + margin && x.y >= lo_.y - margin &&
+           x.y <= hi_.y + margin && x.z >= lo_.z - margin && x.z <= hi_.z + margin;
+  }
   // Whether the straight segment from p to q leaves the fluid (q inside the body, or its
   // midpoint inside: a thin body between them). Segments off the body's bounding box are
   // answered without a search.
