@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -166,6 +167,30 @@ TEST(GpuWorkPlan, DirectCoversAllPairsAndFillsTheLastWave) {
   const WorkPlan plan = plan_direct(1000000, 1000000, b);
   const double waves = double(plan.near_items.size()) / b.resident_blocks;
   EXPECT_GE(waves / std::ceil(waves), 0.95);
+}
+
+}  // namespace
+}  // namespace vortex::gpu
+
+namespace vortex::gpu {
+namespace {
+
+// The launch-order bucket is floor(4 log2 cost) counted down from 255, exact at powers of two
+// (where a floating log2 may land on either side) and equal to the floating value elsewhere.
+TEST(CostBucket, QuarterOctavesCostliestFirst) {
+  EXPECT_EQ(cost_bucket(0), 255);
+  EXPECT_EQ(cost_bucket(1), 255);
+  for (int k = 1; k < 62; ++k) {
+    const int expected = std::max(0, 255 - 4 * k);
+    EXPECT_EQ(cost_bucket(1ll << k), expected) << "2^" << k;
+    if (k >= 3)  // 2^k - 1 lies in the last quarter octave below 2^k
+      EXPECT_EQ(cost_bucket((1ll << k) - 1), std::min(255, expected + 1)) << "2^" << k << " - 1";
+  }
+  for (long long c = 2; c < 200000; c = c * 13 / 11 + 1) {
+    const double q = 4 * std::log2(static_cast<double>(c));
+    if (std::abs(q - std::round(q)) < 1e-9) continue;  // a boundary: covered above
+    EXPECT_EQ(cost_bucket(c), 255 - std::min(255, static_cast<int>(q))) << c;
+  }
 }
 
 }  // namespace

@@ -22,11 +22,8 @@ void for_each_group(Range r, int b, Fn&& fn) {
 // Puts items in launch order, costliest first (longest-processing-time order), by a stable
 // counting sort on quarter octaves of the cost: linear time, and equal costs keep their order.
 void order_by_cost(std::vector<WorkItem>& items, const std::vector<std::int64_t>& cost) {
-  constexpr int kBuckets = 4 * 64;
-  auto bucket = [](std::int64_t c) {
-    const int b = c > 1 ? static_cast<int>(4 * std::log2(static_cast<double>(c))) : 0;
-    return kBuckets - 1 - std::min(b, kBuckets - 1);  // costliest first
-  };
+  constexpr int kBuckets = kCostBuckets;
+  auto bucket = [](std::int64_t c) { return cost_bucket(c); };
   std::vector<std::size_t> start(kBuckets + 1, 0);
   for (std::int64_t c : cost) ++start[bucket(c) + 1];
   for (int b = 0; b < kBuckets; ++b) start[b + 1] += start[b];

@@ -56,12 +56,6 @@ __device__ long long most(long long a, long long b) {
   return a > b ? a : b;
 }
 
-// Launch-order bucket of a cost, as order_by_cost: quarter octaves, costliest first.
-__device__ unsigned char cost_bucket(long long c) {
-  const int b = c > 1 ? static_cast<int>(4 * log2(static_cast<double>(c))) : 0;
-  return static_cast<unsigned char>(255 - (b < 255 ? b : 255));
-}
-
 struct Columns {
   long long* base;
   int leaves;
@@ -197,7 +191,7 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
     int item = offset(kNearItemCount) + static_cast<int>(g * near_items);
     if (near_pieces == 1) {
       out.items[item] = WorkItem{group, first, last, slot++};
-      out.keys[item] = cost_bucket(s);
+      out.keys[item] = static_cast<unsigned char>(cost_bucket(s));
     } else if (near_pieces > 1) {
       // Cut ranges of this group go after every merged range, leaf by leaf, group by group.
       int cut = out.num_merged + offset(kCutCount) + static_cast<int>(g * cuts);
@@ -213,7 +207,7 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
           filled += take;
           if (room == 0) {
             out.items[item] = WorkItem{group, item_first, cut, slot++};
-            out.keys[item++] = cost_bucket(filled);
+            out.keys[item++] = static_cast<unsigned char>(cost_bucket(filled));
             item_first = cut;
             filled = 0;
             room = near_piece;
@@ -222,7 +216,7 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
       }
       if (cut > item_first) {
         out.items[item] = WorkItem{group, item_first, cut, slot++};
-        out.keys[item++] = cost_bucket(filled);
+        out.keys[item++] = static_cast<unsigned char>(cost_bucket(filled));
       }
     }
     if (s > 0) pairs += static_cast<unsigned long long>(count) * s;
@@ -232,7 +226,7 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
         const long long n = least(far_piece, nf - e);
         out.items[far_item] =
             WorkItem{group, far_lo + static_cast<int>(e), far_lo + static_cast<int>(e + n), slot++};
-        out.keys[far_item++] = cost_bucket(n);
+        out.keys[far_item++] = static_cast<unsigned char>(cost_bucket(n));
       }
       multipoles += static_cast<unsigned long long>(count) * nf;
     }

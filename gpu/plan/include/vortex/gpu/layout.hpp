@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "vortex/kernels/hd.hpp"
 #include "vortex/kernels/index_range.hpp"
 
 namespace vortex::gpu {
@@ -30,6 +31,23 @@ struct WorkItem {
   int entry_begin = 0, entry_end = 0;
   int slot = 0;
 };
+
+// Launch order of work items: buckets of a quarter octave of cost, costliest first (bucket 0),
+// floor(4 log2 cost) counted down from 255. Exact in integers and double comparisons, so that the
+// host's planner and the device's give every cost the same bucket.
+constexpr int kCostBuckets = 256;
+VORTEX_HD int cost_bucket(long long cost) {
+  if (cost <= 1) return kCostBuckets - 1;
+  int k = 0;  // floor(log2 cost)
+  while ((cost >> (k + 1)) != 0) ++k;
+  const double c = static_cast<double>(cost), base = static_cast<double>(1ll << k);
+  const int quarter = c >= base * 1.681792830507429    ? 3
+                      : c >= base * 1.4142135623730951 ? 2
+                      : c >= base * 1.189207115002721  ? 1
+                                                       : 0;
+  const int b = 4 * k + quarter;
+  return kCostBuckets - 1 - (b < kCostBuckets - 1 ? b : kCostBuckets - 1);
+}
 
 // Arithmetic of the pair and multipole sums.
 enum class Arithmetic {
