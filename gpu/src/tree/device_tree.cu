@@ -1,5 +1,7 @@
 // VAMSplit trees on the device: the cuts depth by depth, then the nodes' bounds (device_tree.hpp).
 
+#include <algorithm>
+
 #include <cub/device/device_radix_sort.cuh>
 
 #include "reduce.cuh"
@@ -51,25 +53,37 @@ __global__ void cut_moments_kernel(PointsRef p, const std::uint32_t* perm, const
     for (int k = 0; k < kMoments; ++k) moments[static_cast<long long>(c) * kMoments + k] = out[k];
 }
 
-// Per piece of a depth: the cut dimension (largest variance; -1 for an uncut piece) and the
-// key's reference, minimum and scale along it. Chunks are added in order: the same on every run.
+// Per piece of a depth, one warp: the cut dimension (largest variance; -1 for an uncut piece) and
+// the key's reference, minimum and scale along it. The lanes merge the piece's chunks in a fixed
+// order (strided, then a shuffle tree): the same on every run.
+constexpr int kWarp = 32;
+
+__device__ double warp_merge(double v, int op) {  // op: 0 sum, 1 min, 2 max
+  for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+    const double o = __shfl_down_sync(0xffffffffu, v, offset);
+    v = op == 0 ? v + o : (op == 1 ? fmin(v, o) : fmax(v, o));
+  }
+  return v;
+}
+
 __global__ void choose_cuts_kernel(PointsRef p, const std::uint32_t* perm, const int* piece_begin,
                                    const int* piece_end, const int* piece_first_chunk,
                                    int first_piece, int num_pieces, const double* moments,
                                    int key_bits, int* dim_out, double* key_out) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= num_pieces) return;
+  const int k = (blockIdx.x * blockDim.x + threadIdx.x) / kWarp;
+  const int lane = threadIdx.x % kWarp;
+  if (k >= num_pieces) return;  // whole warps leave together
   const int piece = first_piece + k;
   const int first = piece_first_chunk[piece];
   if (first < 0) {
-    dim_out[k] = -1;
+    if (lane == 0) dim_out[k] = -1;
     return;
   }
   const int n = piece_end[piece] - piece_begin[piece];
   const int chunks = (n + kTreeChunk - 1) / kTreeChunk;
   double m[kMoments];
-  for (int j = 0; j < kMoments; ++j) m[j] = moments[static_cast<long long>(first) * kMoments + j];
-  for (int c = 1; c < chunks; ++c) {
+  for (int j = 0; j < 3; ++j) m[j] = 0, m[3 + j] = 0, m[6 + j] = 1e300, m[9 + j] = -1e300;
+  for (int c = lane; c < chunks; c += kWarp) {
     const double* q = moments + static_cast<long long>(first + c) * kMoments;
     for (int j = 0; j < 3; ++j) {
       m[j] += q[j];
@@ -78,6 +92,8 @@ __global__ void choose_cuts_kernel(PointsRef p, const std::uint32_t* perm, const
       m[9 + j] = fmax(m[9 + j], q[9 + j]);
     }
   }
+  for (int j = 0; j < kMoments; ++j) m[j] = warp_merge(m[j], j < 6 ? 0 : (j < 9 ? 1 : 2));
+  if (lane != 0) return;
   int dim = 0;
   double best = -1;
   for (int j = 0; j < 3; ++j) {
@@ -294,25 +310,29 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
     const int num_pieces = shape_.depth_start[d + 1] - first_piece;
     const int first_chunk = shape_.depth_chunk_start[d];
     const int num_chunks = shape_.depth_chunk_start[d + 1] - first_chunk;
-    const int key_bits = 63 - bits_for(num_pieces);
+    // The pieces' numbers, then 32 bits of the coordinate along the cut (a finer quantization
+    // only costs sort passes: points closer than 2^-32 of their piece's extent are ties).
+    const int piece_bits = bits_for(num_pieces);
+    const int key_bits = std::min(32, 63 - piece_bits);
     if (num_chunks > 0) {
       cut_moments_kernel<<<num_chunks, t, 0, stream>>>(
           p, values.Current(), piece_begin_.data(), chunk_piece_.data(), chunk_begin_.data(),
           chunk_end_.data(), first_chunk, chunk_moments_.data());
       VORTEX_CUDA_CHECK_LAUNCH("cut_moments_kernel");
     }
-    choose_cuts_kernel<<<blocks_for(num_pieces, 128), 128, 0, stream>>>(
-        p, values.Current(), piece_begin_.data(), piece_end_.data(), piece_first_chunk_.data(),
-        first_piece, num_pieces, chunk_moments_.data(), key_bits, piece_dim_.data(),
-        piece_key_.data());
+    choose_cuts_kernel<<<blocks_for(static_cast<long long>(num_pieces) * kWarp, 128), 128, 0,
+                         stream>>>(p, values.Current(), piece_begin_.data(), piece_end_.data(),
+                                   piece_first_chunk_.data(), first_piece, num_pieces,
+                                   chunk_moments_.data(), key_bits, piece_dim_.data(),
+                                   piece_key_.data());
     VORTEX_CUDA_CHECK_LAUNCH("choose_cuts_kernel");
     cut_keys_kernel<<<blocks_for(n, t), t, 0, stream>>>(
         p, values.Current(), n, piece_begin_.data(), first_piece, num_pieces, piece_dim_.data(),
         piece_key_.data(), key_bits, keys.Current());
     VORTEX_CUDA_CHECK_LAUNCH("cut_keys_kernel");
     std::size_t temp = sort_temp_.capacity();
-    VORTEX_CUDA_CHECK(
-        cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp, keys, values, n, 0, 63, stream));
+    VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp, keys, values, n, 0,
+                                                      piece_bits + key_bits, stream));
   }
   perm_current_ = values.Current();
   gather_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, perm_current_, n, ordered_.data());
