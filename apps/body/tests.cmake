@@ -19,3 +19,8 @@ endforeach()
 add_test(NAME app.body.restart COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vortex-body>
   -DDIR=${VORTEX_BODY_TEST_DIR}/restart -P ${VORTEX_BODY_SCRIPTS}/restart_test.cmake)
 set_tests_properties(app.body.restart PROPERTIES TIMEOUT 300)
+
+add_test(NAME app.body.discoid-script COMMAND ${CMAKE_COMMAND} -DBUILD=$<TARGET_FILE_DIR:vortex-body>
+  -DSCRIPT=${CMAKE_CURRENT_SOURCE_DIR}/scripts/discoid.sh -DDIR=${VORTEX_BODY_TEST_DIR}/discoid
+  -P ${VORTEX_BODY_SCRIPTS}/discoid_test.cmake)
+set_tests_properties(app.body.discoid-script PROPERTIES TIMEOUT 300)

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The flow over the 10:10:1 discoid (paper 002, section IV.C): vortex-body on a case file, continued
+# from the newest checkpoint in the output folder when there is one (a run stopped by a time limit
+# goes on where it stopped), then the plot of the time per step by stage and N against the step.
+#
+#   scripts/discoid.sh [--build DIR] [--out DIR] [CASE.json] [-- more vortex-body flags]
+#
+# CASE.json defaults to data/discoid.json (46,080 panels, Re = 1000, 60 degrees, dt = 0.02, 185
+# steps to t = 3.7); data/discoid-rehearsal.json is the small version (2,880 panels, dt = 0.04,
+# 8 steps). Writes OUT/diagnostics.csv, the .pvd series, the C_D and C_L plots and OUT/steps.png.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build out=discoid-out case=$root/data/discoid.json
+extra=()
+while (($#)); do
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --) shift; extra=("$@"); break ;;
+    *.json) case=$1; shift ;;
+    *) echo "discoid.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+app=$build/vortex-body
+[[ -x $app ]] || { echo "discoid.sh: $app not found (build it first)" >&2; exit 2; }
+[[ -f $case ]] || { echo "discoid.sh: no case file $case" >&2; exit 2; }
+total=$(sed -n 's/.*"steps": *\([0-9]*\).*/\1/p' "$case")
+[[ -n $total ]] || { echo "discoid.sh: $case has no \"steps\"" >&2; exit 2; }
+mkdir -p "$out"
+last=$(ls "$out"/checkpoint-*.bin 2>/dev/null | sort | tail -1 || true)
+if [[ -n $last ]]; then
+  done_steps=$((10#$(basename "$last" .bin | sed 's/checkpoint-//')))
+  left=$((total - done_steps))
+  if ((left > 0)); then
+    echo "== continuing from $last: $left of $total steps left"
+    "$app" --case "$case" --out "$out" --restart "$last" --steps "$left" --json "$out/summary.json" \
+      "${extra[@]}"
+  else
+    echo "== $out holds all $total steps"
+  fi
+else
+  "$app" --case "$case" --out "$out" --json "$out/summary.json" "${extra[@]}"
+fi
+if command -v gnuplot > /dev/null; then
+  if gnuplot -e "csv='$out/diagnostics.csv'; outfile='$out/steps.png'" \
+    "$root/scripts/plots/body-steps.gp"; then
+    echo "plot: $out/steps.png"
+  else
+    echo "discoid.sh: the step plot failed (the run's results are in $out)" >&2
+  fi
+fi
