@@ -15,6 +15,7 @@
 #include "body_settings.hpp"
 #include "case_file.hpp"
 #include "json_writer.hpp"
+#include "projections.hpp"
 #include "vortex/bodies/checkpoint.hpp"
 #include "vortex/bodies/ellipsoid_flow.hpp"
 #include "vortex/bodies/sheet.hpp"
@@ -217,6 +218,10 @@ int run(int argc, char** argv) {
     residual_max = std::max(residual_max, rec.stats.bem_residual_max);
     if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
     if (s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0) save_checkpoint(s, flow, r);
+    if (s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step) &&
+        write_projections(r.particles, s.out, r.step, s.projection_cells) && !s.no_plot &&
+        !plot_projections(s.out, r.step, r.time))
+      std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no projection picture\n");
     const auto now = Clock::now();
     if (!s.quiet && (r.step == last_step ||
                      std::chrono::duration<double>(now - last_progress).count() >= s.progress)) {

@@ -7,7 +7,9 @@
 #
 # CASE.json defaults to data/discoid.json (46,080 panels, Re = 1000, 60 degrees, dt = 0.02, 185
 # steps to t = 3.7); data/discoid-rehearsal.json is the small version (2,880 panels, dt = 0.04,
-# 8 steps). Writes OUT/diagnostics.csv, the .pvd series, the C_D and C_L plots and OUT/steps.png.
+# 8 steps). Writes OUT/diagnostics.csv, the .pvd series, the C_D and C_L plots, the integrated
+# vorticity along z, y and x (projections-<step>.png: t = 1, 2, 3 and the last step for the paper's
+# case) and OUT/steps.png.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build out=discoid-out case=$root/data/discoid.json
@@ -16,7 +18,7 @@ while (($#)); do
   case $1 in
     --build) build=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     --) shift; extra=("$@"); break ;;
     *.json) case=$1; shift ;;
     *) echo "discoid.sh: unknown argument '$1'" >&2; exit 2 ;;

@@ -56,6 +56,11 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--checkpoint-every", "K", "write a checkpoint every K steps (0: never)",
         s.checkpoint_every);
   p.add("--restart", "FILE", "continue from a checkpoint", s.restart, "-");
+  p.add("--projections", "K",
+        "every K steps and at the last, the integrated vorticity magnitude along z, y and x as "
+        "grids and a PNG (0: never)",
+        s.projections);
+  p.add("--projection-cells", "N", "bins along the particles' longest extent", s.projection_cells);
   p.add("--progress", "SECONDS", "progress line interval", s.progress);
   p.add_flag("--no-plot", "skip the PNG plots", s.no_plot);
   p.add_flag("--quiet", "no progress lines", s.quiet);
@@ -80,8 +85,10 @@ void check(const Settings& s) {
     throw std::invalid_argument("--shedding: unknown '" + s.shedding + "' (kernel or offset)");
   if (!(s.shed_layer > 0)) throw std::invalid_argument("--shed-layer must be positive");
   free_stream(s);  // a bad --stream is an error before anything runs
-  if (s.every < 0 || s.checkpoint_every < 0)
-    throw std::invalid_argument("--every and --checkpoint-every must be >= 0");
+  if (s.every < 0 || s.checkpoint_every < 0 || s.projections < 0)
+    throw std::invalid_argument("--every, --checkpoint-every and --projections must be >= 0");
+  if (s.projection_cells < 2 || s.projection_cells > 4096)
+    throw std::invalid_argument("--projection-cells must be in 2..4096");
   if (!(s.diameter >= 0) || !(s.spacing >= 0) || !(s.wall_core >= 0) || !(s.sheet_core >= 0) ||
       !(s.shed_core >= 0))
     throw std::invalid_argument("--diameter, --spacing and the core radii must be >= 0");

@@ -32,7 +32,7 @@ struct Settings {
   bool bem_only = false, dense = false, wall_cores = false;
   // Output.
   std::string out = "vortex-body-out", json, restart, case_file;
-  int every = 1, checkpoint_every = 0;
+  int every = 1, checkpoint_every = 0, projections = 0, projection_cells = 120;
   double progress = 5;
   bool no_plot = false, quiet = false;
 };

@@ -1,10 +1,11 @@
 # The discoid script on a tiny case: a run of two steps with checkpoints, then the same case asked
-# for three steps continues from the second checkpoint in the same folder (one more CSV row), and
-# the 60-degree stream gives the thin body lift.
+# for three steps continues from the second checkpoint in the same folder (one more CSV row) and
+# writes the wake's projections at its last step, and the 60-degree stream gives the thin body
+# lift.
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
 function(write_case steps)
-  file(WRITE ${DIR}/case.json "{\"body\": \"ellipsoid\", \"axes\": \"0.5,0.5,0.05\", \"frequency\": 3, \"re\": 1000, \"dt\": 0.04, \"steps\": ${steps}, \"angle\": 60, \"every\": 0, \"checkpoint-every\": 1, \"plot\": false, \"quiet\": true}")
+  file(WRITE ${DIR}/case.json "{\"body\": \"ellipsoid\", \"axes\": \"0.5,0.5,0.05\", \"frequency\": 3, \"re\": 1000, \"dt\": 0.04, \"steps\": ${steps}, \"angle\": 60, \"every\": 0, \"checkpoint-every\": 1, \"projections\": 3, \"plot\": false, \"quiet\": true}")
 endfunction()
 function(run_script)
   execute_process(COMMAND bash ${SCRIPT} --build ${BUILD} --out ${DIR}/out ${DIR}/case.json
@@ -34,6 +35,18 @@ list(GET fields 8 cl)
 if(NOT step EQUAL 3)
   message(FATAL_ERROR "the continued run ended at step ${step}, expected 3")
 endif()
+# The wake along each axis at step 3 (the projections' cadence), binned |Gamma| per unit area.
+foreach(axis x y z)
+  set(grid ${DIR}/out/projection-${axis}-000003.dat)
+  if(NOT EXISTS ${grid})
+    message(FATAL_ERROR "no projection grid ${grid}")
+  endif()
+  file(STRINGS ${grid} lines REGEX "^[-0-9]")
+  list(LENGTH lines cells)
+  if(cells LESS 100)
+    message(FATAL_ERROR "${grid}: ${cells} cells")
+  endif()
+endforeach()
 if(cl LESS_EQUAL 0.1)
   message(FATAL_ERROR "C_L = ${cl} at 60 degrees: the discoid should lift")
 endif()
