@@ -128,10 +128,13 @@ bool plot_coefficients(const std::string& dir, double re, bool sphere) {
   g << "\nset output '" << dir << "/cl.png'\nset ylabel 'C_L'\nset yrange [*:*]\n"
     << "plot '" << dir << "/diagnostics.csv' using 3:9 every ::1 with linespoints title 'C_L', "
     << "0 title '' dashtype 2\n";
-  const std::string script = dir + "/plot.gp";
+  return run_gnuplot(dir + "/plot.gp", g.str());
+}
+
+bool run_gnuplot(const std::string& script, const std::string& text) {
   {
     AtomicFile f(script);
-    f.write(g.str());
+    f.write(text);
     f.commit();
   }
   return std::system(("gnuplot '" + script + "' 2>/dev/null").c_str()) == 0;

@@ -41,6 +41,9 @@ class BodyOutput {
   std::ofstream csv_;
 };
 
+// Writes the gnuplot script `text` to `script` and runs it; false when gnuplot failed.
+bool run_gnuplot(const std::string& script, const std::string& text);
+
 // cd.png and cl.png against the reference lines (gnuplot); false when gnuplot failed.
 bool plot_coefficients(const std::string& dir, double re, bool sphere);
 

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "body_output.hpp"
 #include "vortex/file_io.hpp"
 
 namespace vortex::body_app {
@@ -82,13 +83,7 @@ bool plot_projections(const std::string& dir, long step, double time) {
       << "plot '" << grid_path(dir, axis, step) << "' using 1:2:($3 > 0 ? $3 : NaN) with image\n";
   }
   g << "unset multiplot\n";
-  const std::string script = dir + "/projections.gp";
-  {
-    AtomicFile f(script);
-    f.write(g.str());
-    f.commit();
-  }
-  return std::system(("gnuplot '" + script + "' 2>/dev/null").c_str()) == 0;
+  return run_gnuplot(dir + "/projections.gp", g.str());
 }
 
 }  // namespace vortex::body_app
