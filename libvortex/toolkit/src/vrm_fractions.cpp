@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "vrm_solve.hpp"
+
 namespace vortex {
 
 namespace {
@@ -181,11 +183,22 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
 bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
                           const VrmMoments& target, std::vector<double>& f, double* residual_out,
                           int* iterations_out) {
+  detail::VrmSolveScratch scratch;
+  return detail::solve_redistribution(offsets, self, target, f, scratch, residual_out,
+                                      iterations_out);
+}
+
+bool detail::solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
+                                  const VrmMoments& target, std::vector<double>& f,
+                                  VrmSolveScratch& scratch, double* residual_out,
+                                  int* iterations_out) {
   const int m = static_cast<int>(offsets.size());
   f.assign(m, 0.0);
   if (m == 0 || self < 0 || self >= m) return false;
-  std::vector<Vec10> a(m);
-  std::vector<double> c(m);
+  std::vector<Vec10>& a = scratch.rows;
+  std::vector<double>& c = scratch.weights;
+  a.resize(m);
+  c.resize(m);
   for (int q = 0; q < m; ++q) {
     a[q] = moment_row(offsets[q]);
     c[q] = weight(offsets[q]);
