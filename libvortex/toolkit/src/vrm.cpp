@@ -72,26 +72,56 @@ class NodeSet {
   std::size_t used_ = 0;
 };
 
-// Where an owner's list lies: in the storage of the thread that solved it.
+// Owners are solved in blocks of this many consecutive particles; each block keeps the lists of
+// its owners, so that the storage does not depend on which thread took which block.
+constexpr std::size_t kBlock = 256;
+
+// Where an owner's list lies in its block's storage.
 struct Span {
   std::size_t offset = 0;
-  int thread = 0;
   int count = 0;
 };
 
-// One thread's scratch and the lists of the owners it solved.
+struct Block {
+  std::vector<int> neighbors;       // of the owners solved, one after another
+  std::vector<double> fractions;    // the same layout
+  std::vector<std::uint64_t> keys;  // insertion proposals of this round
+};
+
+// One thread's scratch.
 struct ThreadStore {
   std::vector<int> found, extra, near_node;
   std::vector<std::array<double, 3>> offsets;
   std::vector<double> f;
   detail::VrmSolveScratch solve;
-  std::vector<int> neighbors;       // of the owners solved, one after another
-  std::vector<double> fractions;    // the same layout
-  std::vector<std::uint64_t> keys;  // insertion proposals of this round
   int self = -1;
   double residual = 0, neighbor_total = 0;
   std::size_t solved = 0;
 };
+
+// Every thread's scratch to the largest capacity any of them has needed, so that a step like an
+// earlier one allocates nothing, whichever thread solves which particle.
+void reserve_alike(std::vector<ThreadStore>& threads) {
+  std::size_t found = 0, extra = 0, near = 0, offsets = 0, f = 0, rows = 0, weights = 0;
+  for (const ThreadStore& w : threads) {
+    found = std::max(found, w.found.capacity());
+    extra = std::max(extra, w.extra.capacity());
+    near = std::max(near, w.near_node.capacity());
+    offsets = std::max(offsets, w.offsets.capacity());
+    f = std::max(f, w.f.capacity());
+    rows = std::max(rows, w.solve.rows.capacity());
+    weights = std::max(weights, w.solve.weights.capacity());
+  }
+  for (ThreadStore& w : threads) {
+    w.found.reserve(found);
+    w.extra.reserve(extra);
+    w.near_node.reserve(near);
+    w.offsets.reserve(offsets);
+    w.f.reserve(f);
+    w.solve.rows.reserve(rows);
+    w.solve.weights.reserve(weights);
+  }
+}
 
 }  // namespace
 
@@ -99,6 +129,7 @@ struct VrmWorkspace::Impl {
   NeighborSearch base;   // the particles at the start of the step
   NeighborSearch added;  // the particles inserted since
   std::vector<ThreadStore> threads;
+  std::vector<Block> blocks;
   std::vector<Span> lists, proposals;
   std::vector<char> state, weak;
   std::vector<double> distance;  // per particle, the wall_distance hook's
@@ -130,10 +161,14 @@ class VrmStep {
     const int threads = std::max(1, omp_get_max_threads());
     if (static_cast<int>(ws_.threads.size()) < threads) ws_.threads.resize(threads);
     for (ThreadStore& w : ws_.threads) {
-      w.neighbors.clear();
-      w.fractions.clear();
       w.residual = w.neighbor_total = 0;
       w.solved = 0;
+    }
+    const std::size_t blocks = (n0_ + kBlock - 1) / kBlock;
+    if (ws_.blocks.size() < blocks) ws_.blocks.resize(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      ws_.blocks[b].neighbors.clear();
+      ws_.blocks[b].fractions.clear();
     }
     ws_.lists.assign(n0_, Span{});
     ws_.state.assign(n0_, kUnsolved);
@@ -197,6 +232,7 @@ class VrmStep {
         break;
       if (added == 0 && round + 2 < o_.max_rounds) round = o_.max_rounds - 2;  // to the last round
     }
+    reserve_alike(ws_.threads);
     redistribute(stats);
     drop_unused_insertions(stats);
     double residual = 0, neighbors = 0;
@@ -223,13 +259,17 @@ class VrmStep {
 
   void solve_round(bool last_round) {
     ws_.proposals.assign(n0_, Span{});
-    for (ThreadStore& w : ws_.threads) w.keys.clear();
+    const auto blocks = static_cast<std::ptrdiff_t>((n0_ + kBlock - 1) / kBlock);
+    for (std::ptrdiff_t b = 0; b < blocks; ++b) ws_.blocks[b].keys.clear();
 #pragma omp parallel if (n0_ > 500)
     {
       ThreadStore& w = ws_.threads[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 64)
-      for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0_); ++i)
-        if (ws_.state[i] == kUnsolved) solve_owner(i, last_round, w);
+#pragma omp for schedule(dynamic, 1)
+      for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+        const std::size_t end = std::min(n0_, (b + 1) * kBlock);
+        for (std::size_t i = b * kBlock; i < end; ++i)
+          if (ws_.state[i] == kUnsolved) solve_owner(static_cast<std::ptrdiff_t>(i), last_round, w);
+      }
     }
   }
 
@@ -275,12 +315,12 @@ class VrmStep {
     return o_.blocked(p, q);
   }
 
-  // Owner i's neighbours (w.found) and fractions (w.f) to the storage of its thread.
-  void record(std::ptrdiff_t i, ThreadStore& w) {
-    const int thread = static_cast<int>(&w - ws_.threads.data());
-    ws_.lists[i] = {w.neighbors.size(), thread, static_cast<int>(w.found.size())};
-    w.neighbors.insert(w.neighbors.end(), w.found.begin(), w.found.end());
-    w.fractions.insert(w.fractions.end(), w.f.begin(), w.f.end());
+  // Owner i's neighbours (w.found) and fractions (w.f) to the storage of its block.
+  void record(std::ptrdiff_t i, const ThreadStore& w) {
+    Block& b = ws_.blocks[i / kBlock];
+    ws_.lists[i] = {b.neighbors.size(), static_cast<int>(w.found.size())};
+    b.neighbors.insert(b.neighbors.end(), w.found.begin(), w.found.end());
+    b.fractions.insert(b.fractions.end(), w.f.begin(), w.f.end());
   }
 
   // Solves owner i on its neighbours within r (w.offsets and w.self then describe them); on
@@ -317,7 +357,8 @@ class VrmStep {
     const long ci = std::lround(p_.x[i] / h_), cj = std::lround(p_.y[i] / h_),
                ck = std::lround(p_.z[i] / h_);
     const bool wall = may_block(i, radius_);
-    const std::size_t first = w.keys.size();
+    std::vector<std::uint64_t>& keys = ws_.blocks[i / kBlock].keys;
+    const std::size_t first = keys.size();
     for (long di = -r_cells; di <= r_cells; ++di)
       for (long dj = -r_cells; dj <= r_cells; ++dj)
         for (long dk = -r_cells; dk <= r_cells; ++dk) {
@@ -325,10 +366,9 @@ class VrmStep {
           const double ex = nx - p_.x[i], ey = ny - p_.y[i], ez = nz - p_.z[i];
           if (ex * ex + ey * ey + ez * ez > radius_ * radius_ * (1 - 1e-9)) continue;
           if (!node_is_free(i, nx, ny, nz, wall, w)) continue;
-          w.keys.push_back(node_key(ci + di, cj + dj, ck + dk));
+          keys.push_back(node_key(ci + di, cj + dj, ck + dk));
         }
-    const int thread = static_cast<int>(&w - ws_.threads.data());
-    ws_.proposals[i] = {first, thread, static_cast<int>(w.keys.size() - first)};
+    ws_.proposals[i] = {first, static_cast<int>(keys.size() - first)};
   }
 
   // Occupied only by a particle that is also a neighbour of i (a particle near the node but outside
@@ -349,7 +389,7 @@ class VrmStep {
     std::size_t added = 0;
     for (std::size_t i = 0; i < n0_; ++i) {
       const Span& s = ws_.proposals[i];
-      const std::uint64_t* keys = ws_.threads[s.thread].keys.data() + s.offset;
+      const std::uint64_t* keys = ws_.blocks[i / kBlock].keys.data() + s.offset;
       for (int k = 0; k < s.count; ++k) {
         const std::uint64_t key = keys[k];
         if (!ws_.occupied.insert(key)) continue;
@@ -385,8 +425,8 @@ class VrmStep {
       if (state == kSolved || state == kSigned) {
         const double sx = p_.gx[i], sy = p_.gy[i], sz = p_.gz[i];
         const Span& s = ws_.lists[i];
-        const int* nbr = ws_.threads[s.thread].neighbors.data() + s.offset;
-        const double* frac = ws_.threads[s.thread].fractions.data() + s.offset;
+        const int* nbr = ws_.blocks[i / kBlock].neighbors.data() + s.offset;
+        const double* frac = ws_.blocks[i / kBlock].fractions.data() + s.offset;
         for (int k = 0; k < s.count; ++k) {
           const int j = nbr[k];
           const double f = frac[k];
