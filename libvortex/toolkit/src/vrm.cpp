@@ -102,7 +102,7 @@ struct ThreadStore {
 // Every thread's scratch to the largest capacity any of them has needed, so that a step like an
 // earlier one allocates nothing, whichever thread solves which particle.
 void reserve_alike(std::vector<ThreadStore>& threads) {
-  std::size_t found = 0, extra = 0, near = 0, offsets = 0, f = 0, rows = 0, weights = 0;
+  std::size_t found = 0, extra = 0, near = 0, offsets = 0, f = 0, rows = 0, weights = 0, dots = 0;
   for (const ThreadStore& w : threads) {
     found = std::max(found, w.found.capacity());
     extra = std::max(extra, w.extra.capacity());
@@ -111,6 +111,7 @@ void reserve_alike(std::vector<ThreadStore>& threads) {
     f = std::max(f, w.f.capacity());
     rows = std::max(rows, w.solve.rows.capacity());
     weights = std::max(weights, w.solve.weights.capacity());
+    dots = std::max(dots, w.solve.dots.capacity());
   }
   for (ThreadStore& w : threads) {
     w.found.reserve(found);
@@ -120,6 +121,7 @@ void reserve_alike(std::vector<ThreadStore>& threads) {
     w.f.reserve(f);
     w.solve.rows.reserve(rows);
     w.solve.weights.reserve(weights);
+    w.solve.dots.reserve(dots);
   }
 }
 

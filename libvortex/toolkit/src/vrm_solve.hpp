@@ -1,5 +1,5 @@
 #pragma once
-// The fractions of one particle with the caller's scratch (the moment rows and weights), so that
+// The fractions of one particle with the caller's scratch (the moment rows, weights, dots), so that
 // repeated solves allocate nothing once the scratch has grown: vrm.cpp keeps one per thread.
 
 #include <Eigen/Dense>
@@ -13,6 +13,7 @@ namespace vortex::detail {
 struct VrmSolveScratch {
   std::vector<Eigen::Matrix<double, 10, 1>> rows;
   std::vector<double> weights;
+  std::vector<double> dots;  // a_q . lambda
 };
 
 // As vortex::solve_redistribution (the same arithmetic).
