@@ -3,9 +3,12 @@
 // with stretching, and the forces from the impulse. Writes .pvd series of the particles and the
 // surface, a per-step diagnostics CSV, C_D and C_L plots, checkpoints, and a JSON summary.
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -177,6 +180,48 @@ bodies::BodyCheckpoint read_restart(const Settings& s, const bodies::Surface& su
   return ck;
 }
 
+// FNV-1a over the bytes of every particle array: equal digests, equal particle sets.
+std::uint64_t digest(const ParticleSet& p) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const std::vector<double>* a : {&p.x, &p.y, &p.z, &p.gx, &p.gy, &p.gz, &p.sigma})
+    for (double v : *a) {
+      unsigned char b[sizeof v];
+      std::memcpy(b, &v, sizeof v);
+      for (unsigned char c : b) h = (h ^ c) * 1099511628211ull;
+    }
+  return h;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// --bench-diffusion: K diffusion sub-steps of dt/2, each from the checkpoint's particles.
+void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
+  std::vector<double> total, vrm, control;
+  ParticleSet p;
+  std::uint64_t hash = 0;
+  for (int k = 0; k < s.bench_diffusion; ++k) {
+    p = r.particles;
+    const bodies::BodyStepStats st = flow.diffusion_substep(p, s.dt / 2);
+    total.push_back(st.seconds_diffuse);
+    vrm.push_back(st.seconds_vrm);
+    control.push_back(st.seconds_control);
+    const std::uint64_t h = digest(p);
+    if (k > 0 && h != hash) std::printf("warning: repeat %d gave another result\n", k + 1);
+    hash = h;
+    std::printf("repeat %d: diffusion %.4f s (VRM %.4f s, control %.4f s)\n", k + 1,
+                st.seconds_diffuse, st.seconds_vrm, st.seconds_control);
+  }
+  std::printf(
+      "diffusion sub-step: N = %zu -> %zu, median of %d: %.4f s (VRM %.4f s, control %.4f s), "
+      "digest %016llx\n",
+      r.particles.size(), p.size(), s.bench_diffusion, median(total), median(vrm), median(control),
+      static_cast<unsigned long long>(hash));
+}
+
 int run(int argc, char** argv) {
   Settings s;
   cli::SolverCli solver_cli;
@@ -206,6 +251,10 @@ int run(int argc, char** argv) {
                 case_name(s).c_str(), surface.size(), diameter, s.re, nu, h, s.dt,
                 to_string(resolve_backend(so.backend)).c_str());
   if (!restart && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
+  if (s.bench_diffusion > 0) {
+    bench_diffusion(s, flow, r);
+    return 0;
+  }
   double iterations = 0, residual_max = flow.bem().stats().residual;
   long solves = 0;
   auto last_progress = Clock::now();

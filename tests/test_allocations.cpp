@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -13,6 +14,7 @@
 #include "vortex/out_of_memory.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/time_integration.hpp"
+#include "vortex/vrm.hpp"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -117,6 +119,31 @@ TEST(TimeStepAllocations, StepsAfterTheFirstAllocateNothing) {
   // The particles move, so the trees and lists are rebuilt from new positions every stage.
   for (int step = 0; step < 10; ++step)
     EXPECT_EQ(allocations_of([&] { integrator.step(p, 1e-3); }), 0) << "step " << step + 2;
+}
+
+TEST(VrmAllocations, RepeatedStepsInAWorkspaceAllocateNothing) {
+  // A lattice blob whose edge asks for insertions; every call starts from the same particles.
+  ParticleSet start;
+  for (int i = -6; i <= 6; ++i)
+    for (int j = -6; j <= 6; ++j)
+      for (int k = -6; k <= 6; ++k) {
+        const double r2 = i * i + j * j + k * k;
+        if (r2 <= 36) start.push_back(i, j, k, 0, 0, std::exp(-r2 / 8), 1);
+      }
+  VrmOptions vrm;
+  vrm.spacing = 1;
+  VrmWorkspace workspace;
+  ParticleSet p = start;
+  VrmStats stats;
+  EXPECT_GT(allocations_of([&] { stats = vrm_diffuse(p, 1, 0.125, vrm, workspace); }), 0);
+  EXPECT_GT(stats.inserted, 0u);
+  const std::size_t size = p.size();
+  for (int call = 0; call < 5; ++call) {
+    p = start;  // the arrays keep their capacity
+    EXPECT_EQ(allocations_of([&] { vrm_diffuse(p, 1, 0.125, vrm, workspace); }), 0)
+        << "call " << call + 2;
+    EXPECT_EQ(p.size(), size);
+  }
 }
 
 }  // namespace

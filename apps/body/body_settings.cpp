@@ -61,6 +61,10 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
         "grids and a PNG (0: never)",
         s.projections);
   p.add("--projection-cells", "N", "bins along the particles' longest extent", s.projection_cells);
+  p.add("--bench-diffusion", "K",
+        "with --restart: time K diffusion sub-steps (dt/2), each from the checkpoint's particles, "
+        "print their median times and a digest of the result, and stop",
+        s.bench_diffusion);
   p.add("--progress", "SECONDS", "progress line interval", s.progress);
   p.add_flag("--no-plot", "skip the PNG plots", s.no_plot);
   p.add_flag("--quiet", "no progress lines", s.quiet);
@@ -78,6 +82,9 @@ void check(const Settings& s) {
   positive(s.speed, "--speed");
   positive(s.radius, "--radius");
   if (s.steps < 0) throw std::invalid_argument("--steps must be >= 0");
+  if (s.bench_diffusion < 0) throw std::invalid_argument("--bench-diffusion must be >= 0");
+  if (s.bench_diffusion > 0 && s.restart.empty())
+    throw std::invalid_argument("--bench-diffusion needs --restart (the state to diffuse)");
   if (s.frequency < 1) throw std::invalid_argument("--frequency must be >= 1");
   if (s.body != "sphere" && s.body != "ellipsoid")
     throw std::invalid_argument("--body: unknown body '" + s.body + "' (sphere or ellipsoid)");

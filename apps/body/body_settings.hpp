@@ -33,6 +33,7 @@ struct Settings {
   // Output.
   std::string out = "vortex-body-out", json, restart, case_file;
   int every = 1, checkpoint_every = 0, projections = 0, projection_cells = 120;
+  int bench_diffusion = 0;  // > 0: time this many diffusion sub-steps of the restart state
   double progress = 5;
   bool no_plot = false, quiet = false;
 };

@@ -59,6 +59,9 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   options_.vrm.blocked = [wall](const std::array<double, 3>& p, const std::array<double, 3>& q) {
     return wall->blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
   };
+  options_.vrm.wall_distance = [wall](const std::array<double, 3>& p, double reach) {
+    return wall->distance_bound({p[0], p[1], p[2]}, reach);
+  };
   if (options_.wall_diffusion)
     options_.vrm.moments = [this](std::size_t i, const std::array<double, 3>&, double,
                                   VrmMoments& m) {
@@ -185,9 +188,11 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) 
   const auto start = Clock::now();
   if (!options_.wall_diffusion)
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
+  const auto vrm_start = Clock::now();
   if (options_.wall_diffusion) wall_images(particles, dt);
-  const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm);
+  const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm, vrm_workspace_);
   stats.inserted += v.inserted;
+  stats.seconds_vrm += since(vrm_start);
   if (options_.wall_diffusion) {
     // The slip of the sheet enters the fluid over dt as in Stokes's first problem; it is not
     // diffused again.
@@ -197,19 +202,35 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) 
   }
   keep_in_fluid(particles, stats);
   const Vec3 before = particle_impulse(particles);
+  const auto control_start = Clock::now();
   const ParticleControlStats c = control_particles(particles, options_.control);
+  stats.seconds_control += since(control_start);
   stats.removed += c.removed + c.merged;
   stats.correction_impulse += particle_impulse(particles) - before;
   stats.seconds_diffuse += since(start);
 }
 
-BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
+// Runs `work` with `current_` pointing at its statistics (for the stage hook), timed.
+template <class Work>
+BodyStepStats BodyFlow::recorded(double dt, Work&& work) {
   if (!(dt > 0) || !std::isfinite(dt))
     throw std::invalid_argument("body flow: time step must be positive");
   const auto start = Clock::now();
   BodyStepStats stats;
   current_ = &stats;
   try {
+    work(stats);
+  } catch (...) {
+    current_ = nullptr;
+    throw;
+  }
+  current_ = nullptr;
+  stats.seconds_total = since(start);
+  return stats;
+}
+
+BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
+  return recorded(dt, [&](BodyStepStats& stats) {
     diffuse(particles, dt / 2, stats);
     const auto convect_start = Clock::now();
     // The stage hook: each stage re-solves the BEM for the stage's particles.
@@ -224,13 +245,11 @@ BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
     stats.seconds_convect += since(convect_start);
     diffuse(particles, dt / 2, stats);
     solve_sheet(particles);
-  } catch (...) {
-    current_ = nullptr;
-    throw;
-  }
-  current_ = nullptr;
-  stats.seconds_total = since(start);
-  return stats;
+  });
+}
+
+BodyStepStats BodyFlow::diffusion_substep(ParticleSet& particles, double dt) {
+  return recorded(dt, [&](BodyStepStats& stats) { diffuse(particles, dt, stats); });
 }
 
 Vec3 BodyFlow::impulse(const ParticleSet& particles) const {

@@ -50,7 +50,7 @@ WallQueries::WallQueries(const Surface& surface)
 WallPoint WallQueries::closest(const Vec3& x) const {
   double d2 = 0;
   centroids_.nearest(x.x, x.y, x.z, &d2);
-  std::vector<int> candidates;
+  thread_local std::vector<int> candidates;  // kept, so that repeated queries allocate nothing
   centroids_.query(x.x, x.y, x.z, std::sqrt(d2) + surface_->max_diameter, candidates);
   WallPoint best;
   double best_d = INFINITY, best_align = -1;
@@ -80,6 +80,11 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q) const {
                        std::max(p.z, q.z) < lo_.z || std::min(p.z, q.z) > hi_.z;
   if (off_box) return false;
   return inside(q) || inside(0.5 * (p + q));
+}
+
+double WallQueries::distance_bound(const Vec3& x, double reach) const {
+  if (near(x, reach)) return closest(x).distance;
+  return std::max({lo_.x - x.x, x.x - hi_.x, lo_.y - x.y, x.y - hi_.y, lo_.z - x.z, x.z - hi_.z});
 }
 
 WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance) const {

@@ -22,17 +22,15 @@ double box_distance2(const KdNode& node, const double q[3]) {
 }  // namespace
 
 NeighborSearch::NeighborSearch(PointsView points, int bucket) {
-  tree_ = build_kdtree(points, nullptr, bucket, 2);
+  rebuild(points, bucket);
+}
+
+void NeighborSearch::rebuild(PointsView points, int bucket) {
   const std::size_t n = points.size();
   x_.resize(n);
   y_.resize(n);
   z_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t j = tree_.permutation[i];
-    x_[i] = points.x[j];
-    y_[i] = points.y[j];
-    z_[i] = points.z[j];
-  }
+  builder_.build(points, nullptr, bucket, 2, tree_, {x_.data(), y_.data(), z_.data()});
 }
 
 void NeighborSearch::query(double qx, double qy, double qz, double radius,

@@ -75,19 +75,33 @@ std::vector<std::size_t> removal_order(const ParticleSet& p, const std::vector<d
   merge.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) candidate[i] = s[i] < threshold;
   if (o.merge_distance > 0) {
-    std::vector<int> found;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (candidate[i]) continue;
-      search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * o.spacing, found);
-      for (int j : found) {
-        if (static_cast<std::size_t>(j) == i || candidate[j]) continue;
-        if (s[j] > s[i] || (s[j] == s[i] && static_cast<std::size_t>(j) < i)) {
+    // In parallel, per block of particles: the pairs (i, j) of a particle and a stronger one
+    // within the merge distance, neither weak. Then in particle order: i merges when such a j has
+    // not merged itself (a j > i has not yet, when i is decided).
+    constexpr std::size_t kBlock = 1024;
+    std::vector<std::vector<std::pair<std::size_t, int>>> pairs((n + kBlock - 1) / kBlock);
+    const auto blocks = static_cast<std::ptrdiff_t>(pairs.size());
+#pragma omp parallel if (n > 2000)
+    {
+      std::vector<int> found;
+#pragma omp for schedule(dynamic, 1)
+      for (std::ptrdiff_t b = 0; b < blocks; ++b)
+        for (std::size_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i) {
+          if (candidate[i]) continue;
+          search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * o.spacing, found);
+          for (int j : found) {
+            if (static_cast<std::size_t>(j) == i || candidate[j]) continue;
+            if (s[j] > s[i] || (s[j] == s[i] && static_cast<std::size_t>(j) < i))
+              pairs[b].emplace_back(i, j);
+          }
+        }
+    }
+    for (const auto& block : pairs)
+      for (const auto& [i, j] : block)
+        if (!merge[i] && (static_cast<std::size_t>(j) > i || !candidate[j])) {
           candidate[i] = 1;
           merge[i] = 1;
-          break;
         }
-      }
-    }
   }
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < n; ++i)

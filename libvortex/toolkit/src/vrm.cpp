@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <unordered_set>
+
+#include <omp.h>
 
 #include "vortex/neighbor_search.hpp"
 #include "vortex/vrm.hpp"
+#include "vrm_solve.hpp"
 
 namespace vortex {
 
@@ -31,35 +33,181 @@ double strength(const ParticleSet& p, std::size_t i) {
   return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
 }
 
+// The lattice nodes taken this step: an open-addressing set that keeps its table when cleared.
+class NodeSet {
+ public:
+  void clear() {
+    if (used_ > 0) std::fill(slots_.begin(), slots_.end(), kNone);
+    used_ = 0;
+  }
+  // True when the key was not in the set.
+  bool insert(std::uint64_t key) {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t s = spread(key) & mask;; s = (s + 1) & mask) {
+      if (slots_[s] == key) return false;
+      if (slots_[s] == kNone) {
+        slots_[s] = key;
+        ++used_;
+        return true;
+      }
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kNone = ~std::uint64_t{0};  // node keys use 63 bits
+  static std::uint64_t spread(std::uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    return k ^ (k >> 33);
+  }
+  void grow() {
+    std::vector<std::uint64_t> old(std::max<std::size_t>(64, 2 * slots_.size()), kNone);
+    old.swap(slots_);
+    used_ = 0;
+    for (std::uint64_t k : old)
+      if (k != kNone) insert(k);
+  }
+  std::vector<std::uint64_t> slots_;
+  std::size_t used_ = 0;
+};
+
+// Owners are solved in blocks of this many consecutive particles; each block keeps the lists of
+// its owners, so that the storage does not depend on which thread took which block.
+constexpr std::size_t kBlock = 256;
+
+// Where an owner's list lies in its block's storage.
+struct Span {
+  std::size_t offset = 0;
+  int count = 0;
+};
+
+struct Block {
+  std::vector<int> neighbors;       // of the owners solved, one after another
+  std::vector<double> fractions;    // the same layout
+  std::vector<std::uint64_t> keys;  // insertion proposals of this round
+};
+
+// One thread's scratch.
+struct ThreadStore {
+  std::vector<int> found, extra, near_node;
+  std::vector<std::array<double, 3>> offsets;
+  std::vector<double> f;
+  detail::VrmSolveScratch solve;
+  int self = -1;
+  double residual = 0, neighbor_total = 0;
+  std::size_t solved = 0;
+};
+
+// Every thread's scratch to the largest capacity any of them has needed, so that a step like an
+// earlier one allocates nothing, whichever thread solves which particle.
+void reserve_alike(std::vector<ThreadStore>& threads) {
+  std::size_t found = 0, extra = 0, near = 0, offsets = 0, f = 0, rows = 0, weights = 0, dots = 0;
+  for (const ThreadStore& w : threads) {
+    found = std::max(found, w.found.capacity());
+    extra = std::max(extra, w.extra.capacity());
+    near = std::max(near, w.near_node.capacity());
+    offsets = std::max(offsets, w.offsets.capacity());
+    f = std::max(f, w.f.capacity());
+    rows = std::max(rows, w.solve.rows.capacity());
+    weights = std::max(weights, w.solve.weights.capacity());
+    dots = std::max(dots, w.solve.dots.capacity());
+  }
+  for (ThreadStore& w : threads) {
+    w.found.reserve(found);
+    w.extra.reserve(extra);
+    w.near_node.reserve(near);
+    w.offsets.reserve(offsets);
+    w.f.reserve(f);
+    w.solve.rows.reserve(rows);
+    w.solve.weights.reserve(weights);
+    w.solve.dots.reserve(dots);
+  }
+}
+
+}  // namespace
+
+struct VrmWorkspace::Impl {
+  NeighborSearch base;   // the particles at the start of the step
+  NeighborSearch added;  // the particles inserted since
+  std::vector<ThreadStore> threads;
+  std::vector<Block> blocks;
+  std::vector<Span> lists, proposals;
+  std::vector<char> state, weak;
+  std::vector<double> distance;  // per particle, the wall_distance hook's
+  std::vector<VrmMoments> target;
+  std::vector<std::size_t> moved;
+  std::vector<double> gx, gy, gz, mx, my, mz;
+  NodeSet occupied;
+};
+
+VrmWorkspace::VrmWorkspace() : impl_(std::make_unique<Impl>()) {}
+VrmWorkspace::~VrmWorkspace() = default;
+VrmWorkspace::VrmWorkspace(VrmWorkspace&&) noexcept = default;
+VrmWorkspace& VrmWorkspace::operator=(VrmWorkspace&&) noexcept = default;
+
+namespace {
+
 // One call of vrm_diffuse: rounds of solving every owner's neighbourhood (inserting particles at
 // free nodes between rounds), then the redistribution of the strengths.
 class VrmStep {
  public:
-  VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double s2)
+  VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double s2, VrmWorkspace::Impl& ws)
       : p_(p),
         o_(o),
+        ws_(ws),
         h_(o.spacing),
         radius_(radius),
         free_(free_space_moments(s2)),
-        n0_(p.size()),
-        nbr_(n0_),
-        frac_(n0_),
-        state_(n0_, kUnsolved),
-        is_weak_(n0_, 0) {
-    if (o.moments) set_targets(s2 * h_ * h_);
-    double max_strength = 0;
-    for (std::size_t i = 0; i < n0_; ++i) max_strength = std::max(max_strength, strength(p, i));
-    const double weak = o.insert_threshold * max_strength;
-    for (std::size_t i = 0; i < n0_; ++i) {
-      const double s = strength(p, i);
-      if (s == 0) state_[i] = kEmpty;  // nothing to redistribute
-      is_weak_[i] = s < weak;
+        n0_(p.size()) {
+    const int threads = std::max(1, omp_get_max_threads());
+    if (static_cast<int>(ws_.threads.size()) < threads) ws_.threads.resize(threads);
+    for (ThreadStore& w : ws_.threads) {
+      w.residual = w.neighbor_total = 0;
+      w.solved = 0;
     }
+    const std::size_t blocks = (n0_ + kBlock - 1) / kBlock;
+    if (ws_.blocks.size() < blocks) ws_.blocks.resize(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      ws_.blocks[b].neighbors.clear();
+      ws_.blocks[b].fractions.clear();
+    }
+    ws_.lists.assign(n0_, Span{});
+    ws_.state.assign(n0_, kUnsolved);
+    ws_.weak.assign(n0_, 0);
+    ws_.target.clear();
+    ws_.moved.clear();
+    ws_.occupied.clear();
+    if (o.moments) set_targets(s2 * h_ * h_);
+    const auto n = static_cast<std::ptrdiff_t>(n0_);
+    double max_strength = 0;
+#pragma omp parallel for if (n > 500) reduction(max : max_strength)
+    for (std::ptrdiff_t i = 0; i < n; ++i) max_strength = std::max(max_strength, strength(p, i));
+    const double weak = o.insert_threshold * max_strength;
+#pragma omp parallel for if (n > 500)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      const double s = strength(p, i);
+      if (s == 0) ws_.state[i] = kEmpty;  // nothing to redistribute
+      ws_.weak[i] = s < weak;
+    }
+    ws_.distance.clear();
+    if (o.blocked && o.wall_distance) wall_distances(0);
+    ws_.base.rebuild(p_);
+  }
+
+  // The wall distances of the particles from `first` on (exact within the reach of the widest
+  // neighbourhood, 2 R).
+  void wall_distances(std::size_t first) {
+    const auto n = static_cast<std::ptrdiff_t>(p_.size());
+    ws_.distance.resize(p_.size());
+#pragma omp parallel for if (n - static_cast <std::ptrdiff_t>(first) > 500) schedule(dynamic, 256)
+    for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(first); i < n; ++i)
+      ws_.distance[i] = o_.wall_distance({p_.x[i], p_.y[i], p_.z[i]}, 2 * radius_);
   }
 
   // The hook's moments per owner, in units of h (owners it leaves alone use free_).
   void set_targets(double two_nu_dt) {
-    target_.assign(n0_, free_);
+    ws_.target.assign(n0_, free_);
     const double h2 = h_ * h_;
 #pragma omp parallel for if (n0_ > 500) schedule(dynamic, 256)
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0_); ++i) {
@@ -68,12 +216,12 @@ class VrmStep {
         continue;
       for (int k = 0; k < 3; ++k) m.first[k] /= h_;
       for (int k = 0; k < 6; ++k) m.second[k] /= h2;
-      target_[i] = m;
+      ws_.target[i] = m;
     }
   }
 
   const VrmMoments& target(std::ptrdiff_t i) const {
-    return target_.empty() ? free_ : target_[i];
+    return ws_.target.empty() ? free_ : ws_.target[i];
   }
 
   void run(VrmStats& stats) {
@@ -82,77 +230,111 @@ class VrmStep {
       solve_round(round + 1 == o_.max_rounds);
       const std::size_t added = insert_proposed();
       stats.inserted += added;
-      if (std::none_of(state_.begin(), state_.end(), [](char s) { return s == kUnsolved; })) break;
+      if (std::none_of(ws_.state.begin(), ws_.state.end(), [](char s) { return s == kUnsolved; }))
+        break;
       if (added == 0 && round + 2 < o_.max_rounds) round = o_.max_rounds - 2;  // to the last round
     }
+    reserve_alike(ws_.threads);
     redistribute(stats);
     drop_unused_insertions(stats);
-    stats.max_residual = max_residual_;
-    stats.mean_neighbors = solved_ ? neighbor_total_ / static_cast<double>(solved_) : 0;
+    double residual = 0, neighbors = 0;
+    std::size_t solved = 0;
+    for (const ThreadStore& w : ws_.threads) {
+      residual = std::max(residual, w.residual);
+      neighbors += w.neighbor_total;
+      solved += w.solved;
+    }
+    stats.max_residual = residual;
+    stats.mean_neighbors = solved ? neighbors / static_cast<double>(solved) : 0;
   }
 
  private:
-  // Per-thread scratch of the solves.
-  struct Scratch {
-    std::vector<int> found, near_node;
-    std::vector<std::array<double, 3>> offsets;
-    std::vector<double> f;
-    int self = -1;
-    double residual = 0, neighbors = 0;
-    std::size_t solved = 0;
-  };
-
-  void solve_round(bool last_round) {
-    const NeighborSearch search(p_);
-    proposals_.assign(n0_, {});
-    double round_residual = 0, round_neighbors = 0;
-    std::size_t round_solved = 0;
-#pragma omp parallel if (n0_ > 500) reduction(max : round_residual) \
-    reduction(+ : round_neighbors, round_solved)
-    {
-      Scratch w;
-#pragma omp for schedule(dynamic, 64)
-      for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0_); ++i)
-        if (state_[i] == kUnsolved) solve_owner(search, i, last_round, w);
-      round_residual = w.residual;
-      round_neighbors = w.neighbors;
-      round_solved = w.solved;
-    }
-    max_residual_ = std::max(max_residual_, round_residual);
-    neighbor_total_ += round_neighbors;
-    solved_ += round_solved;
+  // The indices of all particles within r of (x, y, z), ascending: those of the step's start, then
+  // the inserted ones (all of higher index).
+  void neighbors(double x, double y, double z, double r, ThreadStore& w,
+                 std::vector<int>& out) const {
+    ws_.base.query(x, y, z, r, out);
+    if (n_added_ == 0) return;
+    ws_.added.query(x, y, z, r, w.extra);
+    for (int j : w.extra) out.push_back(j + static_cast<int>(n0_));
   }
 
-  void solve_owner(const NeighborSearch& search, std::ptrdiff_t i, bool last_round, Scratch& w) {
-    if (solve_within(search, i, radius_, w)) return;
-    if (o_.insert && !is_weak_[i] && !last_round) {
-      propose_free_nodes(search, i, w);
+  void solve_round(bool last_round) {
+    ws_.proposals.assign(n0_, Span{});
+    const auto blocks = static_cast<std::ptrdiff_t>((n0_ + kBlock - 1) / kBlock);
+    for (std::ptrdiff_t b = 0; b < blocks; ++b) ws_.blocks[b].keys.clear();
+#pragma omp parallel if (n0_ > 500)
+    {
+      ThreadStore& w = ws_.threads[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 1)
+      for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+        const std::size_t end = std::min(n0_, (b + 1) * kBlock);
+        for (std::size_t i = b * kBlock; i < end; ++i)
+          if (ws_.state[i] == kUnsolved) solve_owner(static_cast<std::ptrdiff_t>(i), last_round, w);
+      }
+    }
+  }
+
+  void solve_owner(std::ptrdiff_t i, bool last_round, ThreadStore& w) {
+    if (solve_within(i, radius_, w)) return;
+    if (o_.insert && !ws_.weak[i] && !last_round) {
+      propose_free_nodes(i, w);
       return;
     }
     // Out of rounds: a wider neighbourhood, without insertions.
-    if (!is_weak_[i] && solve_within(search, i, 2 * radius_, w)) return;
+    if (!ws_.weak[i] && solve_within(i, 2 * radius_, w)) return;
     // Weak, not inserting, or out of rounds: keep the strength, or use signed fractions.
     if (o_.signed_fallback && solve_redistribution_signed(w.offsets, w.self, target(i), w.f)) {
-      nbr_[i] = w.found;
-      frac_[i] = w.f;
-      state_[i] = kSigned;
+      record(i, w);
+      ws_.state[i] = kSigned;
     } else {
-      state_[i] = kKept;
+      ws_.state[i] = kKept;
     }
+  }
+
+  // Whether the wall may block a path from particle i to a point within r: not when i is farther
+  // than r from it.
+  bool may_block(std::ptrdiff_t i, double r) const {
+    if (!o_.blocked) return false;
+    return ws_.distance.empty() || !(r < ws_.distance[i] * (1 - 1e-9));
+  }
+
+  // Whether the path from particle i to particle j (j >= 0) or to the lattice node q (j < 0)
+  // leaves the fluid. With the wall distances: j inside the body is; a path within a ball free of
+  // the wall (around i, or around j for particles) is not; the others ask the blocked hook.
+  bool blocked(std::ptrdiff_t i, std::ptrdiff_t j, const std::array<double, 3>& q) const {
+    const std::array<double, 3> p{p_.x[i], p_.y[i], p_.z[i]};
+    if (!ws_.distance.empty()) {
+      const double ex = q[0] - p[0], ey = q[1] - p[1], ez = q[2] - p[2];
+      const double length = std::sqrt(ex * ex + ey * ey + ez * ez);
+      if (j >= 0) {
+        if (ws_.distance[j] < 0) return true;
+        if (0.5 * length < std::max(ws_.distance[i], ws_.distance[j]) * (1 - 1e-9)) return false;
+      } else if (length < ws_.distance[i] * (1 - 1e-9)) {
+        return false;
+      }
+    }
+    return o_.blocked(p, q);
+  }
+
+  // Owner i's neighbours (w.found) and fractions (w.f) to the storage of its block.
+  void record(std::ptrdiff_t i, const ThreadStore& w) {
+    Block& b = ws_.blocks[i / kBlock];
+    ws_.lists[i] = {b.neighbors.size(), static_cast<int>(w.found.size())};
+    b.neighbors.insert(b.neighbors.end(), w.found.begin(), w.found.end());
+    b.fractions.insert(b.fractions.end(), w.f.begin(), w.f.end());
   }
 
   // Solves owner i on its neighbours within r (w.offsets and w.self then describe them); on
   // success records its fractions.
-  bool solve_within(const NeighborSearch& search, std::ptrdiff_t i, double r, Scratch& w) {
-    search.query(p_.x[i], p_.y[i], p_.z[i], r, w.found);
-    if (o_.blocked) {
-      const std::array<double, 3> from{p_.x[i], p_.y[i], p_.z[i]};
+  bool solve_within(std::ptrdiff_t i, double r, ThreadStore& w) {
+    neighbors(p_.x[i], p_.y[i], p_.z[i], r, w, w.found);
+    if (may_block(i, r))
       w.found.erase(std::remove_if(w.found.begin(), w.found.end(),
                                    [&](int j) {
-                                     return j != i && o_.blocked(from, {p_.x[j], p_.y[j], p_.z[j]});
+                                     return j != i && blocked(i, j, {p_.x[j], p_.y[j], p_.z[j]});
                                    }),
                     w.found.end());
-    }
     w.offsets.resize(w.found.size());
     w.self = -1;
     for (std::size_t k = 0; k < w.found.size(); ++k) {
@@ -161,107 +343,135 @@ class VrmStep {
       w.offsets[k] = {(p_.x[j] - p_.x[i]) / h_, (p_.y[j] - p_.y[i]) / h_, (p_.z[j] - p_.z[i]) / h_};
     }
     double res = 0;
-    if (!solve_redistribution(w.offsets, w.self, target(i), w.f, &res)) return false;
-    nbr_[i] = w.found;
-    frac_[i] = w.f;
-    state_[i] = kSolved;
+    if (!detail::solve_redistribution(w.offsets, w.self, target(i), w.f, w.solve, &res, nullptr))
+      return false;
+    record(i, w);
+    ws_.state[i] = kSolved;
     w.residual = std::max(w.residual, res);
-    w.neighbors += static_cast<double>(w.found.size());
+    w.neighbor_total += static_cast<double>(w.found.size());
     ++w.solved;
     return true;
   }
 
   // Free lattice nodes within R of particle i, as insertion proposals.
-  void propose_free_nodes(const NeighborSearch& search, std::ptrdiff_t i, Scratch& w) {
+  void propose_free_nodes(std::ptrdiff_t i, ThreadStore& w) {
     const long r_cells = static_cast<long>(std::ceil(radius_ / h_));
     const long ci = std::lround(p_.x[i] / h_), cj = std::lround(p_.y[i] / h_),
                ck = std::lround(p_.z[i] / h_);
+    const bool wall = may_block(i, radius_);
+    std::vector<std::uint64_t>& keys = ws_.blocks[i / kBlock].keys;
+    const std::size_t first = keys.size();
     for (long di = -r_cells; di <= r_cells; ++di)
       for (long dj = -r_cells; dj <= r_cells; ++dj)
         for (long dk = -r_cells; dk <= r_cells; ++dk) {
           const double nx = (ci + di) * h_, ny = (cj + dj) * h_, nz = (ck + dk) * h_;
           const double ex = nx - p_.x[i], ey = ny - p_.y[i], ez = nz - p_.z[i];
           if (ex * ex + ey * ey + ez * ez > radius_ * radius_ * (1 - 1e-9)) continue;
-          if (!node_is_free(search, i, nx, ny, nz, w)) continue;
-          proposals_[i].push_back(node_key(ci + di, cj + dj, ck + dk));
+          if (!node_is_free(i, nx, ny, nz, wall, w)) continue;
+          keys.push_back(node_key(ci + di, cj + dj, ck + dk));
         }
+    ws_.proposals[i] = {first, static_cast<int>(keys.size() - first)};
   }
 
   // Occupied only by a particle that is also a neighbour of i (a particle near the node but outside
   // R would leave the gap open), or across the wall.
-  bool node_is_free(const NeighborSearch& search, std::ptrdiff_t i, double nx, double ny, double nz,
-                    Scratch& w) const {
-    search.query(nx, ny, nz, o_.hole_distance * h_, w.near_node);
+  bool node_is_free(std::ptrdiff_t i, double nx, double ny, double nz, bool wall,
+                    ThreadStore& w) const {
+    neighbors(nx, ny, nz, o_.hole_distance * h_, w, w.near_node);
     for (int j : w.near_node) {
       const double fx = p_.x[j] - p_.x[i], fy = p_.y[j] - p_.y[i], fz = p_.z[j] - p_.z[i];
       if (fx * fx + fy * fy + fz * fz <= radius_ * radius_) return false;
     }
-    return !(o_.blocked && o_.blocked({p_.x[i], p_.y[i], p_.z[i]}, {nx, ny, nz}));
+    return !(wall && blocked(i, -1, {nx, ny, nz}));
   }
 
-  // Inserts the proposed nodes in particle order (deterministic), each once.
+  // Inserts the proposed nodes in particle order (deterministic), each once; the inserted
+  // particles then get their own search.
   std::size_t insert_proposed() {
     std::size_t added = 0;
     for (std::size_t i = 0; i < n0_; ++i) {
-      for (std::uint64_t key : proposals_[i]) {
-        if (!occupied_nodes_.insert(key).second) continue;
+      const Span& s = ws_.proposals[i];
+      const std::uint64_t* keys = ws_.blocks[i / kBlock].keys.data() + s.offset;
+      for (int k = 0; k < s.count; ++k) {
+        const std::uint64_t key = keys[k];
+        if (!ws_.occupied.insert(key)) continue;
         const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
         const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
         const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
-        const double s = o_.core_radius > 0 ? o_.core_radius : p_.sigma[i];
-        p_.push_back(ki * h_, kj * h_, kk * h_, 0, 0, 0, s);
+        const double sigma = o_.core_radius > 0 ? o_.core_radius : p_.sigma[i];
+        p_.push_back(ki * h_, kj * h_, kk * h_, 0, 0, 0, sigma);
         ++added;
       }
+    }
+    if (added > 0) {
+      if (!ws_.distance.empty()) wall_distances(n0_ + n_added_);
+      n_added_ = p_.size() - n0_;
+      PointsView inserted(p_);
+      inserted.x += n0_;
+      inserted.y += n0_;
+      inserted.z += n0_;
+      inserted.n = n_added_;
+      ws_.added.rebuild(inserted);
     }
     return added;
   }
 
   // Each owner's strength to its neighbours by its fractions (or kept), in particle order.
   void redistribute(VrmStats& stats) {
-    std::vector<double> gx(p_.size(), 0.0), gy(p_.size(), 0.0), gz(p_.size(), 0.0);
+    std::vector<double>&gx = ws_.gx, &gy = ws_.gy, &gz = ws_.gz;
+    gx.assign(p_.size(), 0.0);
+    gy.assign(p_.size(), 0.0);
+    gz.assign(p_.size(), 0.0);
     for (std::size_t i = 0; i < n0_; ++i) {
-      if (state_[i] == kSolved || state_[i] == kSigned) {
+      const char state = ws_.state[i];
+      if (state == kSolved || state == kSigned) {
         const double sx = p_.gx[i], sy = p_.gy[i], sz = p_.gz[i];
-        for (std::size_t k = 0; k < nbr_[i].size(); ++k) {
-          const int j = nbr_[i][k];
-          const double f = frac_[i][k];
+        const Span& s = ws_.lists[i];
+        const int* nbr = ws_.blocks[i / kBlock].neighbors.data() + s.offset;
+        const double* frac = ws_.blocks[i / kBlock].fractions.data() + s.offset;
+        for (int k = 0; k < s.count; ++k) {
+          const int j = nbr[k];
+          const double f = frac[k];
           gx[j] += f * sx;
           gy[j] += f * sy;
           gz[j] += f * sz;
         }
-        if (state_[i] == kSolved)
+        if (state == kSolved)
           ++stats.diffused;
         else
           ++stats.signed_fallback;
-      } else if (state_[i] == kKept && !target_.empty() && drifts(target_[i])) {
+      } else if (state == kKept && !ws_.target.empty() && drifts(ws_.target[i])) {
         // Its strength to a new particle at the drifted position (appended below).
-        moved_.push_back(i);
+        ws_.moved.push_back(i);
         ++stats.kept;
         ++stats.moved;
-        if (!is_weak_[i]) ++stats.unresolved;
+        if (!ws_.weak[i]) ++stats.unresolved;
       } else {
         gx[i] += p_.gx[i];
         gy[i] += p_.gy[i];
         gz[i] += p_.gz[i];
-        if (state_[i] != kEmpty) ++stats.kept;
-        if (state_[i] != kEmpty && !is_weak_[i]) ++stats.unresolved;
+        if (state != kEmpty) ++stats.kept;
+        if (state != kEmpty && !ws_.weak[i]) ++stats.unresolved;
       }
     }
-    std::vector<double> mx(moved_.size()), my(moved_.size()), mz(moved_.size());
-    for (std::size_t k = 0; k < moved_.size(); ++k) {
-      const std::size_t i = moved_[k];
-      mx[k] = p_.gx[i];
-      my[k] = p_.gy[i];
-      mz[k] = p_.gz[i];
+    const std::size_t moved = ws_.moved.size();
+    ws_.mx.resize(moved);
+    ws_.my.resize(moved);
+    ws_.mz.resize(moved);
+    for (std::size_t k = 0; k < moved; ++k) {
+      const std::size_t i = ws_.moved[k];
+      ws_.mx[k] = p_.gx[i];
+      ws_.my[k] = p_.gy[i];
+      ws_.mz[k] = p_.gz[i];
     }
     p_.gx.swap(gx);
     p_.gy.swap(gy);
     p_.gz.swap(gz);
-    for (std::size_t k = 0; k < moved_.size(); ++k) {
-      const std::size_t i = moved_[k];
-      const VrmMoments& m = target_[i];
+    for (std::size_t k = 0; k < moved; ++k) {
+      const std::size_t i = ws_.moved[k];
+      const VrmMoments& m = ws_.target[i];
       p_.push_back(p_.x[i] + m.first[0] * h_, p_.y[i] + m.first[1] * h_, p_.z[i] + m.first[2] * h_,
-                   mx[k], my[k], mz[k], p_.sigma[i]);
+                   ws_.mx[k], ws_.my[k], ws_.mz[k], p_.sigma[i]);
     }
   }
 
@@ -282,18 +492,11 @@ class VrmStep {
 
   ParticleSet& p_;
   const VrmOptions& o_;
+  VrmWorkspace::Impl& ws_;
   const double h_, radius_;
-  const VrmMoments free_;           // the free-space moments, in units of h
-  const std::size_t n0_;            // particles that own strength this step
-  std::vector<VrmMoments> target_;  // per owner, when the options have a moments hook
-  std::vector<std::size_t> moved_;  // kept owners whose strength moves by the first moment
-  std::vector<std::vector<int>> nbr_;
-  std::vector<std::vector<double>> frac_;
-  std::vector<char> state_, is_weak_;
-  std::vector<std::vector<std::uint64_t>> proposals_;
-  std::unordered_set<std::uint64_t> occupied_nodes_;
-  double max_residual_ = 0, neighbor_total_ = 0;
-  std::size_t solved_ = 0;
+  const VrmMoments free_;    // the free-space moments, in units of h
+  const std::size_t n0_;     // particles that own strength this step
+  std::size_t n_added_ = 0;  // particles inserted so far (indices n0_ ...)
 };
 
 }  // namespace
@@ -313,6 +516,12 @@ void validate(const VrmOptions& o) {
 }
 
 VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) {
+  VrmWorkspace workspace;
+  return vrm_diffuse(p, nu, dt, o, workspace);
+}
+
+VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o,
+                     VrmWorkspace& workspace) {
   validate(o);
   if (!(nu >= 0) || !(dt >= 0) || !std::isfinite(nu) || !std::isfinite(dt))
     throw std::invalid_argument("VRM: nu and dt must be finite and >= 0");
@@ -322,7 +531,7 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
   const double radius = std::max(o.radius_factor * std::sqrt(nu * dt), o.min_radius * h);
   stats.radius = radius;
   if (nu == 0 || dt == 0 || p.size() == 0) return stats;
-  VrmStep(p, o, radius, 2.0 * nu * dt / (h * h)).run(stats);
+  VrmStep(p, o, radius, 2.0 * nu * dt / (h * h), *workspace.impl_).run(stats);
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "vrm_solve.hpp"
+
 namespace vortex {
 
 namespace {
@@ -52,11 +54,13 @@ void close_sum(std::vector<double>& f, int self) {
 template <int K>
 static bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
                               const std::vector<double>& c, const Eigen::Matrix<double, K, 1>& b,
-                              std::vector<double>& f, double* residual_out, int* iterations_out) {
+                              std::vector<double>& f, std::vector<double>& dots,
+                              double* residual_out, int* iterations_out) {
   using Vec = Eigen::Matrix<double, K, 1>;
   using Mat = Eigen::Matrix<double, K, K>;
   const int m = static_cast<int>(a.size());
   f.assign(m, 0.0);
+  dots.resize(m);
   if (m == 0) return false;
   // Converged residuals sit at 1e-16..1e-12 (rounding of the K x K solves); a stalled line
   // search below `loose` is rounding too, not infeasibility.
@@ -64,6 +68,15 @@ static bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
   const double tol = 1e-12 * size;
   const double loose = 1e-9 * size;
 
+  // The dual at the current multipliers, from their dots a_q . lambda.
+  auto dual_at_dots = [&](const Vec& lambda) {
+    double v = b.dot(lambda);
+    for (int q = 0; q < m; ++q) {
+      const double t = std::max(0.0, dots[q]);
+      v -= 0.5 * t * t / c[q];
+    }
+    return v;
+  };
   auto dual_value = [&](const Vec& lambda) {
     double v = b.dot(lambda);
     for (int q = 0; q < m; ++q) {
@@ -112,11 +125,13 @@ static bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
     Vec r = b;
     Mat h = Mat::Zero();
     for (int q = 0; q < m; ++q) {
-      const double t = a[q].dot(lambda);
+      const double t = dots[q] = a[q].dot(lambda);
       if (t > 0) {
         f[q] = t / c[q];
         r.noalias() -= f[q] * a[q];
-        h.noalias() += a[q] * a[q].transpose() / c[q];
+        // The lower triangle: the eigen solver and LDLT read no other.
+        for (int j = 0; j < K; ++j)
+          for (int i = j; i < K; ++i) h(i, j) += a[q][i] * a[q][j] / c[q];
       } else {
         f[q] = 0;
       }
@@ -127,7 +142,7 @@ static bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
       ok = true;
       break;
     }
-    const double d0 = dual_value(lambda);
+    const double d0 = dual_at_dots(lambda);
     eigen.compute(h);
     const Vec& mu = eigen.eigenvalues();
     const double cut = 1e-12 * std::max(mu.maxCoeff(), 1e-300);
@@ -142,7 +157,7 @@ static bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
       const Vec v = eigen.eigenvectors() * null_coef;
       double step = HUGE_VAL;
       for (int q = 0; q < m; ++q) {
-        const double t = a[q].dot(lambda), rate = a[q].dot(v);
+        const double t = dots[q], rate = a[q].dot(v);
         if (t <= 0 && rate > 0) step = std::min(step, -t / rate);
       }
       if (step == HUGE_VAL) break;
@@ -181,16 +196,28 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
 bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
                           const VrmMoments& target, std::vector<double>& f, double* residual_out,
                           int* iterations_out) {
+  detail::VrmSolveScratch scratch;
+  return detail::solve_redistribution(offsets, self, target, f, scratch, residual_out,
+                                      iterations_out);
+}
+
+bool detail::solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
+                                  const VrmMoments& target, std::vector<double>& f,
+                                  VrmSolveScratch& scratch, double* residual_out,
+                                  int* iterations_out) {
   const int m = static_cast<int>(offsets.size());
   f.assign(m, 0.0);
   if (m == 0 || self < 0 || self >= m) return false;
-  std::vector<Vec10> a(m);
-  std::vector<double> c(m);
+  std::vector<Vec10>& a = scratch.rows;
+  std::vector<double>& c = scratch.weights;
+  a.resize(m);
+  c.resize(m);
   for (int q = 0; q < m; ++q) {
     a[q] = moment_row(offsets[q]);
     c[q] = weight(offsets[q]);
   }
-  if (!solve_nonnegative<10>(a, c, moment_target(target), f, residual_out, iterations_out))
+  if (!solve_nonnegative<10>(a, c, moment_target(target), f, scratch.dots, residual_out,
+                             iterations_out))
     return false;
   close_sum(f, self);
   return f[self] >= -1e-12;
@@ -205,7 +232,9 @@ bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offs
     a[q] = Eigen::Vector4d(1, offsets[q][0], offsets[q][1], offsets[q][2]);
     c[q] = weight(offsets[q]);
   }
-  if (!solve_nonnegative<4>(a, c, Eigen::Vector4d(1, 0, 0, 0), f, nullptr, nullptr)) return false;
+  std::vector<double> dots;
+  if (!solve_nonnegative<4>(a, c, Eigen::Vector4d(1, 0, 0, 0), f, dots, nullptr, nullptr))
+    return false;
   // sum f = 1 to rounding: the largest share absorbs the difference.
   const auto largest = std::max_element(f.begin(), f.end()) - f.begin();
   double others = 0;

@@ -37,11 +37,15 @@
 // instead of the free-space moments.
 //
 // Particles are solved in parallel (OpenMP); strengths are scattered in particle order, so the
-// result does not depend on the thread count.
+// result does not depend on the thread count. The neighbour search is built once per call (the
+// particles inserted by a round get a small search of their own), every solve works in its
+// thread's storage, and a VrmWorkspace passed from call to call keeps all of it, so that a
+// repeated step allocates only where the particle set outgrows what an earlier step had.
 
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "vortex/particles.hpp"
@@ -76,6 +80,12 @@ struct VrmOptions {
   // Optional wall: true when the straight path from particle p to point q leaves the fluid. Such
   // neighbours take no share of p's strength and no particle is inserted at such q.
   std::function<bool(const std::array<double, 3>& p, const std::array<double, 3>& q)> blocked;
+  // Optional, with `blocked`: the wall's signed distance at p (negative inside the body) where p
+  // is within `reach` of the wall, a positive lower bound of it elsewhere. blocked(p, q) must be
+  // true when q's distance is negative, and false when |q - p| / 2 is less than p's or q's (the
+  // path and its midpoint then lie in a ball free of the wall): such neighbours are not tested one
+  // by one. Called from several threads.
+  std::function<double(const std::array<double, 3>& p, double reach)> wall_distance;
   // Optional: the moments of particle i's redistribution where they differ from the free-space
   // ones. Called (from several threads) with i, its position and 2 nu dt; returns false for the
   // free-space moments, or true with `moments` filled in absolute units. Such a particle that is
@@ -125,9 +135,28 @@ bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offse
 bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offsets,
                                   std::vector<double>& fractions);
 
+// The storage of vrm_diffuse (neighbour search, per-thread scratch, fractions), kept from one call
+// to the next.
+class VrmWorkspace {
+ public:
+  VrmWorkspace();
+  ~VrmWorkspace();
+  VrmWorkspace(VrmWorkspace&&) noexcept;
+  VrmWorkspace& operator=(VrmWorkspace&&) noexcept;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  friend VrmStats vrm_diffuse(ParticleSet&, double, double, const VrmOptions&, VrmWorkspace&);
+};
+
 // One diffusion step of the whole set: redistributes strengths and appends the inserted particles
 // that received a share (and the moved ones of the moments hook) at the end. Positions of
 // existing particles do not change.
 VrmStats vrm_diffuse(ParticleSet& particles, double nu, double dt, const VrmOptions& options);
+// The same in a workspace kept across calls (the same result).
+VrmStats vrm_diffuse(ParticleSet& particles, double nu, double dt, const VrmOptions& options,
+                     VrmWorkspace& workspace);
 
 }  // namespace vortex

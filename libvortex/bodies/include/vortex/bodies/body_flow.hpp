@@ -65,6 +65,8 @@ struct BodyStepStats {
   std::size_t shed = 0, reflected = 0, pushed = 0, inserted = 0, removed = 0;
   Vec3 correction_impulse;  // impulse change from reflections, push-outs and merges
   double seconds_bem = 0, seconds_convect = 0, seconds_diffuse = 0, seconds_total = 0;
+  // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
+  double seconds_vrm = 0, seconds_control = 0;
 };
 
 class BodyFlow {
@@ -79,6 +81,9 @@ class BodyFlow {
   const BemStats& solve_sheet(const ParticleSet& particles);
   // Advances the particles by dt and leaves the sheet solved for the new positions.
   BodyStepStats step(ParticleSet& particles, double dt);
+  // One diffusion sub-step of length dt alone, as step() takes two of them (the BEM solved for the
+  // particles first): for timing the diffusion by itself.
+  BodyStepStats diffusion_substep(ParticleSet& particles, double dt);
 
   // Velocity (and gradient) at the particles from the particles and the current sheet.
   VelocityField particle_velocity(const ParticleSet& particles, bool gradient);
@@ -99,6 +104,8 @@ class BodyFlow {
   void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
   void wall_images(const ParticleSet& particles, double dt);
   void record(const BemStats& s, BodyStepStats& stats);
+  template <class Work>
+  BodyStepStats recorded(double dt, Work&& work);
 
   const Surface* surface_;
   BemSolver bem_;
@@ -111,6 +118,7 @@ class BodyFlow {
   ParticleSet wall_view_;
   std::vector<VrmMoments> spread_;  // per particle, of the wall's image kernel
   std::vector<char> has_spread_;
+  VrmWorkspace vrm_workspace_;        // kept from one diffusion sub-step to the next
   std::vector<Vec3> near_wall_;       // per panel: exact point-vortex average - cored quadrature
   BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
 };

@@ -52,6 +52,9 @@ class WallQueries {
   // midpoint inside: a thin body between them). Segments off the body's bounding box are
   // answered without a search.
   bool blocked(const Vec3& p, const Vec3& q) const;
+  // The signed distance from x to the wall (negative inside) where x lies within `reach` of the
+  // bounding box; elsewhere the distance to the box along an axis, a positive lower bound of it.
+  double distance_bound(const Vec3& x, double reach) const;
 
   // Reflects every particle inside the body across the wall to the fluid side (strength kept),
   // then moves every particle closer than `min_distance` out along the normal to that distance.

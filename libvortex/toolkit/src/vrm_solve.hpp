@@ -1,0 +1,24 @@
+#pragma once
+// The fractions of one particle with the caller's scratch (the moment rows, weights, dots), so that
+// repeated solves allocate nothing once the scratch has grown: vrm.cpp keeps one per thread.
+
+#include <Eigen/Dense>
+#include <array>
+#include <vector>
+
+#include "vortex/vrm.hpp"
+
+namespace vortex::detail {
+
+struct VrmSolveScratch {
+  std::vector<Eigen::Matrix<double, 10, 1>> rows;
+  std::vector<double> weights;
+  std::vector<double> dots;  // a_q . lambda
+};
+
+// As vortex::solve_redistribution (the same arithmetic).
+bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
+                          const VrmMoments& target, std::vector<double>& fractions,
+                          VrmSolveScratch& scratch, double* residual, int* iterations);
+
+}  // namespace vortex::detail
