@@ -32,6 +32,7 @@ void validate(const BemOptions& o) {
     throw std::invalid_argument("BEM: tolerance must be in (0, 1)");
   if (o.restart < 1 || o.max_iterations < 1 || o.cluster_size < 1)
     throw std::invalid_argument("BEM: restart, max_iterations and cluster_size must be >= 1");
+  if (o.coarse_aggregates < 0) throw std::invalid_argument("BEM: coarse_aggregates must be >= 0");
   validate_options(o.solver);
 }
 

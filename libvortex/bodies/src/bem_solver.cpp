@@ -1,5 +1,6 @@
 #include "vortex/bodies/bem_solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -14,6 +15,12 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+Points centroids(const Surface& s) {
+  Points c;
+  for (const Panel& p : s.panels) c.push_back(p.centroid.x, p.centroid.y, p.centroid.z);
+  return c;
 }
 
 }  // namespace
@@ -45,9 +52,7 @@ BemSolver::~BemSolver() = default;
 
 void BemSolver::build_preconditioner() {
   const Surface& s = op_.surface();
-  Points centroids;
-  for (const Panel& p : s.panels) centroids.push_back(p.centroid.x, p.centroid.y, p.centroid.z);
-  const KdTree tree = build_kdtree(centroids, nullptr, options_.cluster_size, 2);
+  const KdTree tree = build_kdtree(centroids(s), nullptr, options_.cluster_size, 2);
   clusters_.resize(tree.leaves.size());
   const NearField& nf = op_.near_field();
 #pragma omp parallel for schedule(dynamic, 4)
@@ -72,9 +77,63 @@ void BemSolver::build_preconditioner() {
     }
     cl.lu.compute(a);
   }
+  if (options_.coarse_aggregates > 0) build_coarse(options_.coarse_aggregates);
 }
 
+// The coarse level: on each of a few large k-d tree aggregates of panels, the uniform fields e_d
+// and n x e_d (d = x, y, z) written in the panels' tangent bases (the sheet of a body in a
+// uniform stream is n x (a uniform field), BODIES.md section 2). A P comes from one operator
+// product per field (6 per aggregate), A_c = P^T A P is small and dense. On a thin body the two
+// faces' sheets cancel each other's tangential velocity at wavelengths longer than the thickness:
+// those smooth modes have small eigenvalues that no cluster of the block Jacobi can see.
+void BemSolver::build_coarse(int aggregates) {
+  const Surface& s = op_.surface();
+  const std::size_t n = s.size();
+  const auto want = static_cast<std::size_t>(aggregates);
+  const int bucket = static_cast<int>(std::max<std::size_t>(1, (n + want - 1) / want));
+  const KdTree tree = build_kdtree(centroids(s), nullptr, bucket, 2);
+  constexpr int per = 6;
+  const auto nc = static_cast<Eigen::Index>(per * tree.leaves.size());
+  coarse_p_ = Eigen::MatrixXd::Zero(2 * static_cast<Eigen::Index>(n), nc);
+  for (std::size_t c = 0; c < tree.leaves.size(); ++c) {
+    const KdNode& leaf = tree.nodes[tree.leaves[c]];
+    for (int k = leaf.begin; k < leaf.end; ++k) {
+      const auto i = static_cast<Eigen::Index>(tree.permutation[k]);
+      const Panel& p = s.panels[i];
+      for (int d = 0; d < per; ++d) {
+        Vec3 e{d % 3 == 0 ? 1.0 : 0.0, d % 3 == 1 ? 1.0 : 0.0, d % 3 == 2 ? 1.0 : 0.0};
+        if (d >= 3) e = cross(p.normal, e);
+        const auto col = static_cast<Eigen::Index>(per * c + d);
+        coarse_p_(2 * i, col) = dot(e, p.t1);
+        coarse_p_(2 * i + 1, col) = dot(e, p.t2);
+      }
+    }
+  }
+  for (Eigen::Index k = 0; k < nc; ++k) coarse_p_.col(k).normalize();
+  coarse_ap_.resize(2 * static_cast<Eigen::Index>(n), nc);
+  Eigen::VectorXd out;
+  for (Eigen::Index k = 0; k < nc; ++k) {
+    op_.apply_tangential(coarse_p_.col(k), out);
+    coarse_ap_.col(k) = out;
+  }
+  coarse_lu_ = std::make_unique<Eigen::PartialPivLU<Eigen::MatrixXd>>(
+      Eigen::MatrixXd(coarse_p_.transpose() * coarse_ap_));
+}
+
+// M^-1 v = P y + B (v - A P y) with y = A_c^-1 P^T v: the coarse correction, then the block
+// Jacobi B on what is left (A P is kept from the setup: no operator product here).
 void BemSolver::precondition(const Eigen::VectorXd& in, Eigen::VectorXd& out) const {
+  if (coarse_lu_) {
+    const Eigen::VectorXd y = coarse_lu_->solve(coarse_p_.transpose() * in);
+    const Eigen::VectorXd rest = in - coarse_ap_ * y;
+    smooth(rest, out);
+    out += coarse_p_ * y;
+    return;
+  }
+  smooth(in, out);
+}
+
+void BemSolver::smooth(const Eigen::VectorXd& in, Eigen::VectorXd& out) const {
   out.resize(in.size());
 #pragma omp parallel for schedule(dynamic, 4)
   for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(clusters_.size()); ++c) {

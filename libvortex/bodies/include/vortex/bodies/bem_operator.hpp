@@ -27,6 +27,9 @@ struct BemOptions {
   int restart = 60;
   int max_iterations = 400;
   int cluster_size = 32;  // panels per block of the block-Jacobi preconditioner
+  // Aggregates of the preconditioner's coarse level (6 smooth sheet fields each, one operator
+  // product per field at setup); 0: block Jacobi alone.
+  int coarse_aggregates = 8;
   bool warm_start = true;
   // The treecode of the far-field product; its core is replaced by the singular kernel and an
   // Auto precision by Double.

@@ -7,9 +7,10 @@
 //   const BemStats& s = bem.solve({1, 0, 0}, &particles, &particle_solver);
 //   bem.gamma();  // two tangential components per panel
 //
-// GMRES (matrix-free, the treecode product, block-Jacobi on the exact near blocks of clusters of
-// nearby panels, warm-started from the previous solution) is the default; the dense LU of the same
-// operator is the oracle for small meshes.
+// GMRES (matrix-free, the treecode product, warm-started from the previous solution; the
+// preconditioner is a coarse correction on a few large aggregates of panels followed by block
+// Jacobi on the exact near blocks of clusters of nearby panels) is the default; the dense LU of the
+// same operator is the oracle for small meshes.
 
 #include <Eigen/Dense>
 #include <array>
@@ -59,6 +60,8 @@ class BemSolver {
  private:
   void build_preconditioner();
   void precondition(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
+  void smooth(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
+  void build_coarse(int aggregates);
   void solve_dense(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
   BemOptions options_;
@@ -66,6 +69,8 @@ class BemSolver {
   struct Cluster;
   std::vector<Cluster> clusters_;
   std::unique_ptr<Eigen::PartialPivLU<Eigen::MatrixXd>> dense_lu_;
+  Eigen::MatrixXd coarse_p_, coarse_ap_;
+  std::unique_ptr<Eigen::PartialPivLU<Eigen::MatrixXd>> coarse_lu_;
   std::vector<double> gamma_;
   std::vector<double> normal_velocity_;
   BemStats stats_;
