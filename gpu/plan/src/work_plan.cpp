@@ -8,10 +8,6 @@
 namespace vortex::gpu {
 namespace {
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
-
 // Calls fn for each group of the target range r, at most b targets each.
 template <class Fn>
 void for_each_group(Range r, int b, Fn&& fn) {
@@ -69,26 +65,6 @@ LeafSources flatten_near_ranges(const ListView& lists, int b, std::vector<Range>
   return out;
 }
 
-// The most sources (near) or far nodes (far) one item takes: the work spread over the items the
-// device wants, and no near item smaller than min_tiles tiles.
-struct PieceLimits {
-  std::int64_t near = 0, far = 0;
-};
-
-PieceLimits piece_limits(const LeafSources& leaves, const Balance& balance) {
-  const int b = balance.block_threads;
-  auto wanted = [&](std::size_t resident) {
-    return std::max<std::int64_t>(1,
-                                  static_cast<std::int64_t>(resident) * balance.items_per_resident);
-  };
-  PieceLimits limits;
-  limits.near = std::max<std::int64_t>(ceil_div(leaves.total_near, wanted(balance.resident_blocks)),
-                                       std::int64_t(balance.min_tiles) * b);
-  limits.far =
-      std::max<std::int64_t>(ceil_div(leaves.total_far, wanted(balance.far_resident_blocks)), 16);
-  return limits;
-}
-
 // Appends the items of the plan's groups with their costs and result slots.
 class ItemBuilder {
  public:
@@ -126,9 +102,8 @@ class ItemBuilder {
     close();
   }
 
-  // The far list entries [far_lo, far_lo + nf) in `pieces` items.
-  void split_far(int group, int far_lo, int nf, int pieces) {
-    const int piece = static_cast<int>(ceil_div(nf, pieces));
+  // The far list entries [far_lo, far_lo + nf) in items of `piece` entries.
+  void split_far(int group, int far_lo, int nf, int piece) {
     for (int e = 0; e < nf; e += piece) {
       const int n = std::min(piece, nf - e);
       plan_.far_items.push_back(WorkItem{group, far_lo + e, far_lo + e + n, slot_++});
@@ -156,12 +131,9 @@ void plan_leaf(const ListView& lists, const Balance& balance, int leaf, const Le
   const std::int64_t s = leaves.sources[leaf];
   const int far_lo = lists.far_offsets ? lists.far_offsets[leaf] : 0;
   const int nf = lists.far_offsets ? lists.far_offsets[leaf + 1] - far_lo : 0;
-  const std::int64_t near_pieces =
-      s > 0 ? std::min<std::int64_t>(balance.max_pieces, ceil_div(s, limits.near)) : 0;
-  const int far_pieces =
-      nf > 0
-          ? static_cast<int>(std::min<std::int64_t>(balance.max_pieces, ceil_div(nf, limits.far)))
-          : 0;
+  const LeafPieces pieces = leaf_pieces(s, nf, limits, balance);
+  const long long near_pieces = pieces.near_pieces;
+  const int far_pieces = static_cast<int>(pieces.far_pieces);
   const int first = leaves.merged[leaf], last = leaves.merged[leaf + 1];
   // A copy: cutting appends to near_ranges.
   std::vector<Range> list;
@@ -173,11 +145,11 @@ void plan_leaf(const ListView& lists, const Balance& balance, int leaf, const Le
     if (near_pieces == 1) {
       items.add_near(group, first, last, s);
     } else if (near_pieces > 1) {
-      items.split_near(group, list, ceil_div(ceil_div(s, near_pieces), b) * b);
+      items.split_near(group, list, pieces.near_piece);
     }
     if (s > 0) plan.pair_interactions += std::uint64_t(g.count) * std::uint64_t(s);
     if (far_pieces > 0) {
-      items.split_far(group, far_lo, nf, far_pieces);
+      items.split_far(group, far_lo, nf, static_cast<int>(pieces.far_piece));
       plan.multipole_interactions += std::uint64_t(g.count) * std::uint64_t(nf);
     }
     items.end_group();
@@ -192,7 +164,7 @@ WorkPlan plan_tree(const ListView& lists, const Balance& balance) {
   plan.block_threads = balance.block_threads;
   // Items of unsplit lists index the flat near ranges directly.
   const LeafSources leaves = flatten_near_ranges(lists, balance.block_threads, plan.near_ranges);
-  const PieceLimits limits = piece_limits(leaves, balance);
+  const PieceLimits limits = piece_limits(leaves.total_near, leaves.total_far, balance);
   ItemBuilder items(plan);
   for (int leaf = 0; leaf < lists.num_leaves; ++leaf)
     plan_leaf(lists, balance, leaf, leaves, limits, items);

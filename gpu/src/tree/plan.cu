@@ -46,14 +46,8 @@ enum Count {
   kCounts
 };
 
-__device__ long long ceil_div(long long a, long long b) {
-  return (a + b - 1) / b;
-}
 __device__ long long least(long long a, long long b) {
   return a < b ? a : b;
-}
-__device__ long long most(long long a, long long b) {
-  return a > b ? a : b;
 }
 
 struct Columns {
@@ -112,29 +106,19 @@ __global__ void leaf_items_kernel(DeviceLists in, Balance balance, const long lo
     for (int k = 0; k < kCounts; ++k) counts[k * stride + leaf] = 0;
     return;
   }
-  const long long b = balance.block_threads;
-  auto wanted = [&](long long resident) {
-    const long long w = resident * balance.items_per_resident;
-    return w > 1 ? w : 1ll;
-  };
-  const long long near_limit =
-      most(ceil_div(totals[0], wanted(static_cast<long long>(balance.resident_blocks))),
-           balance.min_tiles * b);
-  const long long far_limit =
-      most(ceil_div(totals[1], wanted(static_cast<long long>(balance.far_resident_blocks))), 16);
+  const PieceLimits limits = piece_limits(totals[0], totals[1], balance);
   const long long s = col(kSources, leaf), nf = col(kFar, leaf), groups = col(kGroups, leaf);
-  const long long near_pieces = s > 0 ? least(balance.max_pieces, ceil_div(s, near_limit)) : 0;
-  const long long far_pieces = nf > 0 ? least(balance.max_pieces, ceil_div(nf, far_limit)) : 0;
-  long long near_items = 0, cuts = 0, near_piece = 0;
+  const LeafPieces pieces = leaf_pieces(s, nf, limits, balance);
+  const long long near_pieces = pieces.near_pieces, near_piece = pieces.near_piece;
+  const long long far_piece = pieces.far_piece;
+  long long near_items = 0, cuts = 0;
   if (near_pieces == 1) {
     near_items = 1;
   } else if (near_pieces > 1) {
-    near_piece = ceil_div(ceil_div(s, near_pieces), b) * b;
     near_items = ceil_div(s, near_piece);
     cuts = count_cuts(in, leaf, near_piece);
   }
-  const long long far_piece = far_pieces > 0 ? ceil_div(nf, far_pieces) : 0;
-  const long long far_items = far_pieces > 0 ? ceil_div(nf, far_piece) : 0;
+  const long long far_items = pieces.far_pieces > 0 ? ceil_div(nf, far_piece) : 0;
   col(kNearPieces, leaf) = near_pieces;
   col(kNearItems, leaf) = near_items;
   col(kCuts, leaf) = cuts;

@@ -157,7 +157,8 @@ g::DevicePlanView plan_on_device(CudaWorkspace& ws, const ResolvedOptions& optio
   DeviceTreeStorage& r = ws.resident;
   const g::TreeShape& ts = r.target_tree.shape();
   int largest = 1;
-  for (const int leaf : ts.leaves) largest = std::max(largest, ts.nodes[leaf].end - ts.nodes[leaf].begin);
+  for (const int leaf : ts.leaves)
+    largest = std::max(largest, ts.nodes[leaf].end - ts.nodes[leaf].begin);
   g::DeviceLists lists;
   lists.target_nodes = r.target_tree.nodes();
   lists.target_leaves = r.target_tree.leaves();

@@ -38,6 +38,50 @@ struct Balance {
   int max_pieces = 64;  // at most this many items per group and list
 };
 
+// The most sources (near) or far nodes (far) one item takes: the work spread over the items the
+// device wants, and no near item smaller than min_tiles tiles. The host's planner and the
+// device's share this arithmetic and leaf_pieces, so that both cut every list alike.
+struct PieceLimits {
+  long long near = 0, far = 0;
+};
+
+VORTEX_HD long long ceil_div(long long a, long long b) {
+  return (a + b - 1) / b;
+}
+
+VORTEX_HD PieceLimits piece_limits(long long total_near, long long total_far,
+                                   const Balance& balance) {
+  auto wanted = [&](std::size_t resident) {
+    const long long w = static_cast<long long>(resident) * balance.items_per_resident;
+    return w > 1 ? w : 1ll;
+  };
+  const long long least_near = static_cast<long long>(balance.min_tiles) * balance.block_threads;
+  const long long near = ceil_div(total_near, wanted(balance.resident_blocks));
+  const long long far = ceil_div(total_far, wanted(balance.far_resident_blocks));
+  return {near > least_near ? near : least_near, far > 16 ? far : 16};
+}
+
+// How one target leaf's lists are cut: near and far pieces per group (0: none) and the sources
+// (whole tiles) or far nodes of one piece.
+struct LeafPieces {
+  long long near_pieces = 0, near_piece = 0, far_pieces = 0, far_piece = 0;
+};
+
+VORTEX_HD LeafPieces leaf_pieces(long long sources, long long far_entries,
+                                 const PieceLimits& limits, const Balance& balance) {
+  auto capped = [&](long long v) { return v < balance.max_pieces ? v : balance.max_pieces; };
+  LeafPieces p;
+  if (sources > 0) p.near_pieces = capped(ceil_div(sources, limits.near));
+  if (p.near_pieces > 1)
+    p.near_piece =
+        ceil_div(ceil_div(sources, p.near_pieces), balance.block_threads) * balance.block_threads;
+  if (far_entries > 0) {
+    p.far_pieces = capped(ceil_div(far_entries, limits.far));
+    p.far_piece = ceil_div(far_entries, p.far_pieces);
+  }
+  return p;
+}
+
 // Lists per target leaf (CSR): near entries are source particle ranges, far entries source nodes.
 // Far items index far_nodes itself, so that array goes to the device as it is.
 struct ListView {
