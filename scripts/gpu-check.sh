@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
-STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body compare
+STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body compare profile
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
 # times and compares it side by side with this tree (scripts/compare-builds.sh).
 BASE_SRC=${BASE_SRC:-}
@@ -27,6 +27,7 @@ ERROR_TARGET=${ERROR_TARGET:-2e-4}
 SWEEP=${SWEEP:-"--order 7 --theta 0.6 --source-bucket 512;--order 8 --theta 0.6 --source-bucket 512;--order 8 --theta 0.6 --source-bucket 256;--order 8 --theta 0.6 --source-bucket 128;--order 7 --theta 0.5 --source-bucket 256;--order 9 --theta 0.65 --source-bucket 256;--order 8 --theta 0.55 --source-bucket 256"}
 # Tree parameter sets tried on the Plummer sphere of PLUMMER_N (stage plummer), device-built trees.
 PLUMMER_N=${PLUMMER_N:-1000000}
+PROFILE_N=${PROFILE_N:-1000000}  # stage profile: the cube case profiled
 PLUMMER_SWEEP=${PLUMMER_SWEEP:-"--order 8 --theta 0.5 --target-bucket 64 --source-bucket 256;--order 8 --theta 0.5 --target-bucket 32 --source-bucket 64;--order 9 --theta 0.6 --target-bucket 32 --source-bucket 64;--order 10 --theta 0.65 --target-bucket 32 --source-bucket 32;--order 9 --theta 0.6 --target-bucket 64 --source-bucket 128"}
 BUILD_TARGETS=${BUILD_TARGETS:-all}  # e.g. "vortex-bench test_gpu_direct" for a partial build
 TEST_REGEX=${TEST_REGEX:-}            # ctest -R filter; empty = every test
@@ -231,6 +232,39 @@ if has body; then
     note "body $backend: rc=$? in $((SECONDS - start)) s: $(tr -d '\n' <"$OUT/body-$backend.json" 2>/dev/null | head -c 600)"
     tail -3 "$OUT/body-$backend/diagnostics.csv" 2>/dev/null >>"$SUMMARY"
   done
+fi
+
+if has profile; then
+  # Kernel times of one call (Nsight Compute runs the kernels one at a time), summed by kernel,
+  # and the host's phase times of a few calls (VORTEX_CUDA_VERBOSE); with BASE_SRC, of both builds.
+  start=$SECONDS
+  for b in "$BUILD" ${BASE_SRC:+build-base}; do
+    tag=$(basename "$b")
+    # shellcheck disable=SC2086
+    ncu --clock-control none --metrics gpu__time_duration.sum --csv "$b/vortex-bench" --case cube \
+      --n "$PROFILE_N" --runs cuda-tree-float --repeat 1 --sample 100 $TREE_ARGS \
+      >"$OUT/ncu-$tag.csv" 2>"$OUT/ncu-$tag.err"
+    note "$tag:"
+    python3 - "$OUT/ncu-$tag.csv" <<'PY' | tee -a "$SUMMARY"
+import csv, re, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head = rows[0]; name = head.index("Kernel Name"); value = head.index("Metric Value")
+total = collections.defaultdict(float); count = collections.Counter()
+for r in rows[1:]:
+    k = re.sub(r"\((anonymous namespace)\)|<unnamed>", "", r[name])
+    k = re.sub(r"<.*", "", re.sub(r"\(.*", "", k)).split("::")[-1].split()[-1]
+    total[k] += float(r[value].replace(",", "")); count[k] += 1
+calls = max(1, count.get("far_kernel", 0))
+print("kernel times per call (%d calls profiled), ms:" % calls)
+for k, v in sorted(total.items(), key=lambda kv: -kv[1]):
+    print("  %-40s %6d launches %9.3f" % (k, count[k] // calls, v / calls / 1e6))
+PY
+    # shellcheck disable=SC2086
+    VORTEX_CUDA_VERBOSE=1 "$b/vortex-bench" --case cube --n "$PROFILE_N" --runs cuda-tree-float \
+      --repeat 3 --sample 100 $TREE_ARGS >"$OUT/phases-$tag.log" 2>&1
+    grep "vortex cuda:" "$OUT/phases-$tag.log" | tail -2 | tee -a "$SUMMARY"
+  done
+  note "profile: in $((SECONDS - start)) s"
 fi
 
 if has compare; then

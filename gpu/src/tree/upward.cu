@@ -64,40 +64,62 @@ __global__ void p2m_kernel(UpwardPass u) {
   }
 }
 
-// M2M: the children's offsets' harmonics in shared memory, then each thread sums the children's
-// translated terms (n, m) of the components it owns, child by child (as the host).
+// M2M: the children's offsets' harmonics and the children's expansions (contiguous in node order)
+// in shared memory, then each thread sums the children's translated terms (n, m) of the components
+// it owns, child by child (as the host). Reading the children from global memory term by term left
+// every thread waiting on memory: four launches took 0.8 ms at p = 9 for 600 parents.
+template <int P>
+struct M2mShared {
+  static constexpr int kCount = mp::coefficient_count(P);
+  static constexpr int kStride = 3 * kCount;
+  static constexpr int kPairs = (P + 1) * (P + 2) / 2;  // (n, m) with 0 <= m <= n <= P
+  static constexpr int kThreads = min_int(512, (3 * kPairs + 31) / 32 * 32);
+  static constexpr std::size_t kBytes = sizeof(double) * 8 * (kCount + kStride);
+};
+
 template <int P>
 __global__ void m2m_kernel(UpwardPass u, int first) {
-  constexpr int count = mp::coefficient_count(P);
-  constexpr int stride = 3 * count;
-  constexpr int pairs = (P + 1) * (P + 2) / 2;  // (n, m) with 0 <= m <= n <= P
-  __shared__ double R[8][count];
+  using S = M2mShared<P>;
+  extern __shared__ double shared[];
+  double* R = shared;                  // [8][kCount]
+  double* C = shared + 8 * S::kCount;  // [8][kStride]
   const int k = u.inner_by_level[first + blockIdx.x];
   const KdNode& parent = u.nodes[k];
   const int children = parent.num_children;
+  const double* from = u.multipoles + static_cast<long long>(parent.first_child) * S::kStride;
+  for (int j = threadIdx.x; j < children * S::kStride; j += blockDim.x) C[j] = from[j];
   if (threadIdx.x < children) {
     const KdNode& child = u.nodes[parent.first_child + threadIdx.x];
     mp::regular_harmonics(P, child.center[0] - parent.center[0], child.center[1] - parent.center[1],
-                          child.center[2] - parent.center[2], R[threadIdx.x]);
+                          child.center[2] - parent.center[2], R + threadIdx.x * S::kCount);
   }
   __syncthreads();
-  double* out = u.multipoles + static_cast<long long>(k) * stride;
-  for (int t = threadIdx.x; t < 3 * pairs; t += blockDim.x) {
-    const int e = t / pairs;
-    int r = t - e * pairs, n = 0;
+  double* out = u.multipoles + static_cast<long long>(k) * S::kStride;
+  for (int t = threadIdx.x; t < 3 * S::kPairs; t += blockDim.x) {
+    const int e = t / S::kPairs;
+    int r = t - e * S::kPairs, n = 0;
     while (r > n) r -= ++n;
     const int m = r;
     double re = 0, im = 0;
     for (int c = 0; c < children; ++c) {
-      const double* C =
-          u.multipoles + static_cast<long long>(parent.first_child + c) * stride + e * count;
-      const auto term = mp::unchecked::m2m_term(n, m, R[c], C);
+      const auto term =
+          mp::unchecked::m2m_term(n, m, R + c * S::kCount, C + c * S::kStride + e * S::kCount);
       re += term.re;
       im += term.im;
     }
-    out[e * count + mp::cos_index(n, m)] = re;
-    if (m > 0) out[e * count + mp::sin_index(n, m)] = im;
+    out[e * S::kCount + mp::cos_index(n, m)] = re;
+    if (m > 0) out[e * S::kCount + mp::sin_index(n, m)] = im;
   }
+}
+
+template <int P>
+void launch_m2m(const UpwardPass& u, int first, int count, cudaStream_t stream) {
+  using S = M2mShared<P>;
+  if (S::kBytes > 48 * 1024)  // above 48 KB a kernel asks for its shared memory (per device)
+    VORTEX_CUDA_CHECK(cudaFuncSetAttribute(
+        m2m_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(S::kBytes)));
+  m2m_kernel<P><<<count, S::kThreads, S::kBytes, stream>>>(u, first);
+  VORTEX_CUDA_CHECK_LAUNCH("m2m_kernel");
 }
 
 // M2V: one node per thread, its scratch in shared memory; the expansion converted to T.
@@ -135,8 +157,7 @@ void run_upward_pass(const UpwardPass& u, cudaStream_t stream) {
     const int first = u.level_start[level];
     const int count = u.level_start[level + 1] - first;
     if (count == 0) continue;
-    m2m_kernel<P><<<count, kThreads, 0, stream>>>(u, first);
-    VORTEX_CUDA_CHECK_LAUNCH("m2m_kernel");
+    launch_m2m<P>(u, first, count, stream);
   }
   constexpr int per_block = M2vShared<P>::kNodes;
   const int blocks = (u.num_nodes + per_block - 1) / per_block;
