@@ -91,8 +91,10 @@ void write_summary(const Settings& s, Backend backend, const bodies::Surface& su
   f.commit();
 }
 
-// The sheet against the exact potential flow (generated sphere or ellipsoid only).
-void report_exact_sheet(const Settings& s, bodies::BodyFlow& flow) {
+// The sheet and the impulse at t = 0+ against the exact potential flow (generated sphere or
+// ellipsoid only). The exact impulse per unit density: I_i = -(1 + k_i) V U_i along each axis, the
+// body's volume V plus the added mass k_i V.
+void report_exact(const Settings& s, bodies::BodyFlow& flow, const bodies::Vec3& impulse) {
   if (!s.mesh.empty()) return;
   double a = s.radius, b = s.radius, c = s.radius;
   if (s.body == "ellipsoid") {
@@ -101,10 +103,19 @@ void report_exact_sheet(const Settings& s, bodies::BodyFlow& flow) {
     b = cli::parse_double("--axes", axes[1]);
     c = cli::parse_double("--axes", axes[2]);
   }
-  const bodies::SheetError e = bodies::sheet_error(flow.bem().surface(), flow.bem().gamma(),
-                                                   bodies::EllipsoidFlow(a, b, c), free_stream(s));
+  const bodies::EllipsoidFlow exact(a, b, c);
+  const bodies::Vec3 stream = free_stream(s);
+  const bodies::SheetError e =
+      bodies::sheet_error(flow.bem().surface(), flow.bem().gamma(), exact, stream);
   std::printf("sheet against the exact solution: mean error %.4g, max %.4g (of max |gamma|)\n",
               e.mean, e.max);
+  const double volume = 4 * M_PI * a * b * c / 3;
+  const bodies::Vec3 expected{-(1 + exact.k()[0]) * volume * stream.x,
+                              -(1 + exact.k()[1]) * volume * stream.y,
+                              -(1 + exact.k()[2]) * volume * stream.z};
+  std::printf("impulse at t = 0+ exact: (%.6g, %.6g, %.6g), k = (%.5g, %.5g, %.5g), error %.3g\n",
+              expected.x, expected.y, expected.z, exact.k()[0], exact.k()[1], exact.k()[2],
+              bodies::norm(impulse - expected) / bodies::norm(expected));
 }
 
 void report_bem(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
@@ -120,7 +131,7 @@ void report_bem(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
     std::printf(", -2 pi a^3 U = %.6g",
                 -2 * M_PI * std::pow(s.radius, 3) * bodies::norm(free_stream(s)));
   std::printf("\nsheet total vorticity: %.3g\n", bodies::norm(b.sheet_vorticity));
-  report_exact_sheet(s, flow);
+  report_exact(s, flow, r.impulse_t0);
 }
 
 // One time step and its CSV row.
