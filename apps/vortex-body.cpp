@@ -92,8 +92,7 @@ void write_summary(const Settings& s, Backend backend, const bodies::Surface& su
 }
 
 // The sheet and the impulse at t = 0+ against the exact potential flow (generated sphere or
-// ellipsoid only). The exact impulse per unit density: I_i = -(1 + k_i) V U_i along each axis, the
-// body's volume V plus the added mass k_i V.
+// ellipsoid only).
 void report_exact(const Settings& s, bodies::BodyFlow& flow, const bodies::Vec3& impulse) {
   if (!s.mesh.empty()) return;
   double a = s.radius, b = s.radius, c = s.radius;
@@ -109,10 +108,7 @@ void report_exact(const Settings& s, bodies::BodyFlow& flow, const bodies::Vec3&
       bodies::sheet_error(flow.bem().surface(), flow.bem().gamma(), exact, stream);
   std::printf("sheet against the exact solution: mean error %.4g, max %.4g (of max |gamma|)\n",
               e.mean, e.max);
-  const double volume = 4 * M_PI * a * b * c / 3;
-  const bodies::Vec3 expected{-(1 + exact.k()[0]) * volume * stream.x,
-                              -(1 + exact.k()[1]) * volume * stream.y,
-                              -(1 + exact.k()[2]) * volume * stream.z};
+  const bodies::Vec3 expected = exact.impulse(stream);
   std::printf("impulse at t = 0+ exact: (%.6g, %.6g, %.6g), k = (%.5g, %.5g, %.5g), error %.3g\n",
               expected.x, expected.y, expected.z, exact.k()[0], exact.k()[1], exact.k()[2],
               bodies::norm(impulse - expected) / bodies::norm(expected));

@@ -79,4 +79,10 @@ SheetError sheet_error(const Surface& s, const std::vector<double>& gamma,
   return e;
 }
 
+Vec3 EllipsoidFlow::impulse(const Vec3& stream) const {
+  const double volume = 4 * M_PI * axes_[0] * axes_[1] * axes_[2] / 3;
+  return {-(1 + k_[0]) * volume * stream.x, -(1 + k_[1]) * volume * stream.y,
+          -(1 + k_[2]) * volume * stream.z};
+}
+
 }  // namespace vortex::bodies

@@ -28,6 +28,9 @@ class EllipsoidFlow {
   // Slip u+ and sheet gamma at a point of the surface.
   Vec3 slip(const Vec3& on_surface, const Vec3& stream) const;
   Vec3 sheet(const Vec3& on_surface, const Vec3& stream) const;
+  // Linear impulse of the sheet (per unit density): I_i = -(1 + k_i) V U_i, the body's volume V
+  // plus the added mass k_i V along each axis (the jump of the impulse at an impulsive start).
+  Vec3 impulse(const Vec3& stream) const;
 
  private:
   double axes_[3];
