@@ -24,17 +24,19 @@ struct PointsRef {
 
 // Per chunk of a cut piece: moments of the offsets from the piece's first point (offsets, not
 // coordinates, so that clouds far from the origin do not cancel; as the host builder).
-__global__ void cut_moments_kernel(PointsRef p, const std::uint32_t* perm, const int* piece_begin,
-                                   const int* chunk_piece, const int* chunk_begin,
-                                   const int* chunk_end, int first_chunk, double* moments) {
+// The points are read from `xyz`, their coordinates side by side (x, y, z of point j at 3 j): the
+// gather through the permutation then touches one or two memory sectors per point, not three.
+__global__ void cut_moments_kernel(const double* xyz, const std::uint32_t* perm,
+                                   const int* piece_begin, const int* chunk_piece,
+                                   const int* chunk_begin, const int* chunk_end, int first_chunk,
+                                   double* moments) {
   const int c = first_chunk + blockIdx.x;
-  const std::uint32_t ref = perm[piece_begin[chunk_piece[c]]];
-  const double r[3] = {p.x[ref], p.y[ref], p.z[ref]};
+  const double* r = xyz + 3 * static_cast<long long>(perm[piece_begin[chunk_piece[c]]]);
   double s1[3] = {0, 0, 0}, s2[3] = {0, 0, 0}, lo[3], hi[3];
   for (int k = 0; k < 3; ++k) lo[k] = 1e300, hi[k] = -1e300;
   for (int i = chunk_begin[c] + threadIdx.x; i < chunk_end[c]; i += blockDim.x) {
-    const std::uint32_t j = perm[i];
-    const double d[3] = {p.x[j] - r[0], p.y[j] - r[1], p.z[j] - r[2]};
+    const double* q = xyz + 3 * static_cast<long long>(perm[i]);
+    const double d[3] = {q[0] - r[0], q[1] - r[1], q[2] - r[2]};
     for (int k = 0; k < 3; ++k) {
       s1[k] += d[k];
       s2[k] += d[k] * d[k];
@@ -136,6 +138,14 @@ __global__ void cut_keys_kernel(PointsRef p, const std::uint32_t* perm, int n,
     q = scaled <= 0 ? 0 : (scaled >= static_cast<double>(top) ? top : std::uint64_t(scaled));
   }
   keys[i] = (static_cast<std::uint64_t>(lo) << key_bits) | q;
+}
+
+__global__ void interleave_kernel(PointsRef p, int n, double* xyz) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  xyz[3 * static_cast<long long>(i) + 0] = p.x[i];
+  xyz[3 * static_cast<long long>(i) + 1] = p.y[i];
+  xyz[3 * static_cast<long long>(i) + 2] = p.z[i];
 }
 
 __global__ void gather_kernel(PointsRef p, const std::uint32_t* perm, int n, double* out) {
@@ -305,6 +315,10 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
   cub::DoubleBuffer<std::uint32_t> values(perm_[0].data(), perm_[1].data());
   iota_kernel<<<blocks_for(n, t), t, 0, stream>>>(values.Current(), n);
   VORTEX_CUDA_CHECK_LAUNCH("iota_kernel");
+  // The cuts read the points interleaved; `ordered_` holds them until the gather below reuses it.
+  double* xyz = ordered_.data();
+  interleave_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, n, xyz);
+  VORTEX_CUDA_CHECK_LAUNCH("interleave_kernel");
   for (int d = 0; d < shape_.depths(); ++d) {
     const int first_piece = shape_.depth_start[d];
     const int num_pieces = shape_.depth_start[d + 1] - first_piece;
@@ -316,7 +330,7 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
     const int key_bits = std::min(32, 63 - piece_bits);
     if (num_chunks > 0) {
       cut_moments_kernel<<<num_chunks, t, 0, stream>>>(
-          p, values.Current(), piece_begin_.data(), chunk_piece_.data(), chunk_begin_.data(),
+          xyz, values.Current(), piece_begin_.data(), chunk_piece_.data(), chunk_begin_.data(),
           chunk_end_.data(), first_chunk, chunk_moments_.data());
       VORTEX_CUDA_CHECK_LAUNCH("cut_moments_kernel");
     }
