@@ -192,6 +192,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) 
   if (options_.wall_diffusion) wall_images(particles, dt);
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm, vrm_workspace_);
   stats.inserted += v.inserted;
+  stats.vrm_max_residual = std::max(stats.vrm_max_residual, v.max_residual);
   stats.seconds_vrm += since(vrm_start);
   if (options_.wall_diffusion) {
     // The slip of the sheet enters the fluid over dt as in Stokes's first problem; it is not

@@ -67,6 +67,7 @@ struct BodyStepStats {
   double seconds_bem = 0, seconds_convect = 0, seconds_diffuse = 0, seconds_total = 0;
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
+  double vrm_max_residual = 0;  // largest moment residual of the VRM's fractions (units of h)
 };
 
 class BodyFlow {
