@@ -110,7 +110,7 @@ void reserve_alike(std::vector<ThreadStore>& threads) {
     offsets = std::max(offsets, w.offsets.capacity());
     f = std::max(f, w.f.capacity());
     rows = std::max(rows, w.solve.rows.capacity());
-    weights = std::max(weights, w.solve.weights.capacity());
+    weights = std::max(weights, w.solve.inverse_weights.capacity());
     dots = std::max(dots, w.solve.dots.capacity());
   }
   for (ThreadStore& w : threads) {
@@ -120,7 +120,7 @@ void reserve_alike(std::vector<ThreadStore>& threads) {
     w.offsets.reserve(offsets);
     w.f.reserve(f);
     w.solve.rows.reserve(rows);
-    w.solve.weights.reserve(weights);
+    w.solve.inverse_weights.reserve(weights);
     w.solve.dots.reserve(dots);
   }
 }
