@@ -90,7 +90,7 @@ struct Block {
 
 // One thread's scratch.
 struct ThreadStore {
-  std::vector<int> found, extra, near_node;
+  std::vector<int> within, found, extra;
   std::vector<std::array<double, 3>> offsets;
   std::vector<double> f;
   detail::VrmSolveScratch solve;
@@ -102,11 +102,11 @@ struct ThreadStore {
 // Every thread's scratch to the largest capacity any of them has needed, so that a step like an
 // earlier one allocates nothing, whichever thread solves which particle.
 void reserve_alike(std::vector<ThreadStore>& threads) {
-  std::size_t found = 0, extra = 0, near = 0, offsets = 0, f = 0, rows = 0, weights = 0, dots = 0;
+  std::size_t within = 0, found = 0, extra = 0, offsets = 0, f = 0, rows = 0, weights = 0, dots = 0;
   for (const ThreadStore& w : threads) {
     found = std::max(found, w.found.capacity());
     extra = std::max(extra, w.extra.capacity());
-    near = std::max(near, w.near_node.capacity());
+    within = std::max(within, w.within.capacity());
     offsets = std::max(offsets, w.offsets.capacity());
     f = std::max(f, w.f.capacity());
     rows = std::max(rows, w.solve.rows.capacity());
@@ -116,7 +116,7 @@ void reserve_alike(std::vector<ThreadStore>& threads) {
   for (ThreadStore& w : threads) {
     w.found.reserve(found);
     w.extra.reserve(extra);
-    w.near_node.reserve(near);
+    w.within.reserve(within);
     w.offsets.reserve(offsets);
     w.f.reserve(f);
     w.solve.rows.reserve(rows);
@@ -325,10 +325,11 @@ class VrmStep {
     b.fractions.insert(b.fractions.end(), w.f.begin(), w.f.end());
   }
 
-  // Solves owner i on its neighbours within r (w.offsets and w.self then describe them); on
-  // success records its fractions.
+  // Solves owner i on its neighbours within r (w.within: all particles within r; w.found,
+  // w.offsets and w.self: those the wall does not block); on success records its fractions.
   bool solve_within(std::ptrdiff_t i, double r, ThreadStore& w) {
-    neighbors(p_.x[i], p_.y[i], p_.z[i], r, w, w.found);
+    neighbors(p_.x[i], p_.y[i], p_.z[i], r, w, w.within);
+    w.found = w.within;
     if (may_block(i, r))
       w.found.erase(std::remove_if(w.found.begin(), w.found.end(),
                                    [&](int j) {
@@ -353,7 +354,8 @@ class VrmStep {
     return true;
   }
 
-  // Free lattice nodes within R of particle i, as insertion proposals.
+  // Free lattice nodes within R of particle i, as insertion proposals (after solve_within(i, R):
+  // w.within holds the particles within R).
   void propose_free_nodes(std::ptrdiff_t i, ThreadStore& w) {
     const long r_cells = static_cast<long>(std::ceil(radius_ / h_));
     const long ci = std::lround(p_.x[i] / h_), cj = std::lround(p_.y[i] / h_),
@@ -374,13 +376,14 @@ class VrmStep {
   }
 
   // Occupied only by a particle that is also a neighbour of i (a particle near the node but outside
-  // R would leave the gap open), or across the wall.
+  // R would leave the gap open), or across the wall. The neighbours are i's list within R, so no
+  // search is needed.
   bool node_is_free(std::ptrdiff_t i, double nx, double ny, double nz, bool wall,
-                    ThreadStore& w) const {
-    neighbors(nx, ny, nz, o_.hole_distance * h_, w, w.near_node);
-    for (int j : w.near_node) {
-      const double fx = p_.x[j] - p_.x[i], fy = p_.y[j] - p_.y[i], fz = p_.z[j] - p_.z[i];
-      if (fx * fx + fy * fy + fz * fz <= radius_ * radius_) return false;
+                    const ThreadStore& w) const {
+    const double hole = o_.hole_distance * h_;
+    for (int j : w.within) {
+      const double dx = p_.x[j] - nx, dy = p_.y[j] - ny, dz = p_.z[j] - nz;
+      if (dx * dx + dy * dy + dz * dz <= hole * hole) return false;
     }
     return !(wall && blocked(i, -1, {nx, ny, nz}));
   }
