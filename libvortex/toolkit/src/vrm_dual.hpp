@@ -5,10 +5,13 @@
 // grown.
 
 #include <Eigen/Cholesky>
+#include <Eigen/Core>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "small_cholesky.hpp"
 
 namespace vortex::detail {
 
@@ -17,22 +20,69 @@ namespace vortex::detail {
 // `eigen_only`: by the eigendecomposition at every step (the reference for the first).
 enum class VrmNewton { cholesky_first, eigen_only };
 
-// x = H^-1 r by the Cholesky factors of H (its lower triangle), when H is positive definite with
-// trace(H) trace(H^-1) < 1e10. That product bounds the condition number from above, so all of H's
-// eigenvalues then lie above the eigen path's cut (1e-12 of the largest): its pseudo-inverse would
-// be this inverse. False (x untouched) otherwise.
+// The step to take from the multipliers lambda, with the moment residual r there.
+enum class VrmDirection {
+  newton,      // H^+ r (H's pseudo-inverse), with a line search
+  null_space,  // r's part that the active rows cannot produce: exact step to a breakpoint
+  unknown,     // the cheap factorizations did not apply
+};
+
+// By a Cholesky factorization of H where it is provably well conditioned (so that all of its
+// eigenvalues lie above the eigen path's cut, 1e-12 of the largest, and H^+ = H^-1); else, where
+// fewer than K rows s_q = a_q / sqrt(c_q) are active, by one of their Gram matrix G = S^T S
+// (k x k): range(H) = range(S), so r's part outside it is r - S G^-1 S^T r and H^+ r =
+// S G^-2 S^T r. Both are the eigen path's results where G is well conditioned, since H's
+// non-zero eigenvalues are G's.
 template <int K>
-bool cholesky_solve(const Eigen::Matrix<double, K, K>& h, const Eigen::Matrix<double, K, 1>& r,
-                    Eigen::Matrix<double, K, 1>& x) {
-  using Mat = Eigen::Matrix<double, K, K>;
-  const Eigen::LLT<Mat, Eigen::Lower> llt(h);
-  if (llt.info() != Eigen::Success) return false;
-  Mat inverse_l = Mat::Identity();
-  llt.matrixL().solveInPlace(inverse_l);
-  // trace(H^-1) = |L^-1|_F^2 >= 1 / mu_min and trace(H) >= mu_max.
-  if (!(h.trace() * inverse_l.squaredNorm() < 1e10)) return false;
-  x.noalias() = inverse_l.transpose() * (inverse_l * r);
-  return true;
+VrmDirection cholesky_direction(const Eigen::Matrix<double, K, K>& h,
+                                const Eigen::Matrix<double, K, 1>& r,
+                                const std::vector<Eigen::Matrix<double, K, 1>>& a,
+                                const std::vector<double>& inv_c, const int* active, int k,
+                                double null_floor, Eigen::Matrix<double, K, 1>& out) {
+  using Vec = Eigen::Matrix<double, K, 1>;
+  SmallCholesky<K> cholesky;
+  if (cholesky.factor(K, [&](int i, int j) { return h(i, j); })) {
+    cholesky.solve(r.data(), out.data());
+    return VrmDirection::newton;
+  }
+  if (k >= K) return VrmDirection::unknown;
+  Vec s[K];
+  for (int i = 0; i < k; ++i) s[i] = std::sqrt(inv_c[active[i]]) * a[active[i]];
+  if (k > 0 && !cholesky.factor(k, [&](int i, int j) { return s[i].dot(s[j]); }))
+    return VrmDirection::unknown;
+  double z[K];  // G^-1 S^T r
+  for (int i = 0; i < k; ++i) z[i] = s[i].dot(r);
+  cholesky.solve(z, z);
+  Vec range = Vec::Zero();
+  for (int i = 0; i < k; ++i) range += z[i] * s[i];
+  out = r - range;
+  if (out.norm() > null_floor) return VrmDirection::null_space;
+  cholesky.solve(z, z);
+  out.setZero();
+  for (int i = 0; i < k; ++i) out += z[i] * s[i];
+  return VrmDirection::newton;
+}
+
+// The same by the eigendecomposition of H: eigenvalues below 1e-12 of the largest count as zero.
+template <int K>
+VrmDirection eigen_direction(const Eigen::Matrix<double, K, K>& h,
+                             const Eigen::Matrix<double, K, 1>& r, double null_floor,
+                             Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, K, K>>& eigen,
+                             Eigen::Matrix<double, K, 1>& out) {
+  using Vec = Eigen::Matrix<double, K, 1>;
+  eigen.compute(h);
+  const Vec& mu = eigen.eigenvalues();
+  const double cut = 1e-12 * std::max(mu.maxCoeff(), 1e-300);
+  const Vec coef = eigen.eigenvectors().transpose() * r;
+  Vec range_coef = Vec::Zero(), null_coef = Vec::Zero();
+  for (int k = 0; k < K; ++k) (mu[k] > cut ? range_coef[k] : null_coef[k]) = coef[k];
+  if (null_coef.norm() > null_floor) {
+    out = eigen.eigenvectors() * null_coef;
+    return VrmDirection::null_space;
+  }
+  for (int k = 0; k < K; ++k) range_coef[k] = mu[k] > cut ? range_coef[k] / mu[k] : 0.0;
+  out = eigen.eigenvectors() * range_coef;
+  return VrmDirection::newton;
 }
 
 // Rows a_q, inverse weights 1 / c_q; fills f (and the dots a_q . lambda). Returns false when there
@@ -54,6 +104,7 @@ bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
   const double size = std::max(1.0, b.cwiseAbs().maxCoeff());
   const double tol = 1e-12 * size;
   const double loose = 1e-9 * size;
+  const double null_floor = 1e-13 * b.norm();  // a smaller part outside H's range is rounding
 
   // The dual at the current multipliers, from their dots a_q . lambda.
   auto dual_at_dots = [&](const Vec& lambda) {
@@ -86,7 +137,10 @@ bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
   for (int q = 0; q < m; ++q) add_row(h_all, q);
   const double scale = std::max(1.0, h_all.trace() / K);
   Vec lambda;
-  if (!(cholesky && cholesky_solve<K>(h_all, b, lambda)))
+  SmallCholesky<K> start;
+  if (cholesky && start.factor(K, [&](int i, int j) { return h_all(i, j); }))
+    start.solve(b.data(), lambda.data());
+  else
     lambda = (h_all + 1e-8 * scale * Mat::Identity()).ldlt().solve(b);
 
   // Each iteration works with the active neighbours (a_q . lambda > 0). Their rows need not span
@@ -121,12 +175,15 @@ bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
   for (; it < 80; ++it) {
     Vec r = b;
     Mat h = Mat::Zero();
+    int active[K], k = 0;  // the first K active neighbours, and how many there are
     for (int q = 0; q < m; ++q) {
       const double t = dots[q] = a[q].dot(lambda);
       if (t > 0) {
         f[q] = t * inv_c[q];
         r.noalias() -= f[q] * a[q];
         add_row(h, q);
+        if (k < K) active[k] = q;
+        ++k;
       } else {
         f[q] = 0;
       }
@@ -138,37 +195,33 @@ bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
       break;
     }
     const double d0 = dual_at_dots(lambda);
-    Vec newton;
-    if (!(cholesky && cholesky_solve<K>(h, r, newton))) {
-      eigen.compute(h);
-      const Vec& mu = eigen.eigenvalues();
-      const double cut = 1e-12 * std::max(mu.maxCoeff(), 1e-300);
-      const Vec coef = eigen.eigenvectors().transpose() * r;
-      Vec range_coef = Vec::Zero(), null_coef = Vec::Zero();
-      for (int k = 0; k < K; ++k) (mu[k] > cut ? range_coef[k] : null_coef[k]) = coef[k];
-      if (null_coef.norm() > 1e-13 * b.norm()) {
-        // Moments the active neighbours cannot reach: along v, the residual's part outside the
-        // active rows' range, the dual rises linearly until an inactive neighbour q with
-        // a_q . v > 0 turns active. Step just past the first such point; if there is none, the
-        // dual is unbounded and no non-negative solution exists.
-        const Vec v = eigen.eigenvectors() * null_coef;
-        double step = HUGE_VAL;
-        for (int q = 0; q < m; ++q) {
-          const double t = dots[q], rate = a[q].dot(v);
-          if (t <= 0 && rate > 0) step = std::min(step, -t / rate);
-        }
-        if (step == HUGE_VAL) break;
-        lambda += (step * (1 + 1e-9) + 1e-12 / v.norm()) * v;
-        continue;
-      }
-      for (int k = 0; k < K; ++k) range_coef[k] = mu[k] > cut ? range_coef[k] / mu[k] : 0.0;
-      newton = eigen.eigenvectors() * range_coef;
+    Vec step;
+    VrmDirection direction = VrmDirection::unknown;
+    if (cholesky) direction = cholesky_direction<K>(h, r, a, inv_c, active, k, null_floor, step);
+    if (direction == VrmDirection::unknown) {
+      direction = eigen_direction<K>(h, r, null_floor, eigen, step);
     }
+    if (direction == VrmDirection::null_space) {
+      // Moments the active neighbours cannot reach: along v, the residual's part outside the
+      // active rows' range, the dual rises linearly until an inactive neighbour q with
+      // a_q . v > 0 turns active. Step just past the first such point; if there is none, the
+      // dual is unbounded and no non-negative solution exists.
+      const Vec& v = step;
+      double length = HUGE_VAL;
+      for (int q = 0; q < m; ++q) {
+        const double t = dots[q], rate = a[q].dot(v);
+        if (t <= 0 && rate > 0) length = std::min(length, -t / rate);
+      }
+      if (length == HUGE_VAL) break;
+      lambda += (length * (1 + 1e-9) + 1e-12 / v.norm()) * v;
+      continue;
+    }
+    const Vec& newton = step;
     // A Newton step with backtracking; damped steps if it does not ascend.
     bool stepped = ascend(newton, r.dot(newton), d0, residual);
     for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
-      const Vec step = (h + damping * scale * Mat::Identity()).ldlt().solve(r);
-      stepped = ascend(step, r.dot(step), d0, residual);
+      const Vec damped = (h + damping * scale * Mat::Identity()).ldlt().solve(r);
+      stepped = ascend(damped, r.dot(damped), d0, residual);
     }
     if (!stepped) break;  // no ascent left: rounding level, or the dual is unbounded
   }
