@@ -10,7 +10,7 @@
 
 #include <omp.h>
 
-#include "vortex/neighbor_search.hpp"
+#include "vortex/grid_search.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm_solve.hpp"
 
@@ -128,8 +128,8 @@ void reserve_alike(std::vector<ThreadStore>& threads) {
 }  // namespace
 
 struct VrmWorkspace::Impl {
-  NeighborSearch base;   // the particles at the start of the step
-  NeighborSearch added;  // the particles inserted since
+  GridSearch base;   // the particles at the start of the step (cells of R)
+  GridSearch added;  // the particles inserted since
   std::vector<ThreadStore> threads;
   std::vector<Block> blocks;
   std::vector<Span> lists, proposals;
@@ -192,7 +192,7 @@ class VrmStep {
     }
     ws_.distance.clear();
     if (o.blocked && o.wall_distance) wall_distances(0);
-    ws_.base.rebuild(p_);
+    ws_.base.rebuild(p_, radius_);
   }
 
   // The wall distances of the particles from `first` on (exact within the reach of the widest
@@ -414,7 +414,7 @@ class VrmStep {
       inserted.y += n0_;
       inserted.z += n0_;
       inserted.n = n_added_;
-      ws_.added.rebuild(inserted);
+      ws_.added.rebuild(inserted, radius_);
     }
     return added;
   }
