@@ -45,13 +45,21 @@ WallQueries::WallQueries(const Surface& surface)
     lo_ = {std::min(lo_.x, v[0]), std::min(lo_.y, v[1]), std::min(lo_.z, v[2])};
     hi_ = {std::max(hi_.x, v[0]), std::max(hi_.y, v[1]), std::max(hi_.z, v[2])};
   }
+  for (const Panel& p : surface.panels)
+    for (const Vec3& v : {p.v0, p.v1, p.v2})
+      corner_reach_ = std::max(corner_reach_, norm(v - p.centroid));
 }
 
 WallPoint WallQueries::closest(const Vec3& x) const {
   double d2 = 0;
   centroids_.nearest(x.x, x.y, x.z, &d2);
   thread_local std::vector<int> candidates;  // kept, so that repeated queries allocate nothing
-  centroids_.query(x.x, x.y, x.z, std::sqrt(d2) + surface_->max_diameter, candidates);
+  // The closest point y of panel j: |x - c_j| <= |x - y| + |y - c_j| <= sqrt(d2) + corner_reach_
+  // (a triangle's farthest point from its centroid is a corner). The margin keeps the panels that
+  // tie with it to rounding.
+  const double nearest = std::sqrt(d2);
+  centroids_.query(x.x, x.y, x.z, nearest + corner_reach_ + 1e-9 * (1 + nearest + corner_reach_),
+                   candidates);
   WallPoint best;
   double best_d = INFINITY, best_align = -1;
   for (int j : candidates) {

@@ -5,7 +5,8 @@
 //
 // The closest panel is found with the library's k-d tree over panel centroids: the panel that
 // holds the closest point has its centroid within (distance to the nearest centroid + largest
-// panel diameter), and the exact point-triangle distance is taken over those candidates. The sign
+// distance from a centroid to its panel's corners), and the exact point-triangle distance is
+// taken over those candidates. The sign
 // is that of the offset along the closest panel's normal (where several panels tie, at an edge or
 // a vertex, the one whose normal is most aligned with the offset), exact for convex bodies and
 // for points closer to a smooth wall than its radius of curvature.
@@ -65,7 +66,8 @@ class WallQueries {
  private:
   const Surface* surface_;
   NeighborSearch centroids_;
-  Vec3 lo_, hi_;  // bounding box of the surface
+  Vec3 lo_, hi_;             // bounding box of the surface
+  double corner_reach_ = 0;  // largest distance from a panel's centroid to one of its corners
 };
 
 }  // namespace vortex::bodies
