@@ -59,7 +59,17 @@ TEST(Wall, ReflectionAndPushOutPutParticlesInTheFluid) {
   p.push_back(0.45, 0, 0, 1, 0, 0, 0.01);   // inside: reflected to about 0.55
   p.push_back(0, 0.505, 0, 0, 1, 0, 0.01);  // too close: pushed out to 0.02
   p.push_back(0, 0, 0.9, 0, 0, 1, 0.01);    // far: untouched
+  // The same with the closest points of the first two given (as BodyFlow keeps them).
+  ParticleSet q = p;
+  const std::vector<WallPoint> known = {wall.closest({q.x[0], q.y[0], q.z[0]}),
+                                        wall.closest({q.x[1], q.y[1], q.z[1]})};
+  const WallStats sq = wall.keep_in_fluid(q, 0.02, known);
   const WallStats st = wall.keep_in_fluid(p, 0.02);
+  EXPECT_EQ(sq.reflected, st.reflected);
+  EXPECT_EQ(sq.pushed, st.pushed);
+  EXPECT_EQ(q.x, p.x);
+  EXPECT_EQ(q.y, p.y);
+  EXPECT_EQ(q.z, p.z);
   EXPECT_EQ(st.reflected, 1u);
   EXPECT_EQ(st.pushed, 1u);
   EXPECT_NEAR(wall.closest({p.x[0], p.y[0], p.z[0]}).distance, 0.05, 0.01);

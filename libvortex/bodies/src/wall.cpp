@@ -95,13 +95,17 @@ double WallQueries::distance_bound(const Vec3& x, double reach) const {
   return std::max({lo_.x - x.x, x.x - hi_.x, lo_.y - x.y, x.y - hi_.y, lo_.z - x.z, x.z - hi_.z});
 }
 
-WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance) const {
+WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance,
+                                     const std::vector<WallPoint>& known) const {
   std::size_t reflected = 0, pushed = 0;
   const auto n = static_cast<std::ptrdiff_t>(ps.size());
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : reflected, pushed)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const Vec3 x{ps.x[i], ps.y[i], ps.z[i]};
-    const WallPoint w = closest(x);
+    // Farther than min_distance from the bounding box: in the fluid and far enough.
+    if (!near(x, min_distance)) continue;
+    const bool found = static_cast<std::size_t>(i) < known.size() && known[i].panel >= 0;
+    const WallPoint w = found ? known[i] : closest(x);
     if (w.distance >= min_distance) continue;
     double target = w.distance;
     if (target < 0) {

@@ -202,7 +202,8 @@ class VrmStep {
     ws_.distance.resize(p_.size());
 #pragma omp parallel for if (n - static_cast <std::ptrdiff_t>(first) > 500) schedule(dynamic, 256)
     for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(first); i < n; ++i)
-      ws_.distance[i] = o_.wall_distance({p_.x[i], p_.y[i], p_.z[i]}, 2 * radius_);
+      ws_.distance[i] =
+          o_.wall_distance(static_cast<std::size_t>(i), {p_.x[i], p_.y[i], p_.z[i]}, 2 * radius_);
   }
 
   // The hook's moments per owner, in units of h (owners it leaves alone use free_).
@@ -518,6 +519,10 @@ void validate(const VrmOptions& o) {
   if (o.max_rounds < 1) throw std::invalid_argument("VRM: max_rounds must be >= 1");
 }
 
+double vrm_radius(const VrmOptions& o, double nu, double dt) {
+  return std::max(o.radius_factor * std::sqrt(nu * dt), o.min_radius * o.spacing);
+}
+
 VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) {
   VrmWorkspace workspace;
   return vrm_diffuse(p, nu, dt, o, workspace);
@@ -531,7 +536,7 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o,
   const auto start = std::chrono::steady_clock::now();
   VrmStats stats;
   const double h = o.spacing;
-  const double radius = std::max(o.radius_factor * std::sqrt(nu * dt), o.min_radius * h);
+  const double radius = vrm_radius(o, nu, dt);
   stats.radius = radius;
   if (nu == 0 || dt == 0 || p.size() == 0) return stats;
   VrmStep(p, o, radius, 2.0 * nu * dt / (h * h), *workspace.impl_).run(stats);

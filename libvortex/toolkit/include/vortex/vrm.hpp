@@ -80,12 +80,13 @@ struct VrmOptions {
   // Optional wall: true when the straight path from particle p to point q leaves the fluid. Such
   // neighbours take no share of p's strength and no particle is inserted at such q.
   std::function<bool(const std::array<double, 3>& p, const std::array<double, 3>& q)> blocked;
-  // Optional, with `blocked`: the wall's signed distance at p (negative inside the body) where p
-  // is within `reach` of the wall, a positive lower bound of it elsewhere. blocked(p, q) must be
-  // true when q's distance is negative, and false when |q - p| / 2 is less than p's or q's (the
-  // path and its midpoint then lie in a ball free of the wall): such neighbours are not tested one
-  // by one. Called from several threads.
-  std::function<double(const std::array<double, 3>& p, double reach)> wall_distance;
+  // Optional, with `blocked`: the wall's signed distance at particle i, at p (negative inside the
+  // body), where p is within `reach` of the wall, a positive lower bound of it elsewhere. i is the
+  // particle's index at the call (particles inserted during the step follow those of its start).
+  // blocked(p, q) must be true when q's distance is negative, and false when |q - p| / 2 is less
+  // than p's or q's (the path and its midpoint then lie in a ball free of the wall): such
+  // neighbours are not tested one by one. Called from several threads.
+  std::function<double(std::size_t i, const std::array<double, 3>& p, double reach)> wall_distance;
   // Optional: the moments of particle i's redistribution where they differ from the free-space
   // ones. Called (from several threads) with i, its position and 2 nu dt; returns false for the
   // free-space moments, or true with `moments` filled in absolute units. Such a particle that is
@@ -97,6 +98,9 @@ struct VrmOptions {
 };
 
 void validate(const VrmOptions& options);
+
+// The neighbourhood radius R of a step: max(radius_factor sqrt(nu dt), min_radius h).
+double vrm_radius(const VrmOptions& options, double nu, double dt);
 
 struct VrmStats {
   std::size_t diffused = 0;         // particles redistributed with non-negative fractions

@@ -59,7 +59,9 @@ class WallQueries {
 
   // Reflects every particle inside the body across the wall to the fluid side (strength kept),
   // then moves every particle closer than `min_distance` out along the normal to that distance.
-  WallStats keep_in_fluid(ParticleSet& particles, double min_distance) const;
+  // `known`: closest points already found for the first particles (panel -1: not found).
+  WallStats keep_in_fluid(ParticleSet& particles, double min_distance,
+                          const std::vector<WallPoint>& known = {}) const;
 
   const Surface& surface() const { return *surface_; }
 
