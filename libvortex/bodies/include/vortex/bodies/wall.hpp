@@ -12,6 +12,7 @@
 // for points closer to a smooth wall than its radius of curvature.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "vortex/bodies/surface.hpp"
@@ -51,7 +52,7 @@ class WallQueries {
   }
   // Whether the straight segment from p to q leaves the fluid (q inside the body, or its
   // midpoint inside: a thin body between them). Segments off the body's bounding box are
-  // answered without a search.
+  // answered without a search; many segments from one p share a search (per thread).
   bool blocked(const Vec3& p, const Vec3& q) const;
   // The signed distance from x to the wall (negative inside) where x lies within `reach` of the
   // bounding box; elsewhere the distance to the box along an axis, a positive lower bound of it.
@@ -66,7 +67,12 @@ class WallQueries {
   const Surface& surface() const { return *surface_; }
 
  private:
+  // The closest point to x among `candidates`: ascending panel indices that include every panel
+  // whose centroid lies within (an upper bound of x's distance) + corner_reach_ of x.
+  WallPoint closest_among(const Vec3& x, const std::vector<int>& candidates) const;
+
   const Surface* surface_;
+  std::uint64_t id_;  // tells this instance's panels kept by blocked() from another's
   NeighborSearch centroids_;
   Vec3 lo_, hi_;             // bounding box of the surface
   double corner_reach_ = 0;  // largest distance from a panel's centroid to one of its corners
