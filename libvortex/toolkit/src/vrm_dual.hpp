@@ -15,9 +15,9 @@
 
 namespace vortex::detail {
 
-// How the Newton direction is found. `cholesky_first`: by a Cholesky factorization where the
-// active rows' Hessian is provably well conditioned, by its eigendecomposition elsewhere.
-// `eigen_only`: by the eigendecomposition at every step (the reference for the first).
+// How the Newton direction is found. `cholesky_first`: by Cholesky factorizations where they are
+// provably well conditioned (cholesky_direction), by the eigendecomposition of the Hessian
+// elsewhere. `eigen_only`: by the eigendecomposition at every step (the reference for the first).
 enum class VrmNewton { cholesky_first, eigen_only };
 
 // The step to take from the multipliers lambda, with the moment residual r there.
