@@ -83,19 +83,29 @@ void GridSearch::query(double qx, double qy, double qz, double radius,
                         std::floor((qz - reach) / cell_)};
   const double hi[3] = {std::floor((qx + reach) / cell_), std::floor((qy + reach) / cell_),
                         std::floor((qz + reach) / cell_)};
-  // Cells beyond the range of any point hold none.
+  // Cells beyond the range of any point hold none. The cells of one row (i, j) and k from lo to
+  // hi follow one another in the sorted arrays (sorted by i, j, k): one run of points per row,
+  // from the first cell of the row that exists to the last.
   const double limit = 1073741824.0;
+  const double k_lo = std::max(lo[2], -limit), k_hi = std::min(hi[2], limit);
   for (double i = std::max(lo[0], -limit); i <= std::min(hi[0], limit); ++i)
-    for (double j = std::max(lo[1], -limit); j <= std::min(hi[1], limit); ++j)
-      for (double k = std::max(lo[2], -limit); k <= std::min(hi[2], limit); ++k) {
-        const Cell* c = find(static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
-                             static_cast<std::int32_t>(k));
-        if (!c) continue;
-        for (std::int32_t s = c->begin; s < c->end; ++s) {
-          const double dx = x_[s] - qx, dy = y_[s] - qy, dz = z_[s] - qz;
-          if (dx * dx + dy * dy + dz * dz <= r2) out.push_back(index_[s]);
+    for (double j = std::max(lo[1], -limit); j <= std::min(hi[1], limit); ++j) {
+      const auto ii = static_cast<std::int32_t>(i), jj = static_cast<std::int32_t>(j);
+      const Cell* first = nullptr;
+      double k = k_lo;
+      for (; k <= k_hi && !first; ++k) first = find(ii, jj, static_cast<std::int32_t>(k));
+      if (!first) continue;
+      const Cell* last = first;
+      for (double m = k_hi; m >= k; --m)
+        if (const Cell* c = find(ii, jj, static_cast<std::int32_t>(m))) {
+          last = c;
+          break;
         }
+      for (std::int32_t s = first->begin; s < last->end; ++s) {
+        const double dx = x_[s] - qx, dy = y_[s] - qy, dz = z_[s] - qz;
+        if (dx * dx + dy * dy + dz * dz <= r2) out.push_back(index_[s]);
       }
+    }
   std::sort(out.begin(), out.end());
 }
 
