@@ -46,9 +46,15 @@ VrmDirection cholesky_direction(const Eigen::Matrix<double, K, K>& h,
     return VrmDirection::newton;
   }
   if (k >= K) return VrmDirection::unknown;
+  if (k == 0) {  // nothing active: all of r lies outside the range
+    out = r;
+    if (out.norm() > null_floor) return VrmDirection::null_space;
+    out.setZero();
+    return VrmDirection::newton;
+  }
   Vec s[K];
   for (int i = 0; i < k; ++i) s[i] = std::sqrt(inv_c[active[i]]) * a[active[i]];
-  if (k > 0 && !cholesky.factor(k, [&](int i, int j) { return s[i].dot(s[j]); }))
+  if (!cholesky.factor(k, [&](int i, int j) { return s[i].dot(s[j]); }))
     return VrmDirection::unknown;
   double z[K];  // G^-1 S^T r
   for (int i = 0; i < k; ++i) z[i] = s[i].dot(r);
