@@ -1,8 +1,10 @@
 // The grid neighbour search against brute force: every radius up to a few cells, points on cell
 // faces and duplicates included, queries inside and outside the cloud; and a rebuild into the
-// same storage.
+// same storage; a parallel build against a serial one.
 
 #include <gtest/gtest.h>
+
+#include <omp.h>
 
 #include <algorithm>
 #include <random>
@@ -62,6 +64,29 @@ TEST(GridSearch, MatchesBruteForce) {
   grid.query(0, 0, 0, 1, found);
   EXPECT_TRUE(found.empty());
   EXPECT_THROW(grid.rebuild(few, 0.0), std::invalid_argument);
+}
+
+// Sets larger than one thread's part are sorted on all threads: the same layout and answers for
+// any thread count (three threads: a part left over in the pairwise merges).
+TEST(GridSearch, ParallelBuildMatchesTheSerialOne) {
+  std::mt19937_64 rng(22);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Points p;
+  for (int i = 0; i < 100000; ++i) p.push_back(u(rng), u(rng), u(rng));
+  const int saved = omp_get_max_threads();
+  GridSearch one, three;
+  omp_set_num_threads(1);
+  one.rebuild(p, 0.05);
+  omp_set_num_threads(3);
+  three.rebuild(p, 0.05);
+  omp_set_num_threads(saved);
+  std::vector<int> a, b;
+  for (std::size_t q = 0; q < p.size(); q += 997) {
+    one.query(p.x[q], p.y[q], p.z[q], 0.05, a);
+    three.query(p.x[q], p.y[q], p.z[q], 0.05, b);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(b, brute_force(p, p.x[q], p.y[q], p.z[q], 0.05));
+  }
 }
 
 }  // namespace

@@ -4,9 +4,13 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "parallel_sort.hpp"
+
 namespace vortex {
 
 namespace {
+
+constexpr double kLimit = 1073741824.0;  // 2^30 cells from the origin
 
 std::size_t spread(std::int32_t i, std::int32_t j, std::int32_t k) {
   std::uint64_t h = static_cast<std::uint32_t>(i);
@@ -19,29 +23,34 @@ std::size_t spread(std::int32_t i, std::int32_t j, std::int32_t k) {
 
 }  // namespace
 
-std::int32_t GridSearch::cell_of(double v) const {
-  const double c = std::floor(v / cell_);
-  if (!(std::abs(c) < 1073741824.0))
-    throw std::invalid_argument("GridSearch: a point lies too far from the origin (or is NaN)");
-  return static_cast<std::int32_t>(c);
-}
-
 void GridSearch::rebuild(PointsView p, double cell) {
   if (!(cell > 0) || !std::isfinite(cell))
     throw std::invalid_argument("GridSearch: the cell size must be positive");
   cell_ = cell;
-  const std::size_t n = p.size();
+  const auto n = static_cast<std::ptrdiff_t>(p.size());
   order_.resize(n);
-  for (std::size_t q = 0; q < n; ++q)
-    order_[q] = {cell_of(p.x[q]), cell_of(p.y[q]), cell_of(p.z[q]), static_cast<std::int32_t>(q)};
+  bool bad = false;
+#pragma omp parallel for if (n > 20000) reduction(|| : bad)
+  for (std::ptrdiff_t q = 0; q < n; ++q) {
+    const double c[3] = {std::floor(p.x[q] / cell), std::floor(p.y[q] / cell),
+                         std::floor(p.z[q] / cell)};
+    const bool ok = std::abs(c[0]) < kLimit && std::abs(c[1]) < kLimit && std::abs(c[2]) < kLimit;
+    bad = bad || !ok;
+    if (ok)
+      order_[q] = {static_cast<std::int32_t>(c[0]), static_cast<std::int32_t>(c[1]),
+                   static_cast<std::int32_t>(c[2]), static_cast<std::int32_t>(q)};
+  }
+  if (bad)
+    throw std::invalid_argument("GridSearch: a point lies too far from the origin (or is NaN)");
   // By cell, then caller index (a fixed layout).
-  std::sort(order_.begin(), order_.end());
+  detail::parallel_sort(order_, sort_buffer_, sort_bounds_);
   index_.resize(n);
   x_.resize(n);
   y_.resize(n);
   z_.resize(n);
   std::size_t cells = 0;
-  for (std::size_t s = 0; s < n; ++s) {
+#pragma omp parallel for if (n > 20000) reduction(+ : cells)
+  for (std::ptrdiff_t s = 0; s < n; ++s) {
     const std::int32_t q = order_[s][3];
     index_[s] = q;
     x_[s] = p.x[q];
@@ -52,9 +61,11 @@ void GridSearch::rebuild(PointsView p, double cell) {
   std::size_t slots = 64;
   while (slots < 2 * cells) slots *= 2;
   table_.assign(slots, Cell{0, 0, 0, 0, -1});
-  for (std::size_t s = 0; s < n;) {
+  for (std::size_t s = 0; s < order_.size();) {
     std::size_t e = s + 1;
-    while (e < n && std::equal(order_[e].begin(), order_[e].begin() + 3, order_[s].begin())) ++e;
+    while (e < order_.size() &&
+           std::equal(order_[e].begin(), order_[e].begin() + 3, order_[s].begin()))
+      ++e;
     const auto& c = order_[s];
     std::size_t slot = spread(c[0], c[1], c[2]) & (slots - 1);
     while (table_[slot].end >= 0) slot = (slot + 1) & (slots - 1);
@@ -86,7 +97,7 @@ void GridSearch::query(double qx, double qy, double qz, double radius,
   // Cells beyond the range of any point hold none. The cells of one row (i, j) and k from lo to
   // hi follow one another in the sorted arrays (sorted by i, j, k): one run of points per row,
   // from the first cell of the row that exists to the last.
-  const double limit = 1073741824.0;
+  const double limit = kLimit;
   const double k_lo = std::max(lo[2], -limit), k_hi = std::min(hi[2], limit);
   for (double i = std::max(lo[0], -limit); i <= std::min(hi[0], limit); ++i)
     for (double j = std::max(lo[1], -limit); j <= std::min(hi[1], limit); ++j) {

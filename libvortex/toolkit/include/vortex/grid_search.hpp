@@ -19,8 +19,8 @@ namespace vortex {
 
 class GridSearch {
  public:
-  // Sorts the points into cells of edge `cell` (> 0). Throws std::invalid_argument for a point
-  // more than 2^30 cells from the origin.
+  // Sorts the points into cells of edge `cell` (> 0), on all OpenMP threads. Throws
+  // std::invalid_argument for a point more than 2^30 cells from the origin.
   void rebuild(PointsView points, double cell);
 
   std::size_t size() const { return index_.size(); }
@@ -34,13 +34,13 @@ class GridSearch {
     std::int32_t begin, end;  // its points in the sorted arrays
   };
   const Cell* find(std::int32_t i, std::int32_t j, std::int32_t k) const;
-  std::int32_t cell_of(double v) const;
 
   double cell_ = 1;
-  std::vector<std::int32_t> index_;                 // caller index of each sorted point
-  std::vector<double> x_, y_, z_;                   // sorted by cell
-  std::vector<Cell> table_;                         // open addressing; end = -1 marks a free slot
-  std::vector<std::array<std::int32_t, 4>> order_;  // scratch of the sort: cell, caller index
+  std::vector<std::int32_t> index_;  // caller index of each sorted point
+  std::vector<double> x_, y_, z_;    // sorted by cell
+  std::vector<Cell> table_;          // open addressing; end = -1 marks a free slot
+  std::vector<std::array<std::int32_t, 4>> order_, sort_buffer_;  // cell, caller index
+  std::vector<std::size_t> sort_bounds_;
 };
 
 }  // namespace vortex
