@@ -111,7 +111,7 @@ void reserve_alike(std::vector<ThreadStore>& threads) {
     f = std::max(f, w.f.capacity());
     rows = std::max(rows, w.solve.rows.capacity());
     weights = std::max(weights, w.solve.inverse_weights.capacity());
-    dots = std::max(dots, w.solve.dots.capacity());
+    dots = std::max({dots, w.solve.dots.capacity(), w.solve.trial_dots.capacity()});
   }
   for (ThreadStore& w : threads) {
     w.found.reserve(found);
@@ -122,6 +122,7 @@ void reserve_alike(std::vector<ThreadStore>& threads) {
     w.solve.rows.reserve(rows);
     w.solve.inverse_weights.reserve(weights);
     w.solve.dots.reserve(dots);
+    w.solve.trial_dots.reserve(dots);
   }
 }
 

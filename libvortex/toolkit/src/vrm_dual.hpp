@@ -91,18 +91,20 @@ VrmDirection eigen_direction(const Eigen::Matrix<double, K, K>& h,
   return VrmDirection::newton;
 }
 
-// Rows a_q, inverse weights 1 / c_q; fills f (and the dots a_q . lambda). Returns false when there
-// is no non-negative solution.
+// Rows a_q, inverse weights 1 / c_q; fills f (and the dots a_q . lambda; trial_dots is scratch).
+// Returns false when there is no non-negative solution.
 template <int K>
 bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
                        const std::vector<double>& inv_c, const Eigen::Matrix<double, K, 1>& b,
-                       std::vector<double>& f, std::vector<double>& dots, VrmNewton newton_by,
-                       double* residual_out, int* iterations_out) {
+                       std::vector<double>& f, std::vector<double>& dots,
+                       std::vector<double>& trial_dots, VrmNewton newton_by, double* residual_out,
+                       int* iterations_out) {
   using Vec = Eigen::Matrix<double, K, 1>;
   using Mat = Eigen::Matrix<double, K, K>;
   const int m = static_cast<int>(a.size());
   f.assign(m, 0.0);
   dots.resize(m);
+  trial_dots.resize(m);
   if (m == 0) return false;
   const bool cholesky = newton_by == VrmNewton::cholesky_first;
   // Converged residuals sit at 1e-16..1e-12 (rounding of the K x K solves); a stalled line
@@ -121,10 +123,11 @@ bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
     }
     return v;
   };
-  auto dual_value = [&](const Vec& lambda) {
-    double v = b.dot(lambda);
+  // The dual at a trial point; keeps its dots (for residual_at and the next iteration).
+  auto dual_value = [&](const Vec& trial) {
+    double v = b.dot(trial);
     for (int q = 0; q < m; ++q) {
-      const double t = std::max(0.0, a[q].dot(lambda));
+      const double t = std::max(0.0, trial_dots[q] = a[q].dot(trial));
       v -= 0.5 * t * t * inv_c[q];
     }
     return v;
@@ -155,20 +158,24 @@ bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
   // handled by an exact step to the next breakpoint, the part in its range by Newton's method.
   // A Newton trial point is accepted when the dual rises enough (Armijo) or, near the solution
   // where that rise is below the rounding of the dual value, when the moment residual falls.
-  auto residual_at = [&](const Vec& l) {
+  // The moment residual at the trial point of the last dual_value call.
+  auto residual_at_trial = [&]() {
     Vec r = b;
     for (int q = 0; q < m; ++q) {
-      const double t = a[q].dot(l);
+      const double t = trial_dots[q];
       if (t > 0) r.noalias() -= (t * inv_c[q]) * a[q];
     }
     return r.cwiseAbs().maxCoeff();
   };
+  bool dots_known = false;  // dots holds a_q . lambda already (from the accepted trial)
   auto ascend = [&](const Vec& step, double slope, double d0, double r0) {
     if (!(slope > 0)) return false;
     for (double alpha = 1; alpha > 1e-4; alpha *= 0.5) {
       const Vec trial = lambda + alpha * step;
-      if (dual_value(trial) >= d0 + 1e-4 * alpha * slope || residual_at(trial) < 0.5 * r0) {
+      if (dual_value(trial) >= d0 + 1e-4 * alpha * slope || residual_at_trial() < 0.5 * r0) {
         lambda = trial;
+        dots.swap(trial_dots);
+        dots_known = true;
         return true;
       }
     }
@@ -183,7 +190,7 @@ bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
     Mat h = Mat::Zero();
     int active[K], k = 0;  // the first K active neighbours, and how many there are
     for (int q = 0; q < m; ++q) {
-      const double t = dots[q] = a[q].dot(lambda);
+      const double t = dots_known ? dots[q] : (dots[q] = a[q].dot(lambda));
       if (t > 0) {
         f[q] = t * inv_c[q];
         r.noalias() -= f[q] * a[q];
@@ -220,6 +227,7 @@ bool solve_nonnegative(const std::vector<Eigen::Matrix<double, K, 1>>& a,
       }
       if (length == HUGE_VAL) break;
       lambda += (length * (1 + 1e-9) + 1e-12 / v.norm()) * v;
+      dots_known = false;
       continue;
     }
     const Vec& newton = step;

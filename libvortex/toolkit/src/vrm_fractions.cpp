@@ -89,8 +89,8 @@ bool detail::solve_redistribution(const std::vector<std::array<double, 3>>& offs
     a[q] = moment_row(offsets[q]);
     inv_c[q] = inverse_weight(offsets[q]);
   }
-  if (!detail::solve_nonnegative<10>(a, inv_c, moment_target(target), f, scratch.dots, newton_by,
-                                     residual_out, iterations_out))
+  if (!detail::solve_nonnegative<10>(a, inv_c, moment_target(target), f, scratch.dots,
+                                     scratch.trial_dots, newton_by, residual_out, iterations_out))
     return false;
   close_sum(f, self);
   return f[self] >= -1e-12;
@@ -105,8 +105,8 @@ bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offs
     a[q] = Eigen::Vector4d(1, offsets[q][0], offsets[q][1], offsets[q][2]);
     inv_c[q] = inverse_weight(offsets[q]);
   }
-  std::vector<double> dots;
-  if (!detail::solve_nonnegative<4>(a, inv_c, Eigen::Vector4d(1, 0, 0, 0), f, dots,
+  std::vector<double> dots, trial_dots;
+  if (!detail::solve_nonnegative<4>(a, inv_c, Eigen::Vector4d(1, 0, 0, 0), f, dots, trial_dots,
                                     detail::VrmNewton::cholesky_first, nullptr, nullptr))
     return false;
   // sum f = 1 to rounding: the largest share absorbs the difference.

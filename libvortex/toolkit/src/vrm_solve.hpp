@@ -13,8 +13,8 @@ namespace vortex::detail {
 
 struct VrmSolveScratch {
   std::vector<Eigen::Matrix<double, 10, 1>> rows;
-  std::vector<double> inverse_weights;  // 1 / c_q
-  std::vector<double> dots;             // a_q . lambda
+  std::vector<double> inverse_weights;   // 1 / c_q
+  std::vector<double> dots, trial_dots;  // a_q . lambda, at lambda and at a trial point
 };
 
 // As vortex::solve_redistribution (the same arithmetic), or with the Newton directions of
