@@ -235,7 +235,7 @@ VrmOptions plane_wall_options(bool with_distance) {
     return q[2] < 0 || p[2] + q[2] < 0;
   };
   if (with_distance)
-    vrm.wall_distance = [](const std::array<double, 3>& p, double) { return p[2]; };
+    vrm.wall_distance = [](std::size_t, const std::array<double, 3>& p, double) { return p[2]; };
   vrm.moments = [](std::size_t, const std::array<double, 3>& p, double s2, VrmMoments& m) {
     if (p[2] > 3) return false;
     m = free_space_moments(s2);

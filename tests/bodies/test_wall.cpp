@@ -1,7 +1,7 @@
 // The wall: closest points against brute-force sampling and the exact sphere, inside tests,
-// reflection and push-out of particles; shedding conserves the sheet's circulation and puts every
-// particle in the fluid; the VRM with the wall keeps neighbours and inserted particles out of the
-// body and still conserves the total vorticity.
+// reflection and push-out of particles, segments that leave the fluid; shedding conserves the
+// sheet's circulation and puts every particle in the fluid; the VRM with the wall keeps neighbours
+// and inserted particles out of the body and still conserves the total vorticity.
 
 #include <gtest/gtest.h>
 
@@ -59,7 +59,17 @@ TEST(Wall, ReflectionAndPushOutPutParticlesInTheFluid) {
   p.push_back(0.45, 0, 0, 1, 0, 0, 0.01);   // inside: reflected to about 0.55
   p.push_back(0, 0.505, 0, 0, 1, 0, 0.01);  // too close: pushed out to 0.02
   p.push_back(0, 0, 0.9, 0, 0, 1, 0.01);    // far: untouched
+  // The same with the closest points of the first two given (as BodyFlow keeps them).
+  ParticleSet q = p;
+  const std::vector<WallPoint> known = {wall.closest({q.x[0], q.y[0], q.z[0]}),
+                                        wall.closest({q.x[1], q.y[1], q.z[1]})};
+  const WallStats sq = wall.keep_in_fluid(q, 0.02, known);
   const WallStats st = wall.keep_in_fluid(p, 0.02);
+  EXPECT_EQ(sq.reflected, st.reflected);
+  EXPECT_EQ(sq.pushed, st.pushed);
+  EXPECT_EQ(q.x, p.x);
+  EXPECT_EQ(q.y, p.y);
+  EXPECT_EQ(q.z, p.z);
   EXPECT_EQ(st.reflected, 1u);
   EXPECT_EQ(st.pushed, 1u);
   EXPECT_NEAR(wall.closest({p.x[0], p.y[0], p.z[0]}).distance, 0.05, 0.01);
@@ -69,6 +79,28 @@ TEST(Wall, ReflectionAndPushOutPutParticlesInTheFluid) {
   EXPECT_TRUE(wall.blocked({0.6, 0, 0}, {-0.6, 0, 0}));
   EXPECT_FALSE(wall.blocked({0.6, 0, 0}, {0.6, 0.3, 0}));
   EXPECT_FALSE(wall.blocked({2, 2, 2}, {2.5, 2, 2}));
+}
+
+// blocked() shares one search among the segments from one point: the same answers as the
+// inside tests of q and of the midpoint by closest(), on a thin body where midpoints matter, for
+// segments of growing and shrinking length from each point.
+TEST(Wall, BlockedMatchesTheInsideTestsOfEndAndMidpoint) {
+  const Surface s = make_surface(ellipsoid(12, 0.5, 0.5, 0.05));
+  const WallQueries wall(s);
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int blocked = 0;
+  for (int start = 0; start < 60; ++start) {
+    const Vec3 p{0.6 * u(rng), 0.6 * u(rng), 0.12 * u(rng)};
+    for (int k = 0; k < 40; ++k) {
+      const double length = 0.01 + 0.2 * (k % 7) / 6;  // up and down again
+      const Vec3 q = p + length * normalized(Vec3{u(rng), u(rng), u(rng)});
+      const bool expected = wall.inside(q) || wall.inside(0.5 * (p + q));
+      EXPECT_EQ(wall.blocked(p, q), expected) << start << " " << k;
+      blocked += expected;
+    }
+  }
+  EXPECT_GT(blocked, 200);  // many segments end in or cross the disc
 }
 
 TEST(Shedding, ConservesTheSheetCirculationAndStaysInTheFluid) {

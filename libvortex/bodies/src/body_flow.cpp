@@ -26,6 +26,12 @@ Vec3 particle_impulse(const ParticleSet& p) {
   return total;
 }
 
+// The diffusion length beyond which the wall's image moments are left out: 8 of them (the drift
+// is then below 1e-15 of a length).
+double image_reach(double nu, double dt) {
+  return 8 * std::sqrt(2 * nu * dt);
+}
+
 }  // namespace
 
 void validate(const BodyFlowOptions& o) {
@@ -59,8 +65,12 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   options_.vrm.blocked = [wall](const std::array<double, 3>& p, const std::array<double, 3>& q) {
     return wall->blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
   };
-  options_.vrm.wall_distance = [wall](const std::array<double, 3>& p, double reach) {
-    return wall->distance_bound({p[0], p[1], p[2]}, reach);
+  // The closest points found at the start of the sub-step serve the particles of that start.
+  options_.vrm.wall_distance = [this](std::size_t i, const std::array<double, 3>& p, double reach) {
+    const Vec3 x{p[0], p[1], p[2]};
+    if (i < wall_points_.size() && wall_points_[i].panel >= 0 && wall_.near(x, reach))
+      return wall_points_[i].distance;
+    return wall_.distance_bound(x, reach);
   };
   if (options_.wall_diffusion)
     options_.vrm.moments = [this](std::size_t i, const std::array<double, 3>&, double,
@@ -158,16 +168,32 @@ VelocityField BodyFlow::particle_velocity(const ParticleSet& particles, bool gra
 
 void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
   const Vec3 before = particle_impulse(particles);
-  const WallStats w = wall_.keep_in_fluid(particles, options_.min_wall_distance * options_.spacing);
+  const WallStats w =
+      wall_.keep_in_fluid(particles, options_.min_wall_distance * options_.spacing, wall_points_);
   stats.reflected += w.reflected;
   stats.pushed += w.pushed;
   stats.correction_impulse += particle_impulse(particles) - before;
 }
 
-// The image moments of every particle within 8 diffusion lengths of the wall, for the VRM
-// (beyond, the drift is below 1e-15 of a length).
+// The closest wall point of every particle within reach of the wall's bounding box (of the image
+// moments, of the VRM's wall tests), once: the image moments, the VRM and keep_in_fluid all ask
+// for it, and the VRM moves no particle.
+void BodyFlow::find_wall_points(const ParticleSet& particles, double dt) {
+  const double reach =
+      std::max(image_reach(options_.nu, dt), 2 * vrm_radius(options_.vrm, options_.nu, dt));
+  const auto n = static_cast<std::ptrdiff_t>(particles.size());
+  wall_points_.resize(particles.size());
+#pragma omp parallel for schedule(dynamic, 256)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const Vec3 x{particles.x[i], particles.y[i], particles.z[i]};
+    wall_points_[i] = wall_.near(x, reach) ? wall_.closest(x) : WallPoint{};
+  }
+}
+
+// The image moments of every particle within image_reach of the wall, for the VRM (after
+// find_wall_points).
 void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
-  const double s2 = 2 * options_.nu * dt, reach = 8 * std::sqrt(s2);
+  const double s2 = 2 * options_.nu * dt, reach = image_reach(options_.nu, dt);
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
   spread_.assign(particles.size(), VrmMoments{});
   has_spread_.assign(particles.size(), 0);
@@ -175,7 +201,7 @@ void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const Vec3 x{particles.x[i], particles.y[i], particles.z[i]};
     if (!wall_.near(x, reach)) continue;
-    const WallPoint w = wall_.closest(x);
+    const WallPoint& w = wall_points_[i];
     if (w.distance >= reach) continue;
     const Vec3 normal = w.distance > 0 ? normalized(x - w.point) : w.normal;
     spread_[i] = wall_image_moments(w.distance, normal, s2);
@@ -189,9 +215,11 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) 
   if (!options_.wall_diffusion)
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
   const auto vrm_start = Clock::now();
+  find_wall_points(particles, dt);
   if (options_.wall_diffusion) wall_images(particles, dt);
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm, vrm_workspace_);
   stats.inserted += v.inserted;
+  stats.vrm_max_residual = std::max(stats.vrm_max_residual, v.max_residual);
   stats.seconds_vrm += since(vrm_start);
   if (options_.wall_diffusion) {
     // The slip of the sheet enters the fluid over dt as in Stokes's first problem; it is not
@@ -201,6 +229,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) 
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), shed, particles);
   }
   keep_in_fluid(particles, stats);
+  wall_points_.clear();  // the particles move from here on
   const Vec3 before = particle_impulse(particles);
   const auto control_start = Clock::now();
   const ParticleControlStats c = control_particles(particles, options_.control);

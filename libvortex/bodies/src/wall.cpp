@@ -1,6 +1,7 @@
 #include "vortex/bodies/wall.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <vector>
 
@@ -13,6 +14,17 @@ Points centroid_points(const Surface& s) {
   for (const Panel& q : s.panels) p.push_back(q.centroid.x, q.centroid.y, q.centroid.z);
   return p;
 }
+
+std::atomic<std::uint64_t> instances{0};
+
+// Panels around the point p of the last segments asked about, by one thread.
+struct PanelsAround {
+  std::uint64_t wall = 0;  // WallQueries::id_
+  Vec3 p;
+  double length = 0;  // they serve segments from p up to this long
+  Vec3 closest;       // p's closest wall point
+  std::vector<int> panels, candidates;
+};
 
 }  // namespace
 
@@ -39,19 +51,31 @@ Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, cons
 }
 
 WallQueries::WallQueries(const Surface& surface)
-    : surface_(&surface), centroids_(centroid_points(surface)) {
+    : surface_(&surface), id_(++instances), centroids_(centroid_points(surface)) {
   lo_ = hi_ = surface.panels.at(0).v0;
   for (const auto& v : surface.mesh.vertices) {
     lo_ = {std::min(lo_.x, v[0]), std::min(lo_.y, v[1]), std::min(lo_.z, v[2])};
     hi_ = {std::max(hi_.x, v[0]), std::max(hi_.y, v[1]), std::max(hi_.z, v[2])};
   }
+  for (const Panel& p : surface.panels)
+    for (const Vec3& v : {p.v0, p.v1, p.v2})
+      corner_reach_ = std::max(corner_reach_, norm(v - p.centroid));
 }
 
 WallPoint WallQueries::closest(const Vec3& x) const {
   double d2 = 0;
   centroids_.nearest(x.x, x.y, x.z, &d2);
   thread_local std::vector<int> candidates;  // kept, so that repeated queries allocate nothing
-  centroids_.query(x.x, x.y, x.z, std::sqrt(d2) + surface_->max_diameter, candidates);
+  // The closest point y of panel j: |x - c_j| <= |x - y| + |y - c_j| <= sqrt(d2) + corner_reach_
+  // (a triangle's farthest point from its centroid is a corner). The margin keeps the panels that
+  // tie with it to rounding.
+  const double nearest = std::sqrt(d2);
+  centroids_.query(x.x, x.y, x.z, nearest + corner_reach_ + 1e-9 * (1 + nearest + corner_reach_),
+                   candidates);
+  return closest_among(x, candidates);
+}
+
+WallPoint WallQueries::closest_among(const Vec3& x, const std::vector<int>& candidates) const {
   WallPoint best;
   double best_d = INFINITY, best_align = -1;
   for (int j : candidates) {
@@ -79,7 +103,36 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q) const {
                        std::max(p.y, q.y) < lo_.y || std::min(p.y, q.y) > hi_.y ||
                        std::max(p.z, q.z) < lo_.z || std::min(p.z, q.z) > hi_.z;
   if (off_box) return false;
-  return inside(q) || inside(0.5 * (p + q));
+  // The closest point y* of a point x within `length` of p lies within |x - y_p| <= length + d_p
+  // of x (y_p: p's closest point, d_p = |p - y_p|), and the centroid of y*'s panel within
+  // corner_reach_ of y*: within 2 length + d_p + corner_reach_ of p. Those panels are gathered
+  // once for the segments from one p; the closest points of q and of the midpoint are found among
+  // them (the same as closest(), whose candidates they include).
+  thread_local PanelsAround around;
+  const double length = norm(q - p);
+  const bool same_p =
+      around.wall == id_ && around.p.x == p.x && around.p.y == p.y && around.p.z == p.z;
+  if (!same_p || length > around.length) {
+    if (!same_p) around.closest = closest(p).point;
+    const double d_p = norm(p - around.closest);
+    around.wall = id_;
+    around.p = p;
+    around.length = std::max(length, around.length);  // the last p's segments: a guess
+    const double r = 2 * around.length + d_p + corner_reach_;
+    centroids_.query(p.x, p.y, p.z, r + 1e-9 * (1 + r), around.panels);
+  }
+  const auto inside_around = [&](const Vec3& x) {
+    const double bound = norm(x - around.closest);  // >= x's distance to the wall
+    const double r = bound + corner_reach_ + 1e-9 * (1 + bound + corner_reach_);
+    around.candidates.clear();
+    for (int j : around.panels) {
+      const Vec3 c = surface_->panels[j].centroid;
+      const double dx = c.x - x.x, dy = c.y - x.y, dz = c.z - x.z;
+      if (dx * dx + dy * dy + dz * dz <= r * r) around.candidates.push_back(j);
+    }
+    return closest_among(x, around.candidates).distance < 0;
+  };
+  return inside_around(q) || inside_around(0.5 * (p + q));
 }
 
 double WallQueries::distance_bound(const Vec3& x, double reach) const {
@@ -87,13 +140,17 @@ double WallQueries::distance_bound(const Vec3& x, double reach) const {
   return std::max({lo_.x - x.x, x.x - hi_.x, lo_.y - x.y, x.y - hi_.y, lo_.z - x.z, x.z - hi_.z});
 }
 
-WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance) const {
+WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance,
+                                     const std::vector<WallPoint>& known) const {
   std::size_t reflected = 0, pushed = 0;
   const auto n = static_cast<std::ptrdiff_t>(ps.size());
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : reflected, pushed)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const Vec3 x{ps.x[i], ps.y[i], ps.z[i]};
-    const WallPoint w = closest(x);
+    // Farther than min_distance from the bounding box: in the fluid and far enough.
+    if (!near(x, min_distance)) continue;
+    const bool found = static_cast<std::size_t>(i) < known.size() && known[i].panel >= 0;
+    const WallPoint w = found ? known[i] : closest(x);
     if (w.distance >= min_distance) continue;
     double target = w.distance;
     if (target < 0) {

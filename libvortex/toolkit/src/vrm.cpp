@@ -10,7 +10,7 @@
 
 #include <omp.h>
 
-#include "vortex/neighbor_search.hpp"
+#include "vortex/grid_search.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm_solve.hpp"
 
@@ -90,7 +90,7 @@ struct Block {
 
 // One thread's scratch.
 struct ThreadStore {
-  std::vector<int> found, extra, near_node;
+  std::vector<int> within, found, extra;
   std::vector<std::array<double, 3>> offsets;
   std::vector<double> f;
   detail::VrmSolveScratch solve;
@@ -102,34 +102,35 @@ struct ThreadStore {
 // Every thread's scratch to the largest capacity any of them has needed, so that a step like an
 // earlier one allocates nothing, whichever thread solves which particle.
 void reserve_alike(std::vector<ThreadStore>& threads) {
-  std::size_t found = 0, extra = 0, near = 0, offsets = 0, f = 0, rows = 0, weights = 0, dots = 0;
+  std::size_t within = 0, found = 0, extra = 0, offsets = 0, f = 0, rows = 0, weights = 0, dots = 0;
   for (const ThreadStore& w : threads) {
     found = std::max(found, w.found.capacity());
     extra = std::max(extra, w.extra.capacity());
-    near = std::max(near, w.near_node.capacity());
+    within = std::max(within, w.within.capacity());
     offsets = std::max(offsets, w.offsets.capacity());
     f = std::max(f, w.f.capacity());
     rows = std::max(rows, w.solve.rows.capacity());
-    weights = std::max(weights, w.solve.weights.capacity());
-    dots = std::max(dots, w.solve.dots.capacity());
+    weights = std::max(weights, w.solve.inverse_weights.capacity());
+    dots = std::max({dots, w.solve.dots.capacity(), w.solve.trial_dots.capacity()});
   }
   for (ThreadStore& w : threads) {
     w.found.reserve(found);
     w.extra.reserve(extra);
-    w.near_node.reserve(near);
+    w.within.reserve(within);
     w.offsets.reserve(offsets);
     w.f.reserve(f);
     w.solve.rows.reserve(rows);
-    w.solve.weights.reserve(weights);
+    w.solve.inverse_weights.reserve(weights);
     w.solve.dots.reserve(dots);
+    w.solve.trial_dots.reserve(dots);
   }
 }
 
 }  // namespace
 
 struct VrmWorkspace::Impl {
-  NeighborSearch base;   // the particles at the start of the step
-  NeighborSearch added;  // the particles inserted since
+  GridSearch base;   // the particles at the start of the step (cells of R)
+  GridSearch added;  // the particles inserted since
   std::vector<ThreadStore> threads;
   std::vector<Block> blocks;
   std::vector<Span> lists, proposals;
@@ -192,7 +193,7 @@ class VrmStep {
     }
     ws_.distance.clear();
     if (o.blocked && o.wall_distance) wall_distances(0);
-    ws_.base.rebuild(p_);
+    ws_.base.rebuild(p_, radius_);
   }
 
   // The wall distances of the particles from `first` on (exact within the reach of the widest
@@ -202,7 +203,8 @@ class VrmStep {
     ws_.distance.resize(p_.size());
 #pragma omp parallel for if (n - static_cast <std::ptrdiff_t>(first) > 500) schedule(dynamic, 256)
     for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(first); i < n; ++i)
-      ws_.distance[i] = o_.wall_distance({p_.x[i], p_.y[i], p_.z[i]}, 2 * radius_);
+      ws_.distance[i] =
+          o_.wall_distance(static_cast<std::size_t>(i), {p_.x[i], p_.y[i], p_.z[i]}, 2 * radius_);
   }
 
   // The hook's moments per owner, in units of h (owners it leaves alone use free_).
@@ -325,10 +327,11 @@ class VrmStep {
     b.fractions.insert(b.fractions.end(), w.f.begin(), w.f.end());
   }
 
-  // Solves owner i on its neighbours within r (w.offsets and w.self then describe them); on
-  // success records its fractions.
+  // Solves owner i on its neighbours within r (w.within: all particles within r; w.found,
+  // w.offsets and w.self: those the wall does not block); on success records its fractions.
   bool solve_within(std::ptrdiff_t i, double r, ThreadStore& w) {
-    neighbors(p_.x[i], p_.y[i], p_.z[i], r, w, w.found);
+    neighbors(p_.x[i], p_.y[i], p_.z[i], r, w, w.within);
+    w.found = w.within;
     if (may_block(i, r))
       w.found.erase(std::remove_if(w.found.begin(), w.found.end(),
                                    [&](int j) {
@@ -353,7 +356,8 @@ class VrmStep {
     return true;
   }
 
-  // Free lattice nodes within R of particle i, as insertion proposals.
+  // Free lattice nodes within R of particle i, as insertion proposals (after solve_within(i, R):
+  // w.within holds the particles within R).
   void propose_free_nodes(std::ptrdiff_t i, ThreadStore& w) {
     const long r_cells = static_cast<long>(std::ceil(radius_ / h_));
     const long ci = std::lround(p_.x[i] / h_), cj = std::lround(p_.y[i] / h_),
@@ -374,13 +378,14 @@ class VrmStep {
   }
 
   // Occupied only by a particle that is also a neighbour of i (a particle near the node but outside
-  // R would leave the gap open), or across the wall.
+  // R would leave the gap open), or across the wall. The neighbours are i's list within R, so no
+  // search is needed.
   bool node_is_free(std::ptrdiff_t i, double nx, double ny, double nz, bool wall,
-                    ThreadStore& w) const {
-    neighbors(nx, ny, nz, o_.hole_distance * h_, w, w.near_node);
-    for (int j : w.near_node) {
-      const double fx = p_.x[j] - p_.x[i], fy = p_.y[j] - p_.y[i], fz = p_.z[j] - p_.z[i];
-      if (fx * fx + fy * fy + fz * fz <= radius_ * radius_) return false;
+                    const ThreadStore& w) const {
+    const double hole = o_.hole_distance * h_;
+    for (int j : w.within) {
+      const double dx = p_.x[j] - nx, dy = p_.y[j] - ny, dz = p_.z[j] - nz;
+      if (dx * dx + dy * dy + dz * dz <= hole * hole) return false;
     }
     return !(wall && blocked(i, -1, {nx, ny, nz}));
   }
@@ -411,7 +416,7 @@ class VrmStep {
       inserted.y += n0_;
       inserted.z += n0_;
       inserted.n = n_added_;
-      ws_.added.rebuild(inserted);
+      ws_.added.rebuild(inserted, radius_);
     }
     return added;
   }
@@ -515,6 +520,10 @@ void validate(const VrmOptions& o) {
   if (o.max_rounds < 1) throw std::invalid_argument("VRM: max_rounds must be >= 1");
 }
 
+double vrm_radius(const VrmOptions& o, double nu, double dt) {
+  return std::max(o.radius_factor * std::sqrt(nu * dt), o.min_radius * o.spacing);
+}
+
 VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) {
   VrmWorkspace workspace;
   return vrm_diffuse(p, nu, dt, o, workspace);
@@ -528,7 +537,7 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o,
   const auto start = std::chrono::steady_clock::now();
   VrmStats stats;
   const double h = o.spacing;
-  const double radius = std::max(o.radius_factor * std::sqrt(nu * dt), o.min_radius * h);
+  const double radius = vrm_radius(o, nu, dt);
   stats.radius = radius;
   if (nu == 0 || dt == 0 || p.size() == 0) return stats;
   VrmStep(p, o, radius, 2.0 * nu * dt / (h * h), *workspace.impl_).run(stats);

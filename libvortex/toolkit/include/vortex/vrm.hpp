@@ -21,14 +21,17 @@
 // piecewise quadratic. Each iteration takes the active neighbours (a_q . lambda > 0): the part of
 // the moment residual that their rows cannot produce is removed by an exact step along which D
 // rises linearly, up to the point where the next neighbour turns active; the rest by a Newton step
-// with H = sum_active a_q a_q^T / c_q (10 x 10, pseudo-inverse) and backtracking. Typical solves
-// take 1 to 10 iterations. When that linear rise meets no neighbour, D is unbounded: there is no
-// non-negative solution (a certificate, not a guess). The particle then gets new, empty neighbours
-// on the free nodes of the lattice h Z^3 within R (a node is free unless one of the particle's
-// neighbours lies within hole_distance * h of it) and is solved again; particles still without a
-// solution after max_rounds try once more with 2 R. After the solve f_pp is reset to
-// 1 - sum_{q != p} f_pq, so the total vorticity is conserved to rounding, and the second moment
-// of the vorticity grows by 2 nu dt per dimension (to the solver's 1e-12).
+// with H = sum_active a_q a_q^T / c_q (10 x 10, pseudo-inverse) and backtracking. Range, null
+// space and H^+ come from a Cholesky factorization of H, or of the active rows' Gram matrix when
+// fewer than ten are active, where that is provably well conditioned, and from an
+// eigendecomposition of H elsewhere (vrm_dual.hpp). Typical solves take 1 to 10 iterations. When
+// that linear rise meets no neighbour, D is unbounded: there is no non-negative solution (a
+// certificate, not a guess). The particle then gets new, empty neighbours on the free nodes of the
+// lattice h Z^3 within R (a node is free unless one of the particle's neighbours lies within
+// hole_distance * h of it) and is solved again; particles still without a solution after max_rounds
+// try once more with 2 R. After the solve f_pp is reset to 1 - sum_{q != p} f_pq, so the total
+// vorticity is conserved to rounding, and the second moment of the vorticity grows by 2 nu dt per
+// dimension (to the solver's 1e-12).
 //
 // Near a wall the heat kernel is not the free-space one: with no flux through the wall it is the
 // free-space kernel plus that of the particle's mirror image, and its moments carry a drift away
@@ -80,12 +83,13 @@ struct VrmOptions {
   // Optional wall: true when the straight path from particle p to point q leaves the fluid. Such
   // neighbours take no share of p's strength and no particle is inserted at such q.
   std::function<bool(const std::array<double, 3>& p, const std::array<double, 3>& q)> blocked;
-  // Optional, with `blocked`: the wall's signed distance at p (negative inside the body) where p
-  // is within `reach` of the wall, a positive lower bound of it elsewhere. blocked(p, q) must be
-  // true when q's distance is negative, and false when |q - p| / 2 is less than p's or q's (the
-  // path and its midpoint then lie in a ball free of the wall): such neighbours are not tested one
-  // by one. Called from several threads.
-  std::function<double(const std::array<double, 3>& p, double reach)> wall_distance;
+  // Optional, with `blocked`: the wall's signed distance at particle i, at p (negative inside the
+  // body), where p is within `reach` of the wall, a positive lower bound of it elsewhere. i is the
+  // particle's index at the call (particles inserted during the step follow those of its start).
+  // blocked(p, q) must be true when q's distance is negative, and false when |q - p| / 2 is less
+  // than p's or q's (the path and its midpoint then lie in a ball free of the wall): such
+  // neighbours are not tested one by one. Called from several threads.
+  std::function<double(std::size_t i, const std::array<double, 3>& p, double reach)> wall_distance;
   // Optional: the moments of particle i's redistribution where they differ from the free-space
   // ones. Called (from several threads) with i, its position and 2 nu dt; returns false for the
   // free-space moments, or true with `moments` filled in absolute units. Such a particle that is
@@ -97,6 +101,9 @@ struct VrmOptions {
 };
 
 void validate(const VrmOptions& options);
+
+// The neighbourhood radius R of a step: max(radius_factor sqrt(nu dt), min_radius h).
+double vrm_radius(const VrmOptions& options, double nu, double dt);
 
 struct VrmStats {
   std::size_t diffused = 0;         // particles redistributed with non-negative fractions

@@ -67,6 +67,7 @@ struct BodyStepStats {
   double seconds_bem = 0, seconds_convect = 0, seconds_diffuse = 0, seconds_total = 0;
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
+  double vrm_max_residual = 0;  // largest moment residual of the VRM's fractions (units of h)
 };
 
 class BodyFlow {
@@ -102,6 +103,7 @@ class BodyFlow {
   const std::vector<Vec3>* near_wall_velocity(const ParticleSet& view);
   void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats);
   void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
+  void find_wall_points(const ParticleSet& particles, double dt);
   void wall_images(const ParticleSet& particles, double dt);
   void record(const BemStats& s, BodyStepStats& stats);
   template <class Work>
@@ -116,7 +118,8 @@ class BodyFlow {
   Points sheet_points_;
   TriangleRule sheet_rule_;
   ParticleSet wall_view_;
-  std::vector<VrmMoments> spread_;  // per particle, of the wall's image kernel
+  std::vector<WallPoint> wall_points_;  // per particle of a sub-step's start (panel -1: far)
+  std::vector<VrmMoments> spread_;      // per particle, of the wall's image kernel
   std::vector<char> has_spread_;
   VrmWorkspace vrm_workspace_;        // kept from one diffusion sub-step to the next
   std::vector<Vec3> near_wall_;       // per panel: exact point-vortex average - cored quadrature

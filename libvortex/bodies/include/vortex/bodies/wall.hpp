@@ -5,12 +5,14 @@
 //
 // The closest panel is found with the library's k-d tree over panel centroids: the panel that
 // holds the closest point has its centroid within (distance to the nearest centroid + largest
-// panel diameter), and the exact point-triangle distance is taken over those candidates. The sign
+// distance from a centroid to its panel's corners), and the exact point-triangle distance is
+// taken over those candidates. The sign
 // is that of the offset along the closest panel's normal (where several panels tie, at an edge or
 // a vertex, the one whose normal is most aligned with the offset), exact for convex bodies and
 // for points closer to a smooth wall than its radius of curvature.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "vortex/bodies/surface.hpp"
@@ -50,7 +52,7 @@ class WallQueries {
   }
   // Whether the straight segment from p to q leaves the fluid (q inside the body, or its
   // midpoint inside: a thin body between them). Segments off the body's bounding box are
-  // answered without a search.
+  // answered without a search; many segments from one p share a search (per thread).
   bool blocked(const Vec3& p, const Vec3& q) const;
   // The signed distance from x to the wall (negative inside) where x lies within `reach` of the
   // bounding box; elsewhere the distance to the box along an axis, a positive lower bound of it.
@@ -58,14 +60,22 @@ class WallQueries {
 
   // Reflects every particle inside the body across the wall to the fluid side (strength kept),
   // then moves every particle closer than `min_distance` out along the normal to that distance.
-  WallStats keep_in_fluid(ParticleSet& particles, double min_distance) const;
+  // `known`: closest points already found for the first particles (panel -1: not found).
+  WallStats keep_in_fluid(ParticleSet& particles, double min_distance,
+                          const std::vector<WallPoint>& known = {}) const;
 
   const Surface& surface() const { return *surface_; }
 
  private:
+  // The closest point to x among `candidates`: ascending panel indices that include every panel
+  // whose centroid lies within (an upper bound of x's distance) + corner_reach_ of x.
+  WallPoint closest_among(const Vec3& x, const std::vector<int>& candidates) const;
+
   const Surface* surface_;
+  std::uint64_t id_;  // tells this instance's panels kept by blocked() from another's
   NeighborSearch centroids_;
-  Vec3 lo_, hi_;  // bounding box of the surface
+  Vec3 lo_, hi_;             // bounding box of the surface
+  double corner_reach_ = 0;  // largest distance from a panel's centroid to one of its corners
 };
 
 }  // namespace vortex::bodies

@@ -1,0 +1,66 @@
+#pragma once
+// The Cholesky factorization of a small symmetric positive definite matrix (at most K x K, held
+// in fixed arrays) with a proof of its conditioning, for the VRM's Newton steps.
+
+#include <cmath>
+
+namespace vortex::detail {
+
+template <int K>
+class SmallCholesky {
+ public:
+  // Factors the n x n matrix with entries a(i, j), i >= j (the lower triangle). True when it is
+  // positive definite with trace(A) trace(A^-1) < 1e10: that product bounds the condition number
+  // from above, so every eigenvalue then exceeds 1e-10 of the largest.
+  template <class Entry>
+  bool factor(int n, Entry a) {
+    n_ = n;
+    double l[K][K];  // the factor L; inverse_ holds L^-1
+    double trace = 0;
+    for (int j = 0; j < n; ++j) {
+      trace += a(j, j);
+      double d = a(j, j);
+      for (int k = 0; k < j; ++k) d -= l[j][k] * l[j][k];
+      if (!(d > 0)) return false;
+      l[j][j] = std::sqrt(d);
+      for (int i = j + 1; i < n; ++i) {
+        double v = a(i, j);
+        for (int k = 0; k < j; ++k) v -= l[i][k] * l[j][k];
+        l[i][j] = v / l[j][j];
+      }
+    }
+    // trace(A^-1) = |L^-1|_F^2 >= 1 / (smallest eigenvalue); trace(A) >= the largest.
+    double inverse_trace = 0;
+    for (int c = 0; c < n; ++c) {
+      inverse_[c][c] = 1 / l[c][c];
+      inverse_trace += inverse_[c][c] * inverse_[c][c];
+      for (int i = c + 1; i < n; ++i) {
+        double v = 0;
+        for (int k = c; k < i; ++k) v -= l[i][k] * inverse_[k][c];
+        inverse_[i][c] = v / l[i][i];
+        inverse_trace += inverse_[i][c] * inverse_[i][c];
+      }
+    }
+    return trace * inverse_trace < 1e10;
+  }
+
+  // x = A^-1 r = L^-T L^-1 r (x may be r).
+  void solve(const double* r, double* x) const {
+    double y[K];
+    for (int i = 0; i < n_; ++i) {
+      y[i] = 0;
+      for (int k = 0; k <= i; ++k) y[i] += inverse_[i][k] * r[k];
+    }
+    for (int i = 0; i < n_; ++i) {
+      double v = 0;
+      for (int k = i; k < n_; ++k) v += inverse_[k][i] * y[k];
+      x[i] = v;
+    }
+  }
+
+ private:
+  int n_ = 0;
+  double inverse_[K][K];
+};
+
+}  // namespace vortex::detail
