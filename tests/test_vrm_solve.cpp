@@ -69,8 +69,12 @@ double optimality_violation(const Offsets& d, const std::vector<double>& f) {
   return worst;
 }
 
-// Solves by both Newton paths; when a non-negative solution exists, checks both against the
-// target and each other. Returns whether it exists.
+// Solves by both Newton paths; when a non-negative solution exists, checks the fractions against
+// the target and, where the eigen path found them too, against its fractions. Returns whether
+// they exist. The Cholesky-first path must find every solution the eigen path finds; on rank-
+// deficient rows the eigen path alone may miss one by rounding (seen with -march=native, whose
+// vector arithmetic rounds Eigen's decompositions differently), which the independent checks
+// below then judge.
 bool check_both(const Offsets& d, int self, const VrmMoments& target, const char* what) {
   std::vector<double> f, f_eigen;
   detail::VrmSolveScratch scratch;
@@ -79,8 +83,8 @@ bool check_both(const Offsets& d, int self, const VrmMoments& target, const char
                                                detail::VrmNewton::cholesky_first);
   const bool ok_eigen = detail::solve_redistribution(
       d, self, target, f_eigen, scratch, &residual_eigen, nullptr, detail::VrmNewton::eigen_only);
-  EXPECT_EQ(ok, ok_eigen) << what;
-  if (!ok || !ok_eigen) return false;
+  EXPECT_TRUE(ok || !ok_eigen) << what << ": the eigen path found fractions, Cholesky-first not";
+  if (!ok) return false;
   const auto m = moments_of(d, f), want = target_of(target);
   for (int k = 0; k < 10; ++k) EXPECT_NEAR(m[k], want[k], 1e-11) << what << ", moment " << k;
   double sum = 0;
@@ -91,7 +95,8 @@ bool check_both(const Offsets& d, int self, const VrmMoments& target, const char
   EXPECT_NEAR(sum, 1, 2e-15) << what;  // the circulation that the fractions hand on
   EXPECT_LT(optimality_violation(d, f), 1e-9) << what;
   // The least-norm fractions are unique: the previous path's agree to the solves' tolerance.
-  for (std::size_t q = 0; q < f.size(); ++q) EXPECT_NEAR(f[q], f_eigen[q], 1e-9) << what;
+  if (ok_eigen)
+    for (std::size_t q = 0; q < f.size(); ++q) EXPECT_NEAR(f[q], f_eigen[q], 1e-9) << what;
   EXPECT_LE(residual, 1e-12) << what;
   return true;
 }
