@@ -36,66 +36,104 @@ int depth_of(const LocalExpansionLists& out) {
   return static_cast<int>(out.level_start.size()) - 2;
 }
 
-// Runs fn(node) for every node of each level, the levels from `first` towards `last` (both
-// included), the nodes of one level in parallel.
+// The level whose nodes root the subtrees that threads walk each on its own: the first with 8
+// nodes a thread (or the deepest). Few barriers: on a machine shared with other jobs, a loop per
+// level made the stage ten times slower on two threads than on one.
+int split_level(const LocalExpansionLists& out) {
+  const int want = 8 * omp_get_max_threads();
+  for (int level = 0; level < depth_of(out); ++level)
+    if (out.level_start[level + 1] - out.level_start[level] >= want) return level;
+  return depth_of(out);
+}
+
+// fn(node) for every node, children before their parent: the subtrees of the split level in
+// parallel, each in post-order, then the nodes above it, deepest first.
 template <class Fn>
-void for_levels(const LocalExpansionLists& out, int first, int last, Fn&& fn) {
-  const int step = first <= last ? 1 : -1;
-  for (int level = first; level != last + step; level += step) {
-    const int begin = out.level_start[level], end = out.level_start[level + 1];
-#pragma omp parallel for schedule(dynamic, 16)
-    for (int i = begin; i < end; ++i) fn(out.by_level[i]);
-  }
+void bottom_up(const KdTree& tree, const LocalExpansionLists& out, Fn&& fn) {
+  const int split = split_level(out);
+  auto walk = [&](auto&& self, int t) -> void {
+    const KdNode& n = tree.nodes[t];
+    for (int c = n.first_child; c < n.first_child + n.num_children; ++c) self(self, c);
+    fn(t);
+  };
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int i = out.level_start[split]; i < out.level_start[split + 1]; ++i)
+    walk(walk, out.by_level[i]);
+  for (int i = out.level_start[split] - 1; i >= 0; --i) fn(out.by_level[i]);
 }
 
-// Entries of the sorted a not in the sorted b, written to `to`; their number.
-template <class Keep>
-int difference(const int* a, int na, const int* b, int nb, int* to, Keep&& keep) {
-  int n = 0;
-  for (int i = 0, j = 0; i < na; ++i) {
-    while (j < nb && b[j] < a[i]) ++j;
-    if ((j == nb || b[j] != a[i]) && keep(a[i])) to[n++] = a[i];
-  }
-  return n;
+// fn(node) for every node, parents before their children: the nodes above the split level, then
+// its subtrees in parallel, each in pre-order.
+template <class Fn>
+void top_down(const KdTree& tree, const LocalExpansionLists& out, Fn&& fn) {
+  const int split = split_level(out);
+  for (int i = 0; i < out.level_start[split]; ++i) fn(out.by_level[i]);
+  auto walk = [&](auto&& self, int t) -> void {
+    fn(t);
+    const KdNode& n = tree.nodes[t];
+    for (int c = n.first_child; c < n.first_child + n.num_children; ++c) self(self, c);
+  };
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int i = out.level_start[split]; i < out.level_start[split + 1]; ++i)
+    walk(walk, out.by_level[i]);
 }
 
-// The far entries common to all leaves under each node (sorted), bottom-up; room[T] is an upper
-// bound of their number.
-void find_common_entries(const KdTree& targets, const InteractionLists& lists,
-                         LocalExpansionLists& out) {
-  for_levels(out, depth_of(out), 0, [&](int t) {
+// A list of source nodes.
+struct Span {
+  const int* data = nullptr;
+  int size = 0;
+  const int* begin() const { return data; }
+  const int* end() const { return data + size; }
+};
+
+// The far entries common to all leaves under node t: a leaf's far list, or its slot.
+Span common_of(const KdTree& targets, const InteractionLists& lists, const LocalExpansionLists& out,
+               int t) {
+  if (targets.nodes[t].is_leaf()) {
+    const int leaf = out.leaf_of[t];
+    return {lists.far_nodes.data() + lists.far_offsets[leaf],
+            lists.far_offsets[leaf + 1] - lists.far_offsets[leaf]};
+  }
+  return {out.common.data() + out.slot_offsets[t], out.common_count[t]};
+}
+
+// The entries taken by M2L at node t or above (held by the slot of the lowest node that took).
+Span taken_of(const LocalExpansionLists& out, int t) {
+  const int owner = t >= 0 ? out.taken_owner[t] : -1;
+  if (owner < 0) return {};
+  return {out.taken.data() + out.slot_offsets[owner], out.taken_count[owner]};
+}
+
+// The calling thread's marks, one per source node, all 0 between uses.
+unsigned char* thread_marks(LocalExpansionLists& out, std::size_t num_sources) {
+  return out.marks.data() + omp_get_thread_num() * num_sources;
+}
+
+// The far entries common to all leaves under each inner node, bottom-up (an entry is common when
+// all the children have it; each child has it at most once); room[T] bounds their number.
+void find_common_entries(const KdTree& targets, const KdTree& sources,
+                         const InteractionLists& lists, LocalExpansionLists& out) {
+  bottom_up(targets, out, [&](int t) {
     const KdNode& node = targets.nodes[t];
-    int* common = out.common.data() + out.slot_offsets[t];
-    if (node.is_leaf()) {
-      const int leaf = out.leaf_of[t];
-      const int* far = lists.far_nodes.data() + lists.far_offsets[leaf];
-      const int n = lists.far_offsets[leaf + 1] - lists.far_offsets[leaf];
-      std::copy(far, far + n, common);
-      std::sort(common, common + n);
-      out.common_count[t] = n;
-      return;
-    }
-    // Starting from the child with the fewest, which fit in the node's room.
+    if (node.is_leaf()) return;
+    unsigned char* seen = thread_marks(out, sources.nodes.size());
     const int first = node.first_child, last = first + node.num_children;
-    int fewest = first;
     for (int c = first; c < last; ++c)
-      if (out.common_count[c] < out.common_count[fewest]) fewest = c;
-    int n = out.common_count[fewest];
-    const int* from = out.common.data() + out.slot_offsets[fewest];
-    std::copy(from, from + n, common);
-    for (int c = first; c < last && n > 0; ++c) {
-      if (c == fewest) continue;
-      const int* other = out.common.data() + out.slot_offsets[c];
-      const int m = out.common_count[c];
-      int kept = 0;
-      for (int i = 0, j = 0; i < n; ++i) {
-        while (j < m && other[j] < common[i]) ++j;
-        if (j < m && other[j] == common[i]) common[kept++] = common[i];
-      }
-      n = kept;
-    }
+      for (int s : common_of(targets, lists, out, c)) ++seen[s];
+    int* common = out.common.data() + out.slot_offsets[t];
+    int n = 0;
+    for (int s : common_of(targets, lists, out, first))
+      if (seen[s] == node.num_children) common[n++] = s;
+    for (int c = first; c < last; ++c)
+      for (int s : common_of(targets, lists, out, c)) seen[s] = 0;
     out.common_count[t] = n;
   });
+}
+
+// Whether M2L at a node of n targets can ever be cheaper than M2P (in Auto): one M2L against the
+// M2P of one source node at its n targets, before any L2L or L2P.
+bool may_take(FarField mode, const FarFieldCosts& c, const KdNode& t) {
+  return mode == FarField::Local || (mode == FarField::Auto && t.count() * c.m2p_target > c.m2l);
 }
 
 // Whether target node t takes its k candidate M2L entries (has_local_above: a parent's local
@@ -111,24 +149,35 @@ bool takes_local(FarField mode, const FarFieldCosts& c, int k, const KdNode& t, 
 
 // Top-down: each node's M2L list (its common entries not taken above that m2l_accepts allows, if
 // it takes them) and the entries taken at it or above.
-void choose_m2l(const KdTree& targets, const KdTree& sources, double theta, FarField mode,
-                const FarFieldCosts& costs, LocalExpansionLists& out) {
-  for_levels(out, 0, depth_of(out), [&](int t) {
+void choose_m2l(const KdTree& targets, const KdTree& sources, const InteractionLists& lists,
+                double theta, FarField mode, const FarFieldCosts& costs, LocalExpansionLists& out) {
+  top_down(targets, out, [&](int t) {
     const KdNode& node = targets.nodes[t];
     const int parent = node.parent;
-    const int* above = parent >= 0 ? out.taken.data() + out.slot_offsets[parent] : nullptr;
-    const int n_above = parent >= 0 ? out.taken_count[parent] : 0;
     const bool local_above = parent >= 0 && out.has_local[parent];
+    const Span above = taken_of(out, parent);
     const std::size_t slot = out.slot_offsets[t];
     int* m2l = out.m2l.data() + slot;
-    int k = difference(out.common.data() + slot, out.common_count[t], above, n_above, m2l,
-                       [&](int s) { return m2l_accepts(node, sources.nodes[s], theta); });
-    if (!takes_local(mode, costs, k, node, out.subtree[t], local_above)) k = 0;
+    int k = 0;
+    if (may_take(mode, costs, node)) {
+      unsigned char* taken = thread_marks(out, sources.nodes.size());
+      for (int s : above) taken[s] = 1;
+      for (int s : common_of(targets, lists, out, t))
+        if (!taken[s] && m2l_accepts(node, sources.nodes[s], theta)) m2l[k++] = s;
+      for (int s : above) taken[s] = 0;
+      if (!takes_local(mode, costs, k, node, out.subtree[t], local_above)) k = 0;
+    }
     out.m2l_count_of[t] = k;
     out.has_local[t] = local_above || k > 0;
+    if (k == 0) {
+      out.taken_owner[t] = parent >= 0 ? out.taken_owner[parent] : -1;
+      return;
+    }
     int* taken = out.taken.data() + slot;
-    std::merge(above, above + n_above, m2l, m2l + k, taken);
-    out.taken_count[t] = n_above + k;
+    std::copy(above.begin(), above.end(), taken);
+    std::copy(m2l, m2l + k, taken + above.size);
+    out.taken_count[t] = above.size + k;
+    out.taken_owner[t] = t;
   });
 }
 
@@ -141,21 +190,22 @@ std::size_t prefix_sum(const int* count, int n, std::vector<int>& offsets) {
 }
 
 // Each leaf's M2P list: its far entries, in their order, less those taken at it or above; written
-// first into the leaf's (no longer needed) common slot.
-void leave_to_m2p(const KdTree& targets, const InteractionLists& lists, LocalExpansionLists& out) {
+// first into the leaf's (unused) common slot.
+void leave_to_m2p(const KdTree& targets, const KdTree& sources, const InteractionLists& lists,
+                  LocalExpansionLists& out) {
   const int num_leaves = static_cast<int>(targets.leaves.size());
   resize_kept(out.m2p_count, num_leaves);
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(static)
   for (int leaf = 0; leaf < num_leaves; ++leaf) {
     const int t = targets.leaves[leaf];
-    const int* taken = out.taken.data() + out.slot_offsets[t];
-    const int n_taken = out.taken_count[t];
+    const Span taken = taken_of(out, t);
+    unsigned char* marked = thread_marks(out, sources.nodes.size());
+    for (int s : taken) marked[s] = 1;
     int* kept = out.common.data() + out.slot_offsets[t];
     int n = 0;
-    for (int k = lists.far_offsets[leaf]; k < lists.far_offsets[leaf + 1]; ++k) {
-      const int s = lists.far_nodes[k];
-      if (!std::binary_search(taken, taken + n_taken, s)) kept[n++] = s;
-    }
+    for (int k = lists.far_offsets[leaf]; k < lists.far_offsets[leaf + 1]; ++k)
+      if (!marked[lists.far_nodes[k]]) kept[n++] = lists.far_nodes[k];
+    for (int s : taken) marked[s] = 0;
     out.m2p_count[leaf] = n;
   }
   resize_kept(out.m2p_nodes, prefix_sum(out.m2p_count.data(), num_leaves, out.m2p_offsets));
@@ -200,9 +250,11 @@ void build_local_expansion_lists(const KdTree& targets, const KdTree& sources,
                                  const InteractionLists& lists, double theta, FarField mode,
                                  const FarFieldCosts& costs, LocalExpansionLists& out) {
   const int num_nodes = static_cast<int>(targets.nodes.size());
-  for (auto* v : {&out.room, &out.common_count, &out.taken_count, &out.m2l_count_of, &out.subtree,
-                  &out.leaf_of})
+  for (auto* v : {&out.room, &out.common_count, &out.taken_count, &out.taken_owner,
+                  &out.m2l_count_of, &out.subtree, &out.leaf_of})
     resize_kept(*v, num_nodes);
+  resize_kept(out.marks, sources.nodes.size() * omp_get_max_threads());
+  std::fill(out.marks.begin(), out.marks.end(), 0);
   resize_kept(out.has_local, num_nodes);
   resize_kept(out.slot_offsets, num_nodes + 1);
   std::fill(out.leaf_of.begin(), out.leaf_of.end(), -1);
@@ -239,10 +291,10 @@ void build_local_expansion_lists(const KdTree& targets, const KdTree& sources,
   const std::size_t total = out.slot_offsets[num_nodes];
   for (auto* v : {&out.common, &out.taken, &out.m2l}) resize_kept(*v, total);
 
-  find_common_entries(targets, lists, out);
-  choose_m2l(targets, sources, theta, mode, costs, out);
+  find_common_entries(targets, sources, lists, out);
+  choose_m2l(targets, sources, lists, theta, mode, costs, out);
   flatten_m2l(num_nodes, out);
-  leave_to_m2p(targets, lists, out);
+  leave_to_m2p(targets, sources, lists, out);
   count_operations(targets, out);
 }
 

@@ -41,11 +41,13 @@ struct LocalExpansionLists {
 
   // Storage of the build, kept so that a rebuild of similar size allocates nothing: per target
   // node a slot of room[T] entries at slot_offsets[T] holding the far entries common to all its
-  // leaves (sorted), those taken by M2L at it or above (sorted), and its M2L list; the nodes by
-  // level; counts per node and leaf.
+  // leaves (inner nodes), those taken by M2L at it or above (where it takes; taken_owner[T] is the
+  // node whose slot holds T's), and its M2L list; the nodes by level; counts per node and leaf;
+  // per thread a mark per source node.
   std::vector<std::size_t> slot_offsets;
-  std::vector<int> room, common, common_count, taken, taken_count, m2l, m2l_count_of, subtree;
-  std::vector<int> by_level, level_start, level_fill, leaf_of, m2p_count;
+  std::vector<int> room, common, common_count, taken, taken_count, taken_owner, m2l, m2l_count_of;
+  std::vector<int> subtree, by_level, level_start, level_fill, leaf_of, m2p_count;
+  std::vector<unsigned char> marks;
 
   bool any_local() const { return m2l_count > 0; }
 };

@@ -77,7 +77,7 @@ class CpuBackend final : public Backend {
                      gradient, out);
     stats.times.near = seconds_since(stage);
     stage = Clock::now();
-    const FarList m2p = plan_far_field(plan, options, gradient, stats);
+    const FarList m2p = plan_far_field(plan, options, stats);
     if (far_arithmetic(options) == FarArithmetic::Float)
       far_sum(float_, plan, m2p, gradient, out, stats);
     else
@@ -105,7 +105,7 @@ class CpuBackend final : public Backend {
 
   // The far field's choice between M2P and local expansions (local_expansion_lists.hpp) for the
   // option; what is left to M2P.
-  FarList plan_far_field(const TreePlan& plan, const ResolvedOptions& options, bool gradient,
+  FarList plan_far_field(const TreePlan& plan, const ResolvedOptions& options,
                          EvaluationStats& stats) {
     const auto stage = Clock::now();
     const InteractionLists& lists = plan.lists;
@@ -116,7 +116,7 @@ class CpuBackend final : public Backend {
     local_.m2l_count = 0;
     if (options.far_field == FarField::M2P || lists.far_nodes.empty()) return m2p;
     const FarFieldCosts costs = options.far_field == FarField::Auto
-                                    ? far_field_costs(plan.order, far_arithmetic(options), gradient)
+                                    ? far_field_costs(plan.order, far_arithmetic(options))
                                     : FarFieldCosts{};
     build_local_expansion_lists(plan.target_tree, plan.source_tree, lists, options.tree.theta,
                                 options.far_field, costs, local_);

@@ -74,8 +74,9 @@ constexpr int local_order(int p) {
 }
 
 // The seconds of one M2L, L2L, L2P (per target) and M2P (per source node and target) at order p in
-// the far field's arithmetic, measured once per process for each order, arithmetic and kind.
-FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic, bool gradient);
+// the far field's arithmetic, with the gradient, measured once per process for each order and
+// arithmetic.
+FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic);
 
 // M2L: the local expansions (order local_order(p), double, local_size of them per target node at
 // locals[node * size]) of every target node that holds one, zeroed, then the M2L of its list.

@@ -1,6 +1,7 @@
 // The cost model of the far field's choice between M2P and local expansions: each operation timed
-// on this machine, once per process for each order, arithmetic and kind (velocity, or velocity
-// and gradient), on a synthetic box and leaf (the operations' times do not depend on the data).
+// on this machine, once per process for each order and arithmetic, on a synthetic box and leaf
+// (the operations' times do not depend on the data). Timed with the gradient, and used for calls
+// of both kinds, so that the velocity of a call without the gradient is that of a call with it.
 // One thread, best of several rounds: the other threads of a shared machine slow a round down,
 // never speed it up.
 
@@ -35,7 +36,8 @@ double best_time(int calls, Fn&& fn) {
 }
 
 template <int P, class T>
-FarFieldCosts measure(bool gradient) {
+FarFieldCosts measure() {
+  constexpr bool gradient = true;
   constexpr int Q = local_order(P), kTargets = 64;
   std::mt19937 gen(1);
   std::uniform_real_distribution<double> u(-0.5, 0.5);
@@ -78,23 +80,21 @@ FarFieldCosts measure(bool gradient) {
 
 }  // namespace
 
-FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic, bool gradient) {
+FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic) {
   static std::mutex mutex;
-  static FarFieldCosts known[kMaxMultipoleOrder + 1][2][2];
-  static bool measured[kMaxMultipoleOrder + 1][2][2] = {};
+  static FarFieldCosts known[kMaxMultipoleOrder + 1][2];
+  static bool measured[kMaxMultipoleOrder + 1][2] = {};
   dispatch_order(p, "far field costs", [](auto) {});  // the order's check
-  const int a = arithmetic == FarArithmetic::Float ? 1 : 0, g = gradient ? 1 : 0;
+  const int a = arithmetic == FarArithmetic::Float ? 1 : 0;
   std::lock_guard<std::mutex> lock(mutex);
-  // Both kinds at once, so that a call of the other kind later allocates nothing.
-  if (!measured[p][a][g])
-    for (int kind = 0; kind < 2; ++kind) {
-      known[p][a][kind] = dispatch_order(p, "far field costs", [&](auto P) {
-        constexpr int order = decltype(P)::value;
-        return a ? measure<order, float>(kind) : measure<order, double>(kind);
-      });
-      measured[p][a][kind] = true;
-    }
-  return known[p][a][g];
+  if (!measured[p][a]) {
+    known[p][a] = dispatch_order(p, "far field costs", [&](auto P) {
+      constexpr int order = decltype(P)::value;
+      return a ? measure<order, float>() : measure<order, double>();
+    });
+    measured[p][a] = true;
+  }
+  return known[p][a];
 }
 
 }  // namespace vortex::detail

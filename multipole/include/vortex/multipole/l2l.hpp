@@ -10,20 +10,55 @@
 #include "vortex/multipole/expansion.hpp"
 #include "vortex/multipole/m2l.hpp"
 #include "vortex/multipole/solid_harmonics.hpp"
+#include "vortex/multipole/target_lanes.hpp"
 
 namespace vortex::multipole {
+
+namespace detail {
+#if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+// The three components of a coefficient (and a zero) in one short vector.
+template <class T>
+using Components = simd::Vec<T, 4 * int(sizeof(T))>;
+#pragma GCC diagnostic pop
+#else
+template <class T>
+struct Components {
+  T v[4] = {};
+  T& operator[](int e) { return v[e]; }
+  T operator[](int e) const { return v[e]; }
+  Components operator*(T s) const { return {{v[0] * s, v[1] * s, v[2] * s, v[3] * s}}; }
+  Components operator+(const Components& o) const {
+    return {{v[0] + o.v[0], v[1] + o.v[1], v[2] + o.v[2], v[3] + o.v[3]}};
+  }
+  Components operator-(const Components& o) const {
+    return {{v[0] - o.v[0], v[1] - o.v[1], v[2] - o.v[2], v[3] - o.v[3]}};
+  }
+  Components& operator+=(const Components& o) {
+    for (int e = 0; e < 4; ++e) v[e] += o.v[e];
+    return *this;
+  }
+};
+#endif
+}  // namespace detail
 
 // Adds the three local expansions `parent` (order q), shifted by t = (tx, ty, tz) = child centre -
 // parent centre, to `child` (order q).
 template <class T>
 void l2l(int q, T tx, T ty, T tz, const T* parent, T* child) {
+#if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+  using C = detail::Components<T>;
   detail::check_order(q, 0, "l2l", kMaxLocalOrder);
   constexpr int kCount = coefficient_count(kMaxLocalOrder);
   const int count = coefficient_count(q);
-  // R_d^j(t) and Lambda_k^l for every order, at [d^2 + d + j]; Lambda's three components in a row
-  // of four, so that the innermost loop is one short vector operation.
+  // R_d^j(t) and Lambda_k^l for every order, at [d^2 + d + j]; Lambda's three components in one
+  // short vector, so that the innermost step is a few vector operations.
   T R[kCount], r_re[kCount], r_im[kCount];
-  T a_re[4 * kCount], a_im[4 * kCount];
+  C a_re[kCount], a_im[kCount];
   regular_harmonics(q, tx, ty, tz, R);
   for (int d = 0; d <= q; ++d)
     for (int j = -d; j <= d; ++j) {
@@ -34,29 +69,27 @@ void l2l(int q, T tx, T ty, T tz, const T* parent, T* child) {
   for (int k = 0; k <= q; ++k)
     for (int l = 0; l <= k; ++l) {
       const T w = l > 0 ? T(0.5) : T(1), s = (l & 1) ? T(-1) : T(1);
-      for (int e = 0; e < 4; ++e) {
-        const T re = e < 3 ? w * parent[e * count + cos_index(k, l)] : T(0);
-        const T im = e < 3 && l > 0 ? -w * parent[e * count + sin_index(k, l)] : T(0);
-        a_re[4 * (k * k + k + l) + e] = re;
-        a_im[4 * (k * k + k + l) + e] = im;
-        a_re[4 * (k * k + k - l) + e] = s * re;
-        a_im[4 * (k * k + k - l) + e] = -s * im;
+      C re = {}, im = {};
+      for (int e = 0; e < 3; ++e) {
+        re[e] = w * parent[e * count + cos_index(k, l)];
+        im[e] = l > 0 ? -w * parent[e * count + sin_index(k, l)] : T(0);
       }
+      a_re[k * k + k + l] = re;
+      a_im[k * k + k + l] = im;
+      a_re[k * k + k - l] = re * s;
+      a_im[k * k + k - l] = im * (-s);
     }
   for (int n = 0; n <= q; ++n)
     for (int m = 0; m <= n; ++m) {
-      T re[4] = {}, im[4] = {};
+      C re = {}, im = {};
       for (int k = n; k <= q; ++k) {
         const int d = k - n;
         const int lo = m - d > -k ? m - d : -k, hi = m + d < k ? m + d : k;
         for (int l = lo; l <= hi; ++l) {
           const T br = r_re[d * d + d + l - m], bi = r_im[d * d + d + l - m];
-          const T* ar = a_re + 4 * (k * k + k + l);
-          const T* ai = a_im + 4 * (k * k + k + l);
-          for (int e = 0; e < 4; ++e) {
-            re[e] += ar[e] * br - ai[e] * bi;
-            im[e] += ar[e] * bi + ai[e] * br;
-          }
+          const C ar = a_re[k * k + k + l], ai = a_im[k * k + k + l];
+          re += ar * br - ai * bi;
+          im += ar * bi + ai * br;
         }
       }
       const T w = m > 0 ? T(2) : T(1);
@@ -65,6 +98,9 @@ void l2l(int q, T tx, T ty, T tz, const T* parent, T* child) {
         if (m > 0) child[e * count + sin_index(n, m)] -= w * im[e];
       }
     }
+#if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
+#pragma GCC diagnostic pop
+#endif
 }
 
 }  // namespace vortex::multipole
