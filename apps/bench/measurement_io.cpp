@@ -1,6 +1,7 @@
 #include "measurement_io.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace vortex::cli {
@@ -82,7 +83,7 @@ void write_stage_times(JsonWriter& json, const StageTimes& t, bool with_velocity
 
 std::string describe_far_field(const EvaluationStats& s) {
   const StageTimes& t = s.times;
-  char text[320];
+  char text[480];
   std::snprintf(text, sizeof text,
                 "far field %s: plan %.3e s, M2L %.3e s (%llu), L2L %.3e s (%llu), L2P %.3e s "
                 "(%llu targets), M2P %.3e s (%llu target-box pairs)",
@@ -91,6 +92,14 @@ std::string describe_far_field(const EvaluationStats& s) {
                 static_cast<unsigned long long>(s.l2l_translations), t.l2p,
                 static_cast<unsigned long long>(s.l2p_targets), t.m2p,
                 static_cast<unsigned long long>(s.multipole_interactions));
+  const FarFieldCosts& c = s.far_field_costs;
+  if (c.m2l > 0) {
+    const std::size_t n = std::strlen(text);
+    std::snprintf(text + n, sizeof text - n,
+                  "; measured costs: M2L %.3g us, L2L %.3g us, L2P %.3g us and M2P %.3g us per "
+                  "target",
+                  c.m2l * 1e6, c.l2l * 1e6, c.l2p_target * 1e6, c.m2p_target * 1e6);
+  }
   return text;
 }
 

@@ -24,6 +24,15 @@ struct StageTimes {
   double transfer = 0;  // host <-> device copies
 };
 
+// Seconds of one operation of the CPU far field at the orders used, measured on the machine that
+// runs them: the cost model of FarField::Auto.
+struct FarFieldCosts {
+  double m2l = 0;         // one source node into one local expansion
+  double l2l = 0;         // one local expansion shifted to a child
+  double l2p_target = 0;  // a local expansion at one target
+  double m2p_target = 0;  // one source node at one target
+};
+
 struct EvaluationStats {
   StageTimes times;
   std::string backend;                       // "cpu" or "cuda": what actually ran
@@ -36,6 +45,7 @@ struct EvaluationStats {
   std::uint64_t m2l_translations = 0;        // source node into a target node's local expansion
   std::uint64_t l2l_translations = 0;        // a local expansion shifted to a child
   std::uint64_t l2p_targets = 0;             // targets reached by a local expansion
+  FarFieldCosts far_field_costs;             // what FarField::Auto chose by (zeros otherwise)
   std::uint64_t far_list_entries = 0;        // sum over target leaves of far-list lengths
   std::uint64_t near_list_entries = 0;       // sum over target leaves of near-list lengths
   std::uint64_t target_leaves = 0;

@@ -9,24 +9,17 @@
 // L's M2P list. A source node s may go on T's M2L list only when it is on the far list of every
 // leaf under T and the local expansion about T's centre converges there at least as fast as the
 // leaves' M2P: (r_s + r_T) < theta |c_s - c_T| (m2l_accepts). Whether T takes them is decided per
-// target node, top-down, by the measured cost of each operation (FarFieldCosts).
+// target node, top-down, by the measured cost of each operation (FarFieldCosts, field.hpp).
 
 #include <cstddef>
 #include <vector>
 
+#include "vortex/field.hpp"
 #include "vortex/interaction_lists.hpp"
 #include "vortex/kdtree.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex {
-
-// Seconds of one operation at the orders used, measured on the machine that runs them.
-struct FarFieldCosts {
-  double m2l = 0;         // one source node into one local expansion
-  double l2l = 0;         // one local expansion shifted to a child
-  double l2p_target = 0;  // a local expansion at one target
-  double m2p_target = 0;  // one source node at one target
-};
 
 struct LocalExpansionLists {
   // Per target node (the target tree's node order): the source nodes translated into its local

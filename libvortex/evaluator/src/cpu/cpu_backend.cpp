@@ -114,10 +114,12 @@ class CpuBackend final : public Backend {
     stats.m2l_translations = stats.l2l_translations = stats.l2p_targets = 0;
     stats.times.far_plan = stats.times.m2l = stats.times.l2l = stats.times.l2p = 0;
     local_.m2l_count = 0;
+    stats.far_field_costs = {};
     if (options.far_field == FarField::M2P || lists.far_nodes.empty()) return m2p;
     const FarFieldCosts costs = options.far_field == FarField::Auto
                                     ? far_field_costs(plan.order, far_arithmetic(options))
                                     : FarFieldCosts{};
+    stats.far_field_costs = costs;
     build_local_expansion_lists(plan.target_tree, plan.source_tree, lists, options.tree.theta,
                                 options.far_field, costs, local_);
     stats.times.far_plan = seconds_since(stage);

@@ -2,8 +2,8 @@
 // on this machine, once per process for each order and arithmetic, on a synthetic box and leaf
 // (the operations' times do not depend on the data). Timed with the gradient, and used for calls
 // of both kinds, so that the velocity of a call without the gradient is that of a call with it.
-// One thread, best of several rounds: the other threads of a shared machine slow a round down,
-// never speed it up.
+// Every thread times its own copy at once, under the load the stages run with (all threads busy);
+// each takes the best of several rounds, and the costs are the threads' mean.
 
 #include <chrono>
 #include <mutex>
@@ -88,10 +88,23 @@ FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic) {
   const int a = arithmetic == FarArithmetic::Float ? 1 : 0;
   std::lock_guard<std::mutex> lock(mutex);
   if (!measured[p][a]) {
-    known[p][a] = dispatch_order(p, "far field costs", [&](auto P) {
-      constexpr int order = decltype(P)::value;
-      return a ? measure<order, float>() : measure<order, double>();
-    });
+    FarFieldCosts sum;
+    int threads = 0;
+#pragma omp parallel
+    {
+      const FarFieldCosts c = dispatch_order(p, "far field costs", [&](auto P) {
+        constexpr int order = decltype(P)::value;
+        return a ? measure<order, float>() : measure<order, double>();
+      });
+#pragma omp critical
+      {
+        sum.m2l += c.m2l, sum.l2l += c.l2l;
+        sum.l2p_target += c.l2p_target, sum.m2p_target += c.m2p_target;
+        ++threads;
+      }
+    }
+    known[p][a] = {sum.m2l / threads, sum.l2l / threads, sum.l2p_target / threads,
+                   sum.m2p_target / threads};
     measured[p][a] = true;
   }
   return known[p][a];
