@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "subtree_walks.hpp"
+
 namespace vortex {
 
 namespace {
@@ -30,52 +32,6 @@ void sort_by_level(const KdTree& tree, LocalExpansionLists& out) {
   std::copy(out.level_start.begin(), out.level_start.end() - 1, next.begin());
   for (int k = 0; k < static_cast<int>(tree.nodes.size()); ++k)
     out.by_level[next[tree.nodes[k].level]++] = k;
-}
-
-int depth_of(const LocalExpansionLists& out) {
-  return static_cast<int>(out.level_start.size()) - 2;
-}
-
-// The level whose nodes root the subtrees that threads walk each on its own: the first with 8
-// nodes a thread (or the deepest). Few barriers: on a machine shared with other jobs, a loop per
-// level made the stage ten times slower on two threads than on one.
-int split_level(const LocalExpansionLists& out) {
-  const int want = 8 * omp_get_max_threads();
-  for (int level = 0; level < depth_of(out); ++level)
-    if (out.level_start[level + 1] - out.level_start[level] >= want) return level;
-  return depth_of(out);
-}
-
-// fn(node) for every node, children before their parent: the subtrees of the split level in
-// parallel, each in post-order, then the nodes above it, deepest first.
-template <class Fn>
-void bottom_up(const KdTree& tree, const LocalExpansionLists& out, Fn&& fn) {
-  const int split = split_level(out);
-  auto walk = [&](auto&& self, int t) -> void {
-    const KdNode& n = tree.nodes[t];
-    for (int c = n.first_child; c < n.first_child + n.num_children; ++c) self(self, c);
-    fn(t);
-  };
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int i = out.level_start[split]; i < out.level_start[split + 1]; ++i)
-    walk(walk, out.by_level[i]);
-  for (int i = out.level_start[split] - 1; i >= 0; --i) fn(out.by_level[i]);
-}
-
-// fn(node) for every node, parents before their children: the nodes above the split level, then
-// its subtrees in parallel, each in pre-order.
-template <class Fn>
-void top_down(const KdTree& tree, const LocalExpansionLists& out, Fn&& fn) {
-  const int split = split_level(out);
-  for (int i = 0; i < out.level_start[split]; ++i) fn(out.by_level[i]);
-  auto walk = [&](auto&& self, int t) -> void {
-    fn(t);
-    const KdNode& n = tree.nodes[t];
-    for (int c = n.first_child; c < n.first_child + n.num_children; ++c) self(self, c);
-  };
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int i = out.level_start[split]; i < out.level_start[split + 1]; ++i)
-    walk(walk, out.by_level[i]);
 }
 
 // A list of source nodes.
@@ -113,7 +69,7 @@ unsigned char* thread_marks(LocalExpansionLists& out, std::size_t num_sources) {
 // all the children have it; each child has it at most once); room[T] bounds their number.
 void find_common_entries(const KdTree& targets, const KdTree& sources,
                          const InteractionLists& lists, LocalExpansionLists& out) {
-  bottom_up(targets, out, [&](int t) {
+  bottom_up(targets, LevelOrder{out.by_level, out.level_start}, [&](int t) {
     const KdNode& node = targets.nodes[t];
     if (node.is_leaf()) return;
     unsigned char* seen = thread_marks(out, sources.nodes.size());
@@ -151,7 +107,7 @@ bool takes_local(FarField mode, const FarFieldCosts& c, int k, const KdNode& t, 
 // it takes them) and the entries taken at it or above.
 void choose_m2l(const KdTree& targets, const KdTree& sources, const InteractionLists& lists,
                 double theta, FarField mode, const FarFieldCosts& costs, LocalExpansionLists& out) {
-  top_down(targets, out, [&](int t) {
+  top_down(targets, LevelOrder{out.by_level, out.level_start}, [&](int t) {
     const KdNode& node = targets.nodes[t];
     const int parent = node.parent;
     const bool local_above = parent >= 0 && out.has_local[parent];
@@ -216,9 +172,9 @@ void leave_to_m2p(const KdTree& targets, const KdTree& sources, const Interactio
   }
 }
 
+// On one thread: the M2L lists are short (a parallel loop's wait would cost more).
 void flatten_m2l(int num_nodes, LocalExpansionLists& out) {
   resize_kept(out.m2l_nodes, prefix_sum(out.m2l_count_of.data(), num_nodes, out.m2l_offsets));
-#pragma omp parallel for schedule(static)
   for (int t = 0; t < num_nodes; ++t) {
     const int* m2l = out.m2l.data() + out.slot_offsets[t];
     std::copy(m2l, m2l + out.m2l_count_of[t], out.m2l_nodes.data() + out.m2l_offsets[t]);

@@ -143,15 +143,11 @@ class CpuBackend final : public Backend {
         plan.target_tree.nodes.size() * std::size_t(multipole::local_size(local_order(plan.order)));
     locals_.reserve(size);
     locals_.resize(size);
-    auto stage = Clock::now();
-    m2l_cpu(plan, local_, locals_.data());
-    stats.times.m2l = seconds_since(stage);
-    stage = Clock::now();
-    l2l_cpu(plan, local_, locals_.data());
-    stats.times.l2l = seconds_since(stage);
-    stage = Clock::now();
-    l2p_cpu(plan, local_, locals_.data(), gradient, packed.far_scratch, out);
-    stats.times.l2p = seconds_since(stage);
+    LocalTimes times;
+    local_field_cpu(plan, local_, locals_.data(), gradient, packed.far_scratch, out, times);
+    stats.times.m2l = times.m2l;
+    stats.times.l2l = times.l2l;
+    stats.times.l2p = times.l2p;
   }
 
   template <class T>

@@ -78,17 +78,18 @@ constexpr int local_order(int p) {
 // arithmetic.
 FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic);
 
-// M2L: the local expansions (order local_order(p), double, local_size of them per target node at
-// locals[node * size]) of every target node that holds one, zeroed, then the M2L of its list.
-void m2l_cpu(const TreePlan& plan, const LocalExpansionLists& lists, double* locals);
+// Seconds of the local expansions' operations: what one thread took above the split level of the
+// walk, plus the threads' sum below it divided by their number.
+struct LocalTimes {
+  double m2l = 0, l2l = 0, l2p = 0;
+};
 
-// L2L: each local expansion added, shifted, into its children's, level by level from the root.
-void l2l_cpu(const TreePlan& plan, const LocalExpansionLists& lists, double* locals);
-
-// L2P: the local expansion of every target leaf that holds one at its targets (SIMD lanes in the
-// arithmetic T, sums in double), added to `out`.
+// The local expansions (order local_order(p), double, local_size of them per target node at
+// locals[node * size]) of every target node that holds one: its parent's by L2L plus the M2L of
+// its list; then at the targets of each leaf that holds one (L2P, SIMD lanes in the arithmetic T,
+// sums in double), added to `out`.
 template <class T>
-void l2p_cpu(const TreePlan& plan, const LocalExpansionLists& lists, const double* locals,
-             bool gradient, FarScratch<T>& scratch, ComponentArrays out);
+void local_field_cpu(const TreePlan& plan, const LocalExpansionLists& lists, double* locals,
+                     bool gradient, FarScratch<T>& scratch, ComponentArrays out, LocalTimes& times);
 
 }  // namespace vortex::detail
