@@ -133,15 +133,14 @@ class CpuBackend final : public Backend {
     return {local_.m2p_offsets.data(), local_.m2p_nodes.data(), local_.m2p_nodes.size()};
   }
 
-  // M2L, L2L and L2P of the local expansions the plan holds, into `out`.
+  // M2L, L2L and L2P of the local expansions the lists ask for, into `out`.
   template <class T>
   void local_sum(Packed<T>& packed, const TreePlan& plan, bool gradient, double* const* out,
                  EvaluationStats& stats) {
-    // Reserved whole (not touched where unused), so that a later call that uses more allocates
-    // nothing.
+    // Room for every target node, so that a later call whose lists use more nodes allocates
+    // nothing; only the nodes that hold a local expansion are written.
     const std::size_t size =
         plan.target_tree.nodes.size() * std::size_t(multipole::local_size(local_order(plan.order)));
-    locals_.reserve(size);
     locals_.resize(size);
     LocalTimes times;
     local_field_cpu(plan, local_, locals_.data(), gradient, packed.far_scratch, out, times);
