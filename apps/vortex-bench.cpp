@@ -93,6 +93,8 @@ void print_table(const std::vector<Measurement>& results) {
   for (const auto& r : results) {
     const std::string tree = describe_tree_choice(r.stats);
     if (!tree.empty()) std::printf("%s: %s\n", r.spec.label.c_str(), tree.c_str());
+    if (!r.stats.far_field.empty())
+      std::printf("%s: %s\n", r.spec.label.c_str(), describe_far_field(r.stats).c_str());
   }
 }
 

@@ -1,5 +1,7 @@
 #include "measurement_io.hpp"
 
+#include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace vortex::cli {
@@ -70,7 +72,35 @@ void write_stage_times(JsonWriter& json, const StageTimes& t, bool with_velocity
       .field("multipole", t.multipole)
       .field("lists", t.lists);
   if (with_velocity) json.field("velocity", velocity_time(t));
-  json.field("near", t.near).field("far", t.far).field("transfer", t.transfer).end();
+  json.field("near", t.near).field("far", t.far).field("transfer", t.transfer);
+  json.field("far_plan", t.far_plan)
+      .field("m2l", t.m2l)
+      .field("l2l", t.l2l)
+      .field("l2p", t.l2p)
+      .field("m2p", t.m2p)
+      .end();
+}
+
+std::string describe_far_field(const EvaluationStats& s) {
+  const StageTimes& t = s.times;
+  char text[480];
+  std::snprintf(text, sizeof text,
+                "far field %s: plan %.3e s, M2L %.3e s (%llu), L2L %.3e s (%llu), L2P %.3e s "
+                "(%llu targets), M2P %.3e s (%llu target-box pairs)",
+                s.far_field.c_str(), t.far_plan, t.m2l,
+                static_cast<unsigned long long>(s.m2l_translations), t.l2l,
+                static_cast<unsigned long long>(s.l2l_translations), t.l2p,
+                static_cast<unsigned long long>(s.l2p_targets), t.m2p,
+                static_cast<unsigned long long>(s.multipole_interactions));
+  const FarFieldCosts& c = s.far_field_costs;
+  if (c.m2l > 0) {
+    const std::size_t n = std::strlen(text);
+    std::snprintf(text + n, sizeof text - n,
+                  "; measured costs: M2L %.3g us, L2L %.3g us, L2P %.3g us and M2P %.3g us per "
+                  "target",
+                  c.m2l * 1e6, c.l2l * 1e6, c.l2p_target * 1e6, c.m2p_target * 1e6);
+  }
+  return text;
 }
 
 void write_errors(JsonWriter& json, const FieldErrors& e) {
@@ -114,6 +144,9 @@ void write_measurement(JsonWriter& json, const Measurement& m) {
       .begin_object(true)
       .field("pair_interactions", m.stats.pair_interactions)
       .field("multipole_interactions", m.stats.multipole_interactions)
+      .field("m2l_translations", m.stats.m2l_translations)
+      .field("l2l_translations", m.stats.l2l_translations)
+      .field("l2p_targets", m.stats.l2p_targets)
       .field("target_leaves", m.stats.target_leaves)
       .field("source_nodes", m.stats.source_nodes)
       .end();

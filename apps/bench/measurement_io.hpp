@@ -24,6 +24,8 @@ double velocity_time(const StageTimes& t);
 // the "error" object (null gradient errors without a gradient), each as a member of the open
 // object.
 void write_stage_times(JsonWriter& json, const StageTimes& t, bool with_velocity);
+// One line on the CPU far field: its path, the time and count of each of its stages.
+std::string describe_far_field(const EvaluationStats& stats);
 void write_errors(JsonWriter& json, const FieldErrors& e);
 
 // Members of the measurement ("run", "backend", ..., "times", "counts", "error") into the open

@@ -57,6 +57,11 @@ void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision)
   parser.add("--arity", "A", "children per tree node: 2, 4 or 8", tree_.arity);
   parser.add("--tree-build", "auto|host|device",
              "where CUDA builds the trees, lists and multipoles; auto = device", tree_build_);
+  parser.add("--far-field", "auto|m2p|local",
+             "how the CPU evaluates the far field: m2p at every target leaf, local expansions "
+             "(M2L, L2L, L2P) wherever allowed, or auto = the cheaper per target node by the "
+             "operation times measured on this machine",
+             far_field_);
   parser.add("--threads", "N", "CPU threads; 0 = OpenMP's default", threads_);
 }
 
@@ -68,6 +73,7 @@ SolverOptions SolverCli::options() const {
   o.core = parse_core(core_);
   o.tree = tree_;
   o.tree_build = parse_tree_build(tree_build_);
+  o.far_field = parse_far_field(far_field_);
   o.threads = threads_;
   o.tolerance = tolerance_;
   validate_options(o);

@@ -32,6 +32,7 @@ class SolverCli {
   std::string core_ = to_string(defaults_.core);
   TreeOptions tree_ = defaults_.tree;
   std::string tree_build_ = to_string(defaults_.tree_build);
+  std::string far_field_ = to_string(defaults_.far_field);
   int threads_ = defaults_.threads;
   double tolerance_ = defaults_.tolerance;
 };

@@ -41,6 +41,8 @@ const std::pair<const char*, Precision> kPrecisions[] = {
     {"auto", Precision::Auto}, {"double", Precision::Double}, {"float", Precision::Float}};
 const std::pair<const char*, TreeBuild> kTreeBuilds[] = {
     {"auto", TreeBuild::Auto}, {"host", TreeBuild::Host}, {"device", TreeBuild::Device}};
+const std::pair<const char*, FarField> kFarFields[] = {
+    {"auto", FarField::Auto}, {"m2p", FarField::M2P}, {"local", FarField::Local}};
 
 }  // namespace
 
@@ -59,6 +61,9 @@ std::string to_string(Precision v) {
 std::string to_string(TreeBuild v) {
   return name_of(v, kTreeBuilds);
 }
+std::string to_string(FarField v) {
+  return name_of(v, kFarFields);
+}
 Core parse_core(const std::string& s) {
   return parse_name(s, "core", kCores);
 }
@@ -73,6 +78,9 @@ Precision parse_precision(const std::string& s) {
 }
 TreeBuild parse_tree_build(const std::string& s) {
   return parse_name(s, "tree build", kTreeBuilds);
+}
+FarField parse_far_field(const std::string& s) {
+  return parse_name(s, "far field", kFarFields);
 }
 
 double default_kappa(Core core) {
@@ -109,6 +117,7 @@ void validate_options(const SolverOptions& o) {
   require_listed(to_string(o.backend), static_cast<int>(o.backend), "Backend");
   require_listed(to_string(o.precision), static_cast<int>(o.precision), "Precision");
   require_listed(to_string(o.tree_build), static_cast<int>(o.tree_build), "TreeBuild");
+  require_listed(to_string(o.far_field), static_cast<int>(o.far_field), "FarField");
   const TreeOptions& t = o.tree;
   if (t.order < 0 || t.order > 16)
     throw std::invalid_argument("order p must be in 1..16 (0: default), got " +

@@ -17,8 +17,20 @@ struct StageTimes {
   double multipole = 0;  // P2M and M2M
   double lists = 0;      // interaction lists
   double near = 0;       // direct pair sums (P2P, or the whole direct method)
-  double far = 0;        // multipole evaluation (M2P)
-  double transfer = 0;   // host <-> device copies
+  double far = 0;        // the whole far field: the stages below (CPU), or M2P (CUDA)
+  // The CPU far field's stages: the local-expansion lists and their cost model, M2L, L2L, L2P,
+  // and M2P (with the gradient expansions it reads).
+  double far_plan = 0, m2l = 0, l2l = 0, l2p = 0, m2p = 0;
+  double transfer = 0;  // host <-> device copies
+};
+
+// Seconds of one operation of the CPU far field at the orders used, measured on the machine that
+// runs them: the cost model of FarField::Auto.
+struct FarFieldCosts {
+  double m2l = 0;         // one source node into one local expansion
+  double l2l = 0;         // one local expansion shifted to a child
+  double l2p_target = 0;  // a local expansion at one target
+  double m2p_target = 0;  // one source node at one target
 };
 
 struct EvaluationStats {
@@ -29,6 +41,11 @@ struct EvaluationStats {
   std::string tree_build;                    // "host" or "device": where the trees were built
   std::uint64_t pair_interactions = 0;       // P2P (or direct) pairs
   std::uint64_t multipole_interactions = 0;  // M2P target-box pairs
+  std::string far_field;                     // "m2p" or "local": the CPU far field's path
+  std::uint64_t m2l_translations = 0;        // source node into a target node's local expansion
+  std::uint64_t l2l_translations = 0;        // a local expansion shifted to a child
+  std::uint64_t l2p_targets = 0;             // targets reached by a local expansion
+  FarFieldCosts far_field_costs;             // what FarField::Auto chose by (zeros otherwise)
   std::uint64_t far_list_entries = 0;        // sum over target leaves of far-list lengths
   std::uint64_t near_list_entries = 0;       // sum over target leaves of near-list lengths
   std::uint64_t target_leaves = 0;

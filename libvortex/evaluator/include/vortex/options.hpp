@@ -16,6 +16,12 @@ enum class Precision { Auto, Double, Float };
 // device. Host: on the host, as the CPU backend does (kept for comparison and as a fallback). The
 // CPU backend builds them on the host whatever this says.
 enum class TreeBuild { Auto, Host, Device };
+// How the CPU backend evaluates the far field. M2P: every far source node at every target of a
+// leaf (the CUDA backend always does this). Local: every source node that the local expansions'
+// acceptance allows is translated into a target node's local expansion (M2L), shifted down (L2L)
+// and evaluated at the targets (L2P); the rest by M2P. Auto: per target node, the cheaper of the
+// two by the operation times measured on this machine.
+enum class FarField { Auto, M2P, Local };
 
 // Parameters of the multipole treecode (DESIGN.md section 3). A value of 0 is picked by the
 // error and cost models of tolerance.hpp for the Solver's tolerance (kDefaultTolerance = 2e-4
@@ -37,7 +43,8 @@ struct SolverOptions {
   Precision precision = Precision::Auto;
   TreeOptions tree;
   TreeBuild tree_build = TreeBuild::Auto;
-  int threads = 0;  // CPU threads; 0 = OpenMP's default
+  FarField far_field = FarField::Auto;  // CPU backend only
+  int threads = 0;                      // CPU threads; 0 = OpenMP's default
   // The mean relative error of the velocity and of its gradient that the caller accepts, in
   // [0, 1). The tree options left at 0 are picked to reach it fastest (tolerance.hpp), and
   // Precision::Auto computes in float wherever float's rounding leaves most of the tolerance to
@@ -73,11 +80,13 @@ std::string to_string(Method method);
 std::string to_string(Backend backend);
 std::string to_string(Precision precision);
 std::string to_string(TreeBuild build);
+std::string to_string(FarField far_field);
 // Parsers throw std::invalid_argument listing the accepted names.
 Core parse_core(const std::string& name);
 Method parse_method(const std::string& name);
 Backend parse_backend(const std::string& name);
 Precision parse_precision(const std::string& name);
 TreeBuild parse_tree_build(const std::string& name);
+FarField parse_far_field(const std::string& name);
 
 }  // namespace vortex

@@ -77,6 +77,7 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
                      ? TreeBuild::Device
                      : TreeBuild::Host;
   r.threads = options.threads;
+  r.far_field = options.far_field;
   return r;
 }
 

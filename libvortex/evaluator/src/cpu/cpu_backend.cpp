@@ -17,6 +17,7 @@
 #include "cpu/cpu_stages.hpp"
 #include "cpu/flush_subnormals.hpp"
 #include "vortex/multipole/gradient_expansion.hpp"
+#include "vortex/multipole/m2l.hpp"
 
 namespace vortex::detail {
 
@@ -76,10 +77,11 @@ class CpuBackend final : public Backend {
                      gradient, out);
     stats.times.near = seconds_since(stage);
     stage = Clock::now();
+    const FarList m2p = plan_far_field(plan, options, stats);
     if (far_arithmetic(options) == FarArithmetic::Float)
-      far_sum(float_, plan, gradient, out);
+      far_sum(float_, plan, m2p, gradient, out, stats);
     else
-      far_sum(double_, plan, gradient, out);
+      far_sum(double_, plan, m2p, gradient, out, stats);
     stats.times.far = seconds_since(stage);
     fill_names(options.arithmetic, stats);
     return view();
@@ -101,8 +103,57 @@ class CpuBackend final : public Backend {
     return options.arithmetic == Arithmetic::Float ? FarArithmetic::Float : FarArithmetic::Double;
   }
 
+  // The far field's choice between M2P and local expansions (local_expansion_lists.hpp) for the
+  // option; what is left to M2P.
+  FarList plan_far_field(const TreePlan& plan, const ResolvedOptions& options,
+                         EvaluationStats& stats) {
+    const auto stage = Clock::now();
+    const InteractionLists& lists = plan.lists;
+    FarList m2p{lists.far_offsets.data(), lists.far_nodes.data(), lists.far_nodes.size()};
+    stats.far_field = "m2p";
+    stats.m2l_translations = stats.l2l_translations = stats.l2p_targets = 0;
+    stats.times.far_plan = stats.times.m2l = stats.times.l2l = stats.times.l2p = 0;
+    local_.m2l_count = 0;
+    stats.far_field_costs = {};
+    if (options.far_field == FarField::M2P || lists.far_nodes.empty()) return m2p;
+    const FarFieldCosts costs = options.far_field == FarField::Auto
+                                    ? far_field_costs(plan.order, far_arithmetic(options))
+                                    : FarFieldCosts{};
+    stats.far_field_costs = costs;
+    build_local_expansion_lists(plan.target_tree, plan.source_tree, lists, options.tree.theta,
+                                options.far_field, costs, local_);
+    stats.times.far_plan = seconds_since(stage);
+    if (!local_.any_local()) return m2p;
+    stats.far_field = "local";
+    stats.m2l_translations = local_.m2l_count;
+    stats.l2l_translations = local_.l2l_count;
+    stats.l2p_targets = local_.l2p_targets;
+    stats.multipole_interactions = local_.m2p_pairs;
+    stats.far_list_entries = local_.m2p_nodes.size();
+    return {local_.m2p_offsets.data(), local_.m2p_nodes.data(), local_.m2p_nodes.size()};
+  }
+
+  // M2L, L2L and L2P of the local expansions the lists ask for, into `out`.
   template <class T>
-  void far_sum(Packed<T>& packed, const TreePlan& plan, bool gradient, double* const* out) {
+  void local_sum(Packed<T>& packed, const TreePlan& plan, bool gradient, double* const* out,
+                 EvaluationStats& stats) {
+    // Room for every target node, so that a later call whose lists use more nodes allocates
+    // nothing; only the nodes that hold a local expansion are written.
+    const std::size_t size =
+        plan.target_tree.nodes.size() * std::size_t(multipole::local_size(local_order(plan.order)));
+    locals_.resize(size);
+    LocalTimes times;
+    local_field_cpu(plan, local_, locals_.data(), gradient, packed.far_scratch, out, times);
+    stats.times.m2l = times.m2l;
+    stats.times.l2l = times.l2l;
+    stats.times.l2p = times.l2p;
+  }
+
+  template <class T>
+  void far_sum(Packed<T>& packed, const TreePlan& plan, FarList m2p, bool gradient,
+               double* const* out, EvaluationStats& stats) {
+    if (local_.any_local()) local_sum(packed, plan, gradient, out, stats);
+    const auto stage = Clock::now();
     const Origin o = plan.origin();
     packed.centers.resize(3 * plan.source_tree.nodes.size());
     T* centers = packed.centers.data();
@@ -130,7 +181,8 @@ class CpuBackend final : public Backend {
       convert_expansions(plan, packed.expansions.data());
       expansions = packed.expansions.data();
     }
-    far_field_cpu(plan, expansions, centers, gradient, packed.far_scratch, out);
+    far_field_cpu(plan, m2p, expansions, centers, gradient, packed.far_scratch, out);
+    stats.times.m2p = seconds_since(stage);
   }
 
   double* const* size_results(std::size_t n, bool gradient) {
@@ -158,6 +210,8 @@ class CpuBackend final : public Backend {
 
   Packed<double> double_;
   Packed<float> float_;
+  LocalExpansionLists local_;
+  std::vector<double> locals_;
   std::array<std::vector<double>, 12> results_;
   std::array<double*, 12> pointers_{};
 };

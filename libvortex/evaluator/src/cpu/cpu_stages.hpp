@@ -6,6 +6,7 @@
 
 #include "backend/tree_plan.hpp"
 #include "cpu/pair_sum.hpp"
+#include "vortex/local_expansion_lists.hpp"
 
 namespace vortex::detail {
 
@@ -37,6 +38,10 @@ struct FarScratch {
   std::vector<double*> sums;
 };
 
+// Sizes the scratch for the threads and the plan's largest target leaf; returns the columns' room.
+template <class T>
+int size_far_scratch(const TreePlan& plan, FarScratch<T>& scratch);
+
 // Arithmetic of the far field's M2P terms; every box's terms are added into double sums per
 // target either way. Float (16 targets per AVX-512 vector) is accurate to about 1e-6 relative,
 // far below the truncation error of the expansions at the tolerances that use it.
@@ -47,11 +52,44 @@ enum class FarArithmetic { Double, Float };
 template <class T>
 void gradient_expansions_cpu(const TreePlan& plan, std::vector<T>& expansions);
 
-// Far field: M2P over each target leaf's far list, targets of a leaf in SIMD lanes, added to `out`.
+// Source nodes per target leaf (CSR): the interaction lists' far lists, or what the local
+// expansions leave to M2P.
+struct FarList {
+  const int* offsets;
+  const int* nodes;
+  std::size_t entries;
+};
+
+// Far field: M2P over each target leaf's list, targets of a leaf in SIMD lanes, added to `out`.
 // `expansions` per node in the arithmetic T: the velocity expansions (as pack_expansions writes
 // them) for the velocity alone, the gradient expansions with the gradient; `centers` 3 per node.
 template <class T>
-void far_field_cpu(const TreePlan& plan, const T* expansions, const T* centers, bool gradient,
-                   FarScratch<T>& scratch, ComponentArrays out);
+void far_field_cpu(const TreePlan& plan, FarList list, const T* expansions, const T* centers,
+                   bool gradient, FarScratch<T>& scratch, ComponentArrays out);
+
+// The local expansions' order for multipoles of order p: the gradient keeps M2P's order of
+// accuracy (multipole/local_error.hpp).
+constexpr int local_order(int p) {
+  return p + 2;
+}
+
+// The seconds of one M2L, L2L, L2P (per target) and M2P (per source node and target) at order p in
+// the far field's arithmetic, with the gradient, measured once per process for each order and
+// arithmetic.
+FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic);
+
+// Seconds of the local expansions' operations: what one thread took above the split level of the
+// walk, plus the threads' sum below it divided by their number.
+struct LocalTimes {
+  double m2l = 0, l2l = 0, l2p = 0;
+};
+
+// The local expansions (order local_order(p), double, local_size of them per target node at
+// locals[node * size]) of every target node that holds one: its parent's by L2L plus the M2L of
+// its list; then at the targets of each leaf that holds one (L2P, SIMD lanes in the arithmetic T,
+// sums in double), added to `out`.
+template <class T>
+void local_field_cpu(const TreePlan& plan, const LocalExpansionLists& lists, double* locals,
+                     bool gradient, FarScratch<T>& scratch, ComponentArrays out, LocalTimes& times);
 
 }  // namespace vortex::detail

@@ -16,11 +16,15 @@
 
 namespace vortex::detail {
 
-namespace {
-
-// Sizes the scratch for `threads` threads and leaves of up to `room` targets.
 template <class T>
-void size_scratch(FarScratch<T>& w, int threads, int room) {
+int size_far_scratch(const TreePlan& plan, FarScratch<T>& w) {
+  const KdTree& tt = plan.target_tree;
+  // Room for the largest leaf, padded to whole vectors of the widest lanes (64 bytes).
+  constexpr int widest = 64 / int(sizeof(T));
+  int room = 0;
+  for (int leaf : tt.leaves) room = std::max(room, tt.nodes[leaf].count());
+  room = (room + widest - 1) / widest * widest;
+  const int threads = omp_get_max_threads();
   if (static_cast<int>(w.threads.size()) < threads) w.threads.resize(threads);
   for (auto* v : {&w.x, &w.y, &w.z}) v->resize(threads);
   w.sums.resize(threads);
@@ -30,7 +34,13 @@ void size_scratch(FarScratch<T>& w, int threads, int room) {
     s.sums.resize(12 * static_cast<std::size_t>(room));
     w.x[t] = s.x.data(), w.y[t] = s.y.data(), w.z[t] = s.z.data(), w.sums[t] = s.sums.data();
   }
+  return room;
 }
+
+template int size_far_scratch(const TreePlan&, FarScratch<double>&);
+template int size_far_scratch(const TreePlan&, FarScratch<float>&);
+
+namespace {
 
 std::atomic<FarIsa> isa_limit{FarIsa::Avx512};
 
@@ -53,18 +63,12 @@ void limit_far_field_isa(FarIsa limit) {
 }
 
 template <class T>
-void far_field_cpu(const TreePlan& plan, const T* expansions, const T* centers, bool gradient,
-                   FarScratch<T>& scratch, ComponentArrays out) {
-  if (plan.lists.far_nodes.empty()) return;
+void far_field_cpu(const TreePlan& plan, FarList list, const T* expansions, const T* centers,
+                   bool gradient, FarScratch<T>& scratch, ComponentArrays out) {
+  if (list.entries == 0) return;
   dispatch_order(plan.order, "far field", [](auto) {});  // the order's check
   const KdTree& tt = plan.target_tree;
-  // Room for the largest leaf, padded to whole vectors of the widest lanes (64 bytes).
-  constexpr int widest = 64 / int(sizeof(T));
-  int room = 0;
-  for (int leaf : tt.leaves) room = std::max(room, tt.nodes[leaf].count());
-  room = (room + widest - 1) / widest * widest;
-  const int threads = omp_get_max_threads();
-  size_scratch(scratch, threads, room);
+  const int room = size_far_scratch(plan, scratch);
   const FarInputs<T> in{plan.targets.x.data(),
                         plan.targets.y.data(),
                         plan.targets.z.data(),
@@ -72,8 +76,8 @@ void far_field_cpu(const TreePlan& plan, const T* expansions, const T* centers, 
                         tt.nodes.data(),
                         tt.leaves.data(),
                         static_cast<int>(tt.leaves.size()),
-                        plan.lists.far_offsets.data(),
-                        plan.lists.far_nodes.data(),
+                        list.offsets,
+                        list.nodes,
                         expansions,
                         centers,
                         gradient,
@@ -98,9 +102,9 @@ void far_field_cpu(const TreePlan& plan, const T* expansions, const T* centers, 
   }
 }
 
-template void far_field_cpu(const TreePlan&, const double*, const double*, bool,
+template void far_field_cpu(const TreePlan&, FarList, const double*, const double*, bool,
                             FarScratch<double>&, ComponentArrays);
-template void far_field_cpu(const TreePlan&, const float*, const float*, bool, FarScratch<float>&,
-                            ComponentArrays);
+template void far_field_cpu(const TreePlan&, FarList, const float*, const float*, bool,
+                            FarScratch<float>&, ComponentArrays);
 
 }  // namespace vortex::detail

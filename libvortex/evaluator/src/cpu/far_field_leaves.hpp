@@ -38,6 +38,30 @@ struct FarInputs {
 
 namespace {
 
+// The leaf's targets relative to the origin in columns padded to whole vectors of W (the last
+// target repeated), and its `components` sums zeroed; returns the padded count.
+template <int W, class T>
+int load_leaf_targets(const double* tx, const double* ty, const double* tz, Origin origin,
+                      const KdNode& t, T* x, T* y, T* z, double* sums, int components) {
+  const int n = t.end - t.begin, padded = (n + W - 1) / W * W;
+  for (int i = 0; i < padded; ++i) {
+    const int j = t.begin + (i < n ? i : n - 1);
+    x[i] = static_cast<T>(tx[j] - origin.x);
+    y[i] = static_cast<T>(ty[j] - origin.y);
+    z[i] = static_cast<T>(tz[j] - origin.z);
+  }
+  for (int i = 0; i < components * padded; ++i) sums[i] = 0;
+  return padded;
+}
+
+// Adds the leaf's sums, with 1/(4 pi), to the component arrays.
+inline void add_leaf_sums(const KdNode& t, const double* sums, int padded, int components,
+                          double* const* out) {
+  for (int c = 0; c < components; ++c)
+    for (int i = 0; i < t.end - t.begin; ++i)
+      out[c][t.begin + i] += kInvFourPi * sums[c * padded + i];
+}
+
 template <int P, class T>
 void far_field_leaves(const FarInputs<T>& in) {
   constexpr int W = multipole::target_lane_count<T>();
@@ -56,15 +80,8 @@ void far_field_leaves(const FarInputs<T>& in) {
       const int first = in.far_offsets[leaf], last = in.far_offsets[leaf + 1];
       if (first == last) continue;
       const KdNode& t = in.nodes[in.leaves[leaf]];
-      // The leaf's targets relative to the origin, padded to whole vectors by repeating the last.
-      const int n = t.end - t.begin, padded = (n + W - 1) / W * W;
-      for (int i = 0; i < padded; ++i) {
-        const int j = t.begin + (i < n ? i : n - 1);
-        x[i] = static_cast<T>(in.tx[j] - in.origin.x);
-        y[i] = static_cast<T>(in.ty[j] - in.origin.y);
-        z[i] = static_cast<T>(in.tz[j] - in.origin.z);
-      }
-      for (int i = 0; i < components * padded; ++i) sums[i] = 0;
+      const int padded =
+          load_leaf_targets<W>(in.tx, in.ty, in.tz, in.origin, t, x, y, z, sums, components);
       const multipole::LeafLanes<T> lanes{x, y, z, padded, sums};
       for (int k = first; k < last; ++k) {
         const std::size_t s = in.far_nodes[k];
@@ -74,8 +91,7 @@ void far_field_leaves(const FarInputs<T>& in) {
         else
           multipole::m2p_velocity_lanes<P>(in.expansions + s * stride, in.centers + 3 * s, lanes);
       }
-      for (int c = 0; c < components; ++c)
-        for (int i = 0; i < n; ++i) in.out[c][t.begin + i] += kInvFourPi * sums[c * padded + i];
+      add_leaf_sums(t, sums, padded, components, in.out);
     }
   }
 }

@@ -142,6 +142,40 @@ struct IrregularRows {
   }
 };
 
+// Regular harmonics, degree-major, generated one degree (row) at a time from x, y, z and r^2 (the
+// recurrences above, in rows): a scalar or a SIMD vector of targets (the CPU's L2P, l2p.hpp), S its
+// scalar.
+template <class V, class S = V>
+struct RegularRows {
+  V x, y, z, r2;
+  // Degrees 0 and 1 into R[0..3].
+  VORTEX_HD RegularRows(V dx, V dy, V dz, V* R) : x(dx), y(dy), z(dz) {
+    r2 = dx * dx + dy * dy + dz * dz;
+    R[0] = dx * S(0) + S(1);
+    R[1] = dz;
+    R[2] = S(0.5) * dx;
+    R[3] = S(0.5) * dy;
+  }
+  // Degree n >= 2 from degrees n-1 and n-2.
+  VORTEX_HD void row(int n, V* R) const {
+    V* c = R + n * n;
+    const V* c1 = R + (n - 1) * (n - 1);
+    const V* c2 = R + (n - 2) * (n - 2);
+    const V a = S(2 * n - 1) * z;
+    VORTEX_HARMONICS_UNROLL_DEVICE
+    for (int m = 0; m <= n - 2; ++m) c[m] = (a * c1[m] - r2 * c2[m]) * (S(1) / S(n * n - m * m));
+    VORTEX_HARMONICS_UNROLL_DEVICE
+    for (int m = 1; m <= n - 2; ++m)
+      c[n + m] = (a * c1[n - 1 + m] - r2 * c2[n - 2 + m]) * (S(1) / S(n * n - m * m));
+    const V cd = c1[n - 1], sd = c1[2 * n - 2];  // diagonal of degree n-1
+    c[n - 1] = z * cd;
+    c[2 * n - 1] = z * sd;
+    const S f = S(1) / S(2 * n);
+    c[n] = f * (x * cd - y * sd);
+    c[2 * n] = f * (y * cd + x * sd);
+  }
+};
+
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
 #pragma GCC diagnostic pop
 #endif

@@ -1,0 +1,106 @@
+#pragma once
+// L2L (host): a local expansion (m2l.hpp) shifted to a child's centre. The expansion is a
+// polynomial of degree q, so the shift is exact: with the addition theorem
+// R_k^l(t + z) = sum_{n,m} R_n^m(z) R_{k-n}^{l-m}(t) (solid_harmonics.hpp),
+//
+//   Lambda'_n^m = sum_{k=n..q} sum_l Lambda_k^l R_{k-n}^{l-m}(t),      t = c_child - c_parent,
+//
+// in the complex coefficients Lambda of m2l.hpp (Lambda^{-l} = (-1)^l conj Lambda^l).
+
+#include "vortex/multipole/expansion.hpp"
+#include "vortex/multipole/m2l.hpp"
+#include "vortex/multipole/solid_harmonics.hpp"
+#include "vortex/multipole/target_lanes.hpp"
+
+namespace vortex::multipole {
+
+namespace detail {
+#if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+// The three components of a coefficient (and a zero) in one short vector.
+template <class T>
+using Components = simd::Vec<T, 4 * int(sizeof(T))>;
+#pragma GCC diagnostic pop
+#else
+template <class T>
+struct Components {
+  T v[4] = {};
+  T& operator[](int e) { return v[e]; }
+  T operator[](int e) const { return v[e]; }
+  Components operator*(T s) const { return {{v[0] * s, v[1] * s, v[2] * s, v[3] * s}}; }
+  Components operator+(const Components& o) const {
+    return {{v[0] + o.v[0], v[1] + o.v[1], v[2] + o.v[2], v[3] + o.v[3]}};
+  }
+  Components operator-(const Components& o) const {
+    return {{v[0] - o.v[0], v[1] - o.v[1], v[2] - o.v[2], v[3] - o.v[3]}};
+  }
+  Components& operator+=(const Components& o) {
+    for (int e = 0; e < 4; ++e) v[e] += o.v[e];
+    return *this;
+  }
+};
+#endif
+}  // namespace detail
+
+// Adds the three local expansions `parent` (order q), shifted by t = (tx, ty, tz) = child centre -
+// parent centre, to `child` (order q).
+template <class T>
+void l2l(int q, T tx, T ty, T tz, const T* parent, T* child) {
+#if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+  using C = detail::Components<T>;
+  detail::check_order(q, 0, "l2l", kMaxLocalOrder);
+  constexpr int kCount = coefficient_count(kMaxLocalOrder);
+  const int count = coefficient_count(q);
+  // R_d^j(t) and Lambda_k^l for every order, at [d^2 + d + j]; Lambda's three components in one
+  // short vector, so that the innermost step is a few vector operations.
+  T R[kCount], r_re[kCount], r_im[kCount];
+  C a_re[kCount], a_im[kCount];
+  regular_harmonics(q, tx, ty, tz, R);
+  for (int d = 0; d <= q; ++d)
+    for (int j = -d; j <= d; ++j) {
+      const detail::Complex<T> c = detail::signed_order(R, d, j);
+      r_re[d * d + d + j] = c.re;
+      r_im[d * d + d + j] = c.im;
+    }
+  for (int k = 0; k <= q; ++k)
+    for (int l = 0; l <= k; ++l) {
+      const T w = l > 0 ? T(0.5) : T(1), s = (l & 1) ? T(-1) : T(1);
+      C re = {}, im = {};
+      for (int e = 0; e < 3; ++e) {
+        re[e] = w * parent[e * count + cos_index(k, l)];
+        im[e] = l > 0 ? -w * parent[e * count + sin_index(k, l)] : T(0);
+      }
+      a_re[k * k + k + l] = re;
+      a_im[k * k + k + l] = im;
+      a_re[k * k + k - l] = re * s;
+      a_im[k * k + k - l] = im * (-s);
+    }
+  for (int n = 0; n <= q; ++n)
+    for (int m = 0; m <= n; ++m) {
+      C re = {}, im = {};
+      for (int k = n; k <= q; ++k) {
+        const int d = k - n;
+        const int lo = m - d > -k ? m - d : -k, hi = m + d < k ? m + d : k;
+        for (int l = lo; l <= hi; ++l) {
+          const T br = r_re[d * d + d + l - m], bi = r_im[d * d + d + l - m];
+          const C ar = a_re[k * k + k + l], ai = a_im[k * k + k + l];
+          re += ar * br - ai * bi;
+          im += ar * bi + ai * br;
+        }
+      }
+      const T w = m > 0 ? T(2) : T(1);
+      for (int e = 0; e < 3; ++e) {
+        child[e * count + cos_index(n, m)] += w * re[e];
+        if (m > 0) child[e * count + sin_index(n, m)] -= w * im[e];
+      }
+    }
+#if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
+#pragma GCC diagnostic pop
+#endif
+}
+
+}  // namespace vortex::multipole

@@ -1,0 +1,93 @@
+// The CPU far field's paths through the whole Solver: local expansions forced, M2P forced and the
+// measured choice all reach the double direct sum within the error of M2P at the same order and
+// theta, and report what they ran.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <utility>
+
+#include "support/reference.hpp"
+#include "vortex/solver.hpp"
+
+namespace vortex {
+namespace {
+
+using testing::mean_relative_gradient;
+using testing::mean_relative_velocity;
+using testing::relative_l2_gradient;
+using testing::relative_l2_velocity;
+
+SolverOptions tree_cpu(FarField far_field, Precision precision, int order, double theta) {
+  SolverOptions o;
+  o.backend = Backend::Cpu;
+  o.precision = precision;
+  o.far_field = far_field;
+  o.tree.order = order;
+  o.tree.theta = theta;
+  o.tree.kappa = default_kappa(o.core);
+  o.tree.target_bucket = 32;
+  o.tree.source_bucket = 32;
+  return o;
+}
+
+TEST(SolverFarField, LocalExpansionsAsAccurateAsM2P) {
+  const ParticleSet p = testing::random_cube(8000, 51, 0.002);
+  SolverOptions direct;
+  direct.backend = Backend::Cpu;
+  direct.method = Method::Direct;
+  const VelocityField ref = Solver(direct).evaluate(p, true);
+  const std::pair<Precision, int> runs[] = {
+      {Precision::Double, 5}, {Precision::Double, 9}, {Precision::Float, 7}};
+  for (const auto& [precision, order] : runs) {
+    SCOPED_TRACE(to_string(precision) + ", p = " + std::to_string(order));
+    const double theta = 0.5;
+    const VelocityField m2p =
+        Solver(tree_cpu(FarField::M2P, precision, order, theta)).evaluate(p, true);
+    const VelocityField local =
+        Solver(tree_cpu(FarField::Local, precision, order, theta)).evaluate(p, true);
+    EXPECT_EQ(m2p.stats.far_field, "m2p");
+    EXPECT_EQ(m2p.stats.m2l_translations, 0u);
+    ASSERT_EQ(local.stats.far_field, "local");
+    EXPECT_GT(local.stats.m2l_translations, 0u);
+    EXPECT_GT(local.stats.l2l_translations, 0u);
+    EXPECT_GT(local.stats.l2p_targets, 0u);
+    EXPECT_LT(local.stats.multipole_interactions, m2p.stats.multipole_interactions);
+    EXPECT_EQ(local.stats.pair_interactions, m2p.stats.pair_interactions);
+    // The same truncation order: the errors of the two paths are alike (the local expansions'
+    // ((r_s + r_T)/d)^(p+1) against M2P's (r_s/d)^(p+1) on other pairs), and both within the
+    // bound of test_solver_tree's TreeVsDirect.
+    const double bound_u = std::pow(theta, order + 1) / (1 - theta);
+    const double bound_du = std::pow(theta, order) / (1 - theta);
+    EXPECT_LT(mean_relative_velocity(local, ref), 2 * mean_relative_velocity(m2p, ref) + 1e-7);
+    EXPECT_LT(mean_relative_gradient(local, ref), 2 * mean_relative_gradient(m2p, ref) + 1e-7);
+    EXPECT_LT(relative_l2_velocity(local, ref), bound_u);
+    EXPECT_LT(relative_l2_gradient(local, ref), bound_du);
+    EXPECT_LT(mean_relative_velocity(local, ref), bound_u);
+    EXPECT_LT(mean_relative_gradient(local, ref), bound_du);
+    // The velocity alone from the same lists.
+    const VelocityField u =
+        Solver(tree_cpu(FarField::Local, precision, order, theta)).evaluate(p, false);
+    EXPECT_LT(relative_l2_velocity(u, local), 1e-6);
+  }
+}
+
+// Auto chooses by the measured costs and either way stays as accurate as M2P.
+TEST(SolverFarField, AutoIsAsAccurateAsM2P) {
+  const ParticleSet p = testing::random_cube(8000, 52, 0.002);
+  SolverOptions direct;
+  direct.backend = Backend::Cpu;
+  direct.method = Method::Direct;
+  const VelocityField ref = Solver(direct).evaluate(p, true);
+  const VelocityField m2p =
+      Solver(tree_cpu(FarField::M2P, Precision::Double, 7, 0.5)).evaluate(p, true);
+  const VelocityField autos =
+      Solver(tree_cpu(FarField::Auto, Precision::Double, 7, 0.5)).evaluate(p, true);
+  EXPECT_TRUE(autos.stats.far_field == "m2p" || autos.stats.far_field == "local");
+  EXPECT_EQ(autos.stats.far_field == "local", autos.stats.m2l_translations > 0);
+  EXPECT_LT(mean_relative_velocity(autos, ref), 2 * mean_relative_velocity(m2p, ref) + 1e-9);
+  EXPECT_LT(mean_relative_gradient(autos, ref), 2 * mean_relative_gradient(m2p, ref) + 1e-9);
+}
+
+}  // namespace
+}  // namespace vortex
