@@ -96,7 +96,7 @@ std::string describe_far_field(const EvaluationStats& s) {
   if (c.m2l > 0) {
     const std::size_t n = std::strlen(text);
     std::snprintf(text + n, sizeof text - n,
-                  "; measured costs: M2L %.3g us, L2L %.3g us, L2P %.3g us and M2P %.3g us per "
+                  "; model costs: M2L %.3g us, L2L %.3g us, L2P %.3g us and M2P %.3g us per "
                   "target",
                   c.m2l * 1e6, c.l2l * 1e6, c.l2p_target * 1e6, c.m2p_target * 1e6);
   }

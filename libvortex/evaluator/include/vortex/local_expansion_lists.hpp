@@ -9,7 +9,7 @@
 // L's M2P list. A source node s may go on T's M2L list only when it is on the far list of every
 // leaf under T and the local expansion about T's centre converges there at least as fast as the
 // leaves' M2P: (r_s + r_T) < theta |c_s - c_T| (m2l_accepts). Whether T takes them is decided per
-// target node, top-down, by the measured cost of each operation (FarFieldCosts, field.hpp).
+// target node, top-down, by the modelled cost of each operation (FarFieldCosts, field.hpp).
 
 #include <cstddef>
 #include <vector>

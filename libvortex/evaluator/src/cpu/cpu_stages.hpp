@@ -74,8 +74,8 @@ constexpr int local_order(int p) {
 }
 
 // The seconds of one M2L, L2L, L2P (per target) and M2P (per source node and target) at order p in
-// the far field's arithmetic, with the gradient, measured once per process for each order and
-// arithmetic.
+// the far field's arithmetic, with the gradient: a model fitted to timings on the 2-core AVX-512
+// Xeon, fixed so that the choice does not change from one run to the next.
 FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic);
 
 // Seconds of the local expansions' operations: what one thread took above the split level of the
