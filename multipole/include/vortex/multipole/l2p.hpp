@@ -117,29 +117,14 @@ void l2p_lanes(const T* G, const T* c, bool gradient, const LeafLanes<T>& t) {
 #if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
-  using V = simd::Vec<T, B>;
-  constexpr int W = simd::Lanes<T, B>::W;
-  constexpr int NV = B >= 64 ? 2 : 1;
-  auto block = [&](auto nv, int first) {
-    constexpr int N = decltype(nv)::value;
-    V dx[N], dy[N], dz[N], out[N][12];
-    for (int v = 0; v < N; ++v) {
-      dx[v] = simd::load<T, B>(t.x + first + v * W) - c[0];
-      dy[v] = simd::load<T, B>(t.y + first + v * W) - c[1];
-      dz[v] = simd::load<T, B>(t.z + first + v * W) - c[2];
-    }
-    if (gradient)
-      detail::l2p_vectors<Q, 11, T, B, N>(G, dx, dy, dz, out);
-    else
-      detail::l2p_vectors<Q, 3, T, B, N>(G, dx, dy, dz, out);
-    for (int v = 0; v < N; ++v)
-      for (int k = 0; k < components; ++k)
-        simd::add_to_double<T, B>(out[v][k], t.sums + k * t.padded + first + v * W);
-  };
-  int first = 0;
-  for (; first + NV * W <= t.padded; first += NV * W)
-    block(std::integral_constant<int, NV>{}, first);
-  for (; first < t.padded; first += W) block(std::integral_constant<int, 1>{}, first);
+  detail::for_target_vectors<T, B>(c, t, components,
+                                   [&](auto nv, auto* dx, auto* dy, auto* dz, auto* out) {
+                                     constexpr int N = decltype(nv)::value;
+                                     if (gradient)
+                                       detail::l2p_vectors<Q, 11, T, B, N>(G, dx, dy, dz, out);
+                                     else
+                                       detail::l2p_vectors<Q, 3, T, B, N>(G, dx, dy, dz, out);
+                                   });
 #pragma GCC diagnostic pop
 #else
   for (int i = 0; i < t.padded; ++i) {

@@ -219,6 +219,40 @@ struct LeafLanes {
   double* sums;
 };
 
+#if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
+namespace detail {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+// The leaf's targets in vectors, two at a time where 32 vector registers hold their sums
+// (AVX-512), else one: their offsets from c go to eval(nv, dx, dy, dz, out) (nv: the vectors, an
+// integral constant), whose first `components` outputs are added to sums 0..components-1.
+template <class T, int B, class Eval>
+void for_target_vectors(const T* c, const LeafLanes<T>& t, int components, Eval&& eval) {
+  using V = simd::Vec<T, B>;
+  constexpr int W = simd::Lanes<T, B>::W;
+  constexpr int NV = B >= 64 ? 2 : 1;
+  auto block = [&](auto nv, int first) {
+    constexpr int N = decltype(nv)::value;
+    V dx[N], dy[N], dz[N], out[N][12];
+    for (int v = 0; v < N; ++v) {
+      dx[v] = simd::load<T, B>(t.x + first + v * W) - c[0];
+      dy[v] = simd::load<T, B>(t.y + first + v * W) - c[1];
+      dz[v] = simd::load<T, B>(t.z + first + v * W) - c[2];
+    }
+    eval(nv, dx, dy, dz, out);
+    for (int v = 0; v < N; ++v)
+      for (int k = 0; k < components; ++k)
+        simd::add_to_double<T, B>(out[v][k], t.sums + k * t.padded + first + v * W);
+  };
+  int first = 0;
+  for (; first + NV * W <= t.padded; first += NV * W)
+    block(std::integral_constant<int, NV>{}, first);
+  for (; first < t.padded; first += W) block(std::integral_constant<int, 1>{}, first);
+}
+#pragma GCC diagnostic pop
+}  // namespace detail
+#endif
+
 // Adds the velocity of the box (velocity expansion V, center c) at the leaf's targets to sums
 // 0..2.
 template <int P, class T, int B = simd_bytes()>
@@ -252,27 +286,9 @@ void m2p_velocity_gradient_lanes(const T* G, const T* c, const LeafLanes<T>& t) 
 #if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
-  using V = simd::Vec<T, B>;
-  constexpr int W = simd::Lanes<T, B>::W;
-  // Two vectors at a time where 32 vector registers hold their sums (AVX-512), else one.
-  constexpr int NV = B >= 64 ? 2 : 1;
-  auto block = [&](auto nv, int first) {
-    constexpr int N = decltype(nv)::value;
-    V dx[N], dy[N], dz[N], out[N][12];
-    for (int v = 0; v < N; ++v) {
-      dx[v] = simd::load<T, B>(t.x + first + v * W) - c[0];
-      dy[v] = simd::load<T, B>(t.y + first + v * W) - c[1];
-      dz[v] = simd::load<T, B>(t.z + first + v * W) - c[2];
-    }
-    detail::m2p_gradient_expansion_vectors<P, T, B, N>(G, dx, dy, dz, out);
-    for (int v = 0; v < N; ++v)
-      for (int k = 0; k < 12; ++k)
-        simd::add_to_double<T, B>(out[v][k], t.sums + k * t.padded + first + v * W);
-  };
-  int first = 0;
-  for (; first + NV * W <= t.padded; first += NV * W)
-    block(std::integral_constant<int, NV>{}, first);
-  for (; first < t.padded; first += W) block(std::integral_constant<int, 1>{}, first);
+  detail::for_target_vectors<T, B>(c, t, 12, [&](auto nv, auto* dx, auto* dy, auto* dz, auto* out) {
+    detail::m2p_gradient_expansion_vectors<P, T, B, decltype(nv)::value>(G, dx, dy, dz, out);
+  });
 #pragma GCC diagnostic pop
 #else
   for (int i = 0; i < t.padded; ++i) {
