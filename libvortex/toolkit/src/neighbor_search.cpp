@@ -22,15 +22,11 @@ double box_distance2(const KdNode& node, const double q[3]) {
 }  // namespace
 
 NeighborSearch::NeighborSearch(PointsView points, int bucket) {
-  rebuild(points, bucket);
-}
-
-void NeighborSearch::rebuild(PointsView points, int bucket) {
   const std::size_t n = points.size();
   x_.resize(n);
   y_.resize(n);
   z_.resize(n);
-  builder_.build(points, nullptr, bucket, 2, tree_, {x_.data(), y_.data(), z_.data()});
+  KdTreeBuilder().build(points, nullptr, bucket, 2, tree_, {x_.data(), y_.data(), z_.data()});
 }
 
 void NeighborSearch::query(double qx, double qy, double qz, double radius,

@@ -34,10 +34,6 @@ class NeighborSearch {
   // Copies the points (in tree order, for locality) and builds the tree.
   explicit NeighborSearch(PointsView points, int bucket = 16);
 
-  // The same for new points, in the storage of the previous build: no allocation when the new
-  // set is no larger than the largest one before.
-  void rebuild(PointsView points, int bucket = 16);
-
   std::size_t size() const { return x_.size(); }
 
   // Appends to `out` the indices of all points with |p - q| <= radius, in ascending order (the
@@ -51,7 +47,6 @@ class NeighborSearch {
   NeighborLists all_within(PointsView queries, double radius) const;
 
  private:
-  KdTreeBuilder builder_;
   KdTree tree_;
   std::vector<double> x_, y_, z_;  // tree order
 };
