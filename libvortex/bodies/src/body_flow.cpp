@@ -199,10 +199,9 @@ void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
   has_spread_.assign(particles.size(), 0);
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const WallPoint& w = wall_points_[i];  // found for a reach at least image_reach
+    if (w.panel < 0 || w.distance >= reach) continue;
     const Vec3 x{particles.x[i], particles.y[i], particles.z[i]};
-    if (!wall_.near(x, reach)) continue;
-    const WallPoint& w = wall_points_[i];
-    if (w.distance >= reach) continue;
     const Vec3 normal = w.distance > 0 ? normalized(x - w.point) : w.normal;
     spread_[i] = wall_image_moments(w.distance, normal, s2);
     has_spread_[i] = 1;
