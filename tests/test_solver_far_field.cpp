@@ -74,7 +74,47 @@ TEST(SolverFarField, LocalExpansionsAsAccurateAsM2P) {
     const VelocityField u =
         Solver(tree_cpu(FarField::Local, precision, order, theta)).evaluate(p, false);
     EXPECT_LT(relative_l2_velocity(u, local), 1e-6);
+    // The same sums, to rounding, on one thread and on three (the M2L above the walk's split
+    // level, which moves with the threads, runs in chunks over the threads).
+    for (int threads : {1, 3}) {
+      SolverOptions o = tree_cpu(FarField::Local, precision, order, theta);
+      o.threads = threads;
+      const VelocityField t = Solver(o).evaluate(p, true);
+      EXPECT_EQ(t.stats.m2l_translations, local.stats.m2l_translations);
+      EXPECT_LT(relative_l2_velocity(t, local), 1e-14) << threads << " threads";
+      EXPECT_LT(relative_l2_gradient(t, local), 1e-14) << threads << " threads";
+    }
   }
+}
+
+// The default far field is Auto: the tolerance's order and arithmetic set its costs, and where
+// local expansions pay (a cube of 1e5 at 2e-4 has nodes of 6000 targets) they are taken, within
+// the tolerance.
+TEST(SolverFarField, DefaultTakesLocalExpansionsWhereTheyPay) {
+  EXPECT_EQ(SolverOptions{}.far_field, FarField::Auto);
+  const ParticleSet p = testing::random_cube(100000, 53);
+  SolverOptions o;
+  o.backend = Backend::Cpu;
+  o.tolerance = 2e-4;
+  const VelocityField f = Solver(o).evaluate(p, true);
+  EXPECT_EQ(f.stats.far_field, "local");
+  EXPECT_GT(f.stats.m2l_translations, 0u);
+  EXPECT_GT(f.stats.far_field_costs.m2l, 0);
+  // Against the double direct sum at every 100th particle.
+  Points sample;
+  VelocityField at_sample;
+  at_sample.resize(p.size() / 100, true);
+  for (std::size_t i = 0, j = 0; j < at_sample.size(); i += 100, ++j) {
+    sample.push_back(p.x[i], p.y[i], p.z[i]);
+    for (int c = 0; c < 3; ++c) at_sample.u[c][j] = f.u[c][i];
+    for (int c = 0; c < 9; ++c) at_sample.du[c][j] = f.du[c][i];
+  }
+  SolverOptions direct;
+  direct.backend = Backend::Cpu;
+  direct.method = Method::Direct;
+  const VelocityField ref = Solver(direct).evaluate(p, sample, true);
+  EXPECT_LE(mean_relative_velocity(at_sample, ref), 2e-4);
+  EXPECT_LE(mean_relative_gradient(at_sample, ref), 2e-4);
 }
 
 // Auto chooses by the cost model, the same way in every run, and either way stays as accurate as

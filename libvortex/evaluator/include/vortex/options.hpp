@@ -20,9 +20,9 @@ enum class TreeBuild { Auto, Host, Device };
 // leaf (the CUDA backend always does this). Local: every source node that the local expansions'
 // acceptance allows is translated into a target node's local expansion (M2L), shifted down (L2L)
 // and evaluated at the targets (L2P); the rest by M2P. Auto: per target node, the cheaper of the
-// two by a cost model of the operations (fitted to timings on an AVX-512 Xeon). M2P is the
-// default: it keeps the CPU's results equal to the CUDA backend's for the same options, and Auto
-// did not beat it beyond the noise on the cases measured (docs/PERFORMANCE.md).
+// two by a cost model of the operations at the order and arithmetic the tolerance picked (fitted
+// to timings on an AVX-512 Xeon; the same choice in every run). Auto is the default; M2P gives
+// the CPU the CUDA backend's results for the same options.
 enum class FarField { Auto, M2P, Local };
 
 // Parameters of the multipole treecode (DESIGN.md section 3). A value of 0 is picked by the
@@ -45,8 +45,8 @@ struct SolverOptions {
   Precision precision = Precision::Auto;
   TreeOptions tree;
   TreeBuild tree_build = TreeBuild::Auto;
-  FarField far_field = FarField::M2P;  // CPU backend only
-  int threads = 0;                     // CPU threads; 0 = OpenMP's default
+  FarField far_field = FarField::Auto;  // CPU backend only
+  int threads = 0;                      // CPU threads; 0 = OpenMP's default
   // The mean relative error of the velocity and of its gradient that the caller accepts, in
   // [0, 1). The tree options left at 0 are picked to reach it fastest (tolerance.hpp), and
   // Precision::Auto computes in float wherever float's rounding leaves most of the tolerance to

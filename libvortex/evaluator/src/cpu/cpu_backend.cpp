@@ -137,13 +137,8 @@ class CpuBackend final : public Backend {
   template <class T>
   void local_sum(Packed<T>& packed, const TreePlan& plan, bool gradient, double* const* out,
                  EvaluationStats& stats) {
-    // Room for every target node, so that a later call whose lists use more nodes allocates
-    // nothing; only the nodes that hold a local expansion are written.
-    const std::size_t size =
-        plan.target_tree.nodes.size() * std::size_t(multipole::local_size(local_order(plan.order)));
-    locals_.resize(size);
     LocalTimes times;
-    local_field_cpu(plan, local_, locals_.data(), gradient, packed.far_scratch, out, times);
+    local_field_cpu(plan, local_, locals_, gradient, packed.far_scratch, out, times);
     stats.times.m2l = times.m2l;
     stats.times.l2l = times.l2l;
     stats.times.l2p = times.l2p;

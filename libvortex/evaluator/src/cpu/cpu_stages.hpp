@@ -87,9 +87,11 @@ struct LocalTimes {
 // The local expansions (order local_order(p), double, local_size of them per target node at
 // locals[node * size]) of every target node that holds one: its parent's by L2L plus the M2L of
 // its list; then at the targets of each leaf that holds one (L2P, SIMD lanes in the arithmetic T,
-// sums in double), added to `out`.
+// sums in double), added to `out`. `locals` is sized here (room for every target node and the
+// partial sums of the nodes above the walk's split level), keeping its capacity.
 template <class T>
-void local_field_cpu(const TreePlan& plan, const LocalExpansionLists& lists, double* locals,
-                     bool gradient, FarScratch<T>& scratch, ComponentArrays out, LocalTimes& times);
+void local_field_cpu(const TreePlan& plan, const LocalExpansionLists& lists,
+                     std::vector<double>& locals, bool gradient, FarScratch<T>& scratch,
+                     ComponentArrays out, LocalTimes& times);
 
 }  // namespace vortex::detail
