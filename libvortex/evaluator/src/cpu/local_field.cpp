@@ -50,17 +50,24 @@ __attribute__((noinline)) void l2p_leaf(const TreePlan& plan, int node, const do
   add_leaf_sums(t, sums, padded, components, out);
 }
 
-// The M2L lists of the nodes above the walk's split level are few and long (a clustered set puts
-// most of its translations there), and the walk runs those nodes on one thread: their M2L runs
-// first, over all threads, in chunks of kChunk translations, each into a partial expansion of its
-// own; each node then adds its chunks in order, so that the sums do not depend on which thread
-// took which chunk.
+// The M2L lists of the top levels' nodes are few and long (a clustered set puts most of its
+// translations there), and the walk runs the nodes above its split level on one thread: the M2L of
+// the nodes above level kChunkedLevels runs first, over all threads, in chunks of kChunk
+// translations, each into a partial expansion of its own; each node then adds its chunks in order.
+// The levels and chunks are fixed, so that the sums do not depend on the number of threads.
+constexpr int kChunkedLevels = 3;
 constexpr int kChunk = 16;
 
-// Chunks of the M2L lists of the nodes above level `split`, in by_level order.
-int upper_chunk_count(const LocalExpansionLists& lists, int split) {
+// The nodes above level kChunkedLevels: by_level[0 .. upper_end).
+int upper_end(const LocalExpansionLists& lists) {
+  const int levels = static_cast<int>(lists.level_start.size()) - 1;
+  return lists.level_start[std::min(kChunkedLevels, levels)];
+}
+
+// Chunks of the M2L lists of the upper nodes, in by_level order.
+int upper_chunk_count(const LocalExpansionLists& lists) {
   int chunks = 0;
-  for (int i = 0; i < lists.level_start[split]; ++i) {
+  for (int i = 0; i < upper_end(lists); ++i) {
     const int t = lists.by_level[i];
     chunks += (lists.m2l_offsets[t + 1] - lists.m2l_offsets[t] + kChunk - 1) / kChunk;
   }
@@ -83,11 +90,11 @@ void m2l_range(const TreePlan& plan, const LocalExpansionLists& lists, int t, in
 
 // The upper nodes' M2L (into their locals) by chunks over the threads; seconds taken.
 template <int Q>
-double upper_m2l(const TreePlan& plan, const LocalExpansionLists& lists, int split, double* locals,
+double upper_m2l(const TreePlan& plan, const LocalExpansionLists& lists, double* locals,
                  double* partials) {
   const auto start = Clock::now();
   const std::size_t size = multipole::local_size(Q);
-  const int upper = lists.level_start[split], chunks = upper_chunk_count(lists, split);
+  const int upper = upper_end(lists), chunks = upper_chunk_count(lists);
 #pragma omp parallel for schedule(dynamic, 1)
   for (int c = 0; c < chunks; ++c) {
     // The chunk's node: a scan over the few upper nodes.
@@ -122,20 +129,19 @@ void local_walk(const TreePlan& plan, const LocalExpansionLists& lists, std::vec
   const std::size_t size = multipole::local_size(Q);
   const KdTree& tt = plan.target_tree;
   const LevelOrder order{lists.by_level, lists.level_start};
-  const int split = order.split();
   // Room for every target node, so that a later call whose lists use more nodes allocates
   // nothing (only the nodes that hold a local expansion are written), and the upper chunks.
   const std::size_t nodes = tt.nodes.size();
-  locals.resize((nodes + upper_chunk_count(lists, split)) * size);
+  locals.resize((nodes + upper_chunk_count(lists)) * size);
   double* const L0 = locals.data();
   // Seconds of each operation: on one thread above the split level, summed over the threads below.
-  double serial[3] = {upper_m2l<Q>(plan, lists, split, L0, L0 + nodes * size), 0, 0};
+  double serial[3] = {upper_m2l<Q>(plan, lists, L0, L0 + nodes * size), 0, 0};
   double parallel[3] = {0, 0, 0};
   top_down(tt, order, [&](int t) {
     if (!lists.has_local[t]) return;
     const KdNode& node = tt.nodes[t];
     double* L = L0 + t * size;
-    const bool upper = node.level < split;  // its M2L is in L already
+    const bool upper = node.level < kChunkedLevels;  // its M2L is in L already
     const auto start = Clock::now();
     if (!upper)
       for (std::size_t k = 0; k < size; ++k) L[k] = 0;
