@@ -159,6 +159,31 @@ TEST(TreeOptionsForTolerance, GivenValuesAreKept) {
   EXPECT_EQ(tree_options_for_tolerance(1e-9, Core::Exponential, Backend::Cpu, given).order, 16);
 }
 
+// CUDA's source leaves hold 128 particles; its target leaves 32 on an even layout and 128 on a
+// clustered one; given sizes are kept.
+TEST(TreeOptionsForTolerance, CudaLeafSizesFollowTheLayout) {
+  for (double tolerance : {1e-3, 2e-4, 1e-5, 1e-6}) {
+    const TreeOptions even =
+        tree_options_for_tolerance(tolerance, Core::Exponential, Backend::Cuda, {}, {1000000, 1});
+    EXPECT_EQ(even.target_bucket, 32) << tolerance;
+    EXPECT_EQ(even.source_bucket, 128) << tolerance;
+    const TreeOptions uneven =
+        tree_options_for_tolerance(tolerance, Core::Exponential, Backend::Cuda, {}, {1000000, 20});
+    EXPECT_EQ(uneven.target_bucket, 64) << tolerance;
+    const TreeOptions clustered =
+        tree_options_for_tolerance(tolerance, Core::Exponential, Backend::Cuda, {}, {1000000, 600});
+    EXPECT_EQ(clustered.target_bucket, 128);
+    EXPECT_EQ(clustered.source_bucket, 128);
+    TreeOptions given;
+    given.target_bucket = 64;
+    given.source_bucket = 256;
+    const TreeOptions kept = tree_options_for_tolerance(tolerance, Core::Exponential, Backend::Cuda,
+                                                        given, {1000000, 600});
+    EXPECT_EQ(kept.target_bucket, 64);
+    EXPECT_EQ(kept.source_bucket, 256);
+  }
+}
+
 // Float is chosen where its rounding, from the sources' offsets in core radii, leaves three
 // quarters of the tolerance to the expansions, which then get what it leaves.
 TEST(ToleranceArithmetic, FloatWhereItsRoundingLeavesRoom) {

@@ -53,16 +53,26 @@ struct CostModel {
 constexpr CostModel kCpuCost = {0.278, 0.0308, 0.00647, 0.000493, 24};
 constexpr CostModel kCudaCost = {0.522, 0.0579, 0.00647, 0.000493, 24};
 
+// CUDA target leaf sizes (set_buckets): the density contrasts (layout_of) from which a layout
+// counts as uneven and as clustered.
+constexpr double kEvenContrast = 10;
+constexpr double kClusteredContrast = 100;
+
 // The source and target leaf sizes of a backend at order p, where not given. On the CPU a source
 // leaf is worth its M2P when its pair sums cost about as much: (p + 1)^2 particles, as a power of
-// two in 32..256 (measured faster than 32 from p = 7 on, docs/PERFORMANCE.md). On CUDA the
-// tuned 64/256 (the near field is cheap there).
-void set_buckets(int order, Backend backend, TreeOptions& t) {
-  int target = 64, source = 256;
-  if (backend != Backend::Cuda) {
-    target = 32;
-    const double terms = (order + 1.0) * (order + 1.0);
-    source = 1 << std::clamp(static_cast<int>(std::lround(std::log2(terms))), 5, 8);
+// two in 32..256 (measured faster than 32 from p = 7 on, docs/PERFORMANCE.md); target leaves 32.
+// On CUDA, from sweeps of bucket pairs on the H100 (cube, Plummer sphere and sheet at 5e5 and 1e6,
+// T = 2e-4 to 1e-6, float and double; docs/PERFORMANCE.md): source leaves of 128 at every order,
+// target leaves of 32 on an even layout, 128 on a clustered one (density contrast of 100 or
+// more), whose dense core makes small target leaves, and 64 in between.
+void set_buckets(int order, Backend backend, const SourceLayout& layout, TreeOptions& t) {
+  int target = 32;
+  int source = 1 << std::clamp(
+                   static_cast<int>(std::lround(std::log2((order + 1.0) * (order + 1.0)))), 5, 8);
+  if (backend == Backend::Cuda) {
+    target =
+        layout.contrast >= kClusteredContrast ? 128 : (layout.contrast >= kEvenContrast ? 64 : 32);
+    source = 128;
   }
   if (t.target_bucket == 0) t.target_bucket = target;
   if (t.source_bucket == 0) t.source_bucket = source;
@@ -190,7 +200,7 @@ TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend back
     if (given.theta > 0) break;
   }
   if (given.kappa == 0) best.kappa = core_kappa(core, kCoreShare * tolerance);
-  set_buckets(best.order, backend, best);
+  set_buckets(best.order, backend, layout, best);
   return best;
 }
 

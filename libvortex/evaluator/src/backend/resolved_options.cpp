@@ -67,8 +67,11 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
     if (r.arithmetic == Arithmetic::Float) budget = std::max(budget - rounding, 0.1 * budget);
   }
   if (options.method == Method::Tree) {
-    // The layout only matters where order or theta are left to the error model.
-    const bool picked = options.tree.order == 0 || options.tree.theta == 0;
+    // The layout only matters where order or theta are left to the error model, or CUDA's leaf
+    // sizes to their rule.
+    const bool picked = options.tree.order == 0 || options.tree.theta == 0 ||
+                        (backend == Backend::Cuda &&
+                         (options.tree.target_bucket == 0 || options.tree.source_bucket == 0));
     const SourceLayout layout = picked ? facts.layout() : SourceLayout{facts.num_sources, 1};
     r.tree = resolve_tree_options(options.tree, options.core, backend, budget, layout);
   } else
