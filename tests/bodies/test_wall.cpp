@@ -103,6 +103,36 @@ TEST(Wall, BlockedMatchesTheInsideTestsOfEndAndMidpoint) {
   EXPECT_GT(blocked, 200);  // many segments end in or cross the disc
 }
 
+// Convex meshes answer most segments from the plane of the start's closest panel; a dented one
+// is not convex and takes the search every time: both give the inside tests' answers.
+TEST(Wall, ConvexMeshesAreDetectedAndDentedOnesBlockAlike) {
+  EXPECT_TRUE(WallQueries(make_surface(sphere(8, 0.5))).convex());
+  EXPECT_TRUE(WallQueries(make_surface(ellipsoid(12, 0.5, 0.5, 0.05))).convex());
+  TriangleMesh dented = sphere(8, 0.5);
+  // The vertex nearest (0, 0, 0.5) pulled to 0.3 of the radius: a pit at the top.
+  std::size_t top = 0;
+  for (std::size_t k = 0; k < dented.vertices.size(); ++k)
+    if (dented.vertices[k][2] > dented.vertices[top][2]) top = k;
+  for (double& c : dented.vertices[top]) c *= 0.3;
+  const Surface s = make_surface(dented);
+  const WallQueries wall(s);
+  EXPECT_FALSE(wall.convex());
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int blocked = 0;
+  for (int start = 0; start < 80; ++start) {
+    const Vec3 p{0.15 * u(rng), 0.15 * u(rng), 0.35 + 0.2 * u(rng)};
+    if (wall.inside(p)) continue;
+    for (int k = 0; k < 30; ++k) {
+      const Vec3 q = p + (0.02 + 0.2 * (k % 5) / 4) * normalized(Vec3{u(rng), u(rng), u(rng)});
+      const bool expected = wall.inside(q) || wall.inside(0.5 * (p + q));
+      EXPECT_EQ(wall.blocked(p, q), expected) << start << " " << k;
+      blocked += expected;
+    }
+  }
+  EXPECT_GT(blocked, 50);  // segments into the pit and across its rim
+}
+
 TEST(Shedding, ConservesTheSheetCirculationAndStaysInTheFluid) {
   const Surface s = make_surface(sphere(8, 0.5));
   BemOptions o;

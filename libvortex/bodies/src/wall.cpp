@@ -1,8 +1,10 @@
 #include "vortex/bodies/wall.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace vortex::bodies {
@@ -21,10 +23,42 @@ std::atomic<std::uint64_t> instances{0};
 struct PanelsAround {
   std::uint64_t wall = 0;  // WallQueries::id_
   Vec3 p;
-  double length = 0;  // they serve segments from p up to this long
-  Vec3 closest;       // p's closest wall point
+  double length = 0;      // they serve segments from p up to this long
+  bool gathered = false;  // whether `panels` holds p's panels yet
+  Vec3 closest;           // p's closest wall point
+  Vec3 normal;            // the normal of its panel
   std::vector<int> panels, candidates;
 };
+
+// Whether every edge of the closed mesh is convex: the far vertex of each triangle's neighbour
+// across an edge lies on the inner side of the triangle's plane (within rounding of the body's
+// size). A closed surface convex at every edge bounds a convex body, so every panel's plane then
+// has the whole body on its inner side.
+bool convex_at_every_edge(const Surface& surface, double size) {
+  const TriangleMesh& mesh = surface.mesh;
+  // (edge's smaller vertex, larger vertex, triangle, the triangle's vertex off the edge)
+  std::vector<std::array<int, 4>> edges;
+  edges.reserve(3 * mesh.size());
+  for (std::size_t t = 0; t < mesh.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const int a = mesh.triangles[t][k], b = mesh.triangles[t][(k + 1) % 3];
+      edges.push_back(
+          {std::min(a, b), std::max(a, b), static_cast<int>(t), mesh.triangles[t][(k + 2) % 3]});
+    }
+  std::sort(edges.begin(), edges.end());
+  const double tolerance = 1e-10 * size;
+  for (std::size_t e = 0; e + 1 < edges.size(); e += 2) {
+    const auto& one = edges[e];
+    const auto& two = edges[e + 1];
+    if (one[0] != two[0] || one[1] != two[1]) return false;  // not closed: no claim
+    for (const auto& [tri, far] : {std::pair{one[2], two[3]}, std::pair{two[2], one[3]}}) {
+      const Panel& p = surface.panels[tri];
+      const auto& w = mesh.vertices[far];
+      if (dot(Vec3{w[0], w[1], w[2]} - p.v0, p.normal) > tolerance) return false;
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -60,6 +94,7 @@ WallQueries::WallQueries(const Surface& surface)
   for (const Panel& p : surface.panels)
     for (const Vec3& v : {p.v0, p.v1, p.v2})
       corner_reach_ = std::max(corner_reach_, norm(v - p.centroid));
+  convex_ = convex_at_every_edge(surface, norm(hi_ - lo_));
 }
 
 WallPoint WallQueries::closest(const Vec3& x) const {
@@ -112,12 +147,26 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q) const {
   const double length = norm(q - p);
   const bool same_p =
       around.wall == id_ && around.p.x == p.x && around.p.y == p.y && around.p.z == p.z;
-  if (!same_p || length > around.length) {
-    if (!same_p) around.closest = closest(p).point;
-    const double d_p = norm(p - around.closest);
+  if (!same_p) {
+    const WallPoint w = closest(p);
+    around.closest = w.point;
+    around.normal = w.normal;
     around.wall = id_;
     around.p = p;
+    around.gathered = false;
+  }
+  // A convex body lies on the inner side of the plane of p's closest panel: q and the midpoint
+  // beyond that plane are outside it.
+  if (convex_) {
+    const double margin = 1e-12 * (1 + length);
+    if (dot(q - around.closest, around.normal) > margin &&
+        dot(0.5 * (p + q) - around.closest, around.normal) > margin)
+      return false;
+  }
+  if (!around.gathered || length > around.length) {
+    const double d_p = norm(p - around.closest);
     around.length = std::max(length, around.length);  // the last p's segments: a guess
+    around.gathered = true;
     const double r = 2 * around.length + d_p + corner_reach_;
     centroids_.query(p.x, p.y, p.z, r + 1e-9 * (1 + r), around.panels);
   }

@@ -65,6 +65,9 @@ class WallQueries {
                           const std::vector<WallPoint>& known = {}) const;
 
   const Surface& surface() const { return *surface_; }
+  // Whether the mesh is convex at every edge (then blocked() answers most segments from the plane
+  // of p's closest panel alone).
+  bool convex() const { return convex_; }
 
  private:
   // The closest point to x among `candidates`: ascending panel indices that include every panel
@@ -76,6 +79,7 @@ class WallQueries {
   NeighborSearch centroids_;
   Vec3 lo_, hi_;             // bounding box of the surface
   double corner_reach_ = 0;  // largest distance from a panel's centroid to one of its corners
+  bool convex_ = false;
 };
 
 }  // namespace vortex::bodies
