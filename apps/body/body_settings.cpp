@@ -5,6 +5,7 @@
 
 #include "vortex/bodies/mesh_generators.hpp"
 #include "vortex/bodies/mesh_io.hpp"
+#include "vortex/time_integration.hpp"
 
 namespace vortex::body_app {
 
@@ -47,6 +48,7 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
         s.min_wall);
   p.add("--merge", "F", "merge particles closer than F h", s.merge);
   p.add("--remove", "F", "remove particles weaker than F * max |Gamma|", s.remove);
+  p.add("--stretching", "NAME", "vortex stretching: transpose, classical, none", s.stretching);
   p.add("--bem-tolerance", "TOL", "GMRES relative residual", s.bem_tolerance);
   p.add_flag("--bem-only", "solve the boundary elements at t = 0+ and stop", s.bem_only);
   p.add_flag("--dense", "dense LU instead of GMRES (small meshes)", s.dense);
@@ -82,6 +84,7 @@ void check(const Settings& s) {
   positive(s.speed, "--speed");
   positive(s.radius, "--radius");
   if (s.steps < 0) throw std::invalid_argument("--steps must be >= 0");
+  parse_stretching(s.stretching);  // throws, naming the accepted values
   if (s.bench_diffusion < 0) throw std::invalid_argument("--bench-diffusion must be >= 0");
   if (s.bench_diffusion > 0 && s.restart.empty())
     throw std::invalid_argument("--bench-diffusion needs --restart (the state to diffuse)");
@@ -165,6 +168,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h) {
   o.shedding.core_radius = s.shed_core;
   o.control.merge_distance = s.merge;
   o.control.remove_threshold = s.remove;
+  o.stretching = parse_stretching(s.stretching);
   return o;
 }
 
