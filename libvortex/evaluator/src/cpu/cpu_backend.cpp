@@ -17,7 +17,6 @@
 #include "cpu/cpu_stages.hpp"
 #include "cpu/flush_subnormals.hpp"
 #include "vortex/multipole/gradient_expansion.hpp"
-#include "vortex/multipole/m2l.hpp"
 
 namespace vortex::detail {
 

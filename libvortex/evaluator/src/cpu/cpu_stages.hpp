@@ -78,8 +78,9 @@ constexpr int local_order(int p) {
 // Xeon, fixed so that the choice does not change from one run to the next.
 FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic);
 
-// Seconds of the local expansions' operations: what one thread took above the split level of the
-// walk, plus the threads' sum below it divided by their number.
+// Seconds of the local expansions' operations: the wall time of the top levels' M2L (run first,
+// over the threads), what one thread took above the walk's split level, and the threads' sum
+// below it divided by their number.
 struct LocalTimes {
   double m2l = 0, l2l = 0, l2p = 0;
 };
@@ -88,7 +89,7 @@ struct LocalTimes {
 // locals[node * size]) of every target node that holds one: its parent's by L2L plus the M2L of
 // its list; then at the targets of each leaf that holds one (L2P, SIMD lanes in the arithmetic T,
 // sums in double), added to `out`. `locals` is sized here (room for every target node and the
-// partial sums of the nodes above the walk's split level), keeping its capacity.
+// partial sums of the top levels' M2L), keeping its capacity.
 template <class T>
 void local_field_cpu(const TreePlan& plan, const LocalExpansionLists& lists,
                      std::vector<double>& locals, bool gradient, FarScratch<T>& scratch,

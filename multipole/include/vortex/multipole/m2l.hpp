@@ -140,9 +140,4 @@ void m2l(int p, int q, T tx, T ty, T tz, const T* M, T* L) {
 #endif
 }
 
-// Flops of one m2l(p, q) in lanes, counting the lanes that are kept (I(t) and set-up aside).
-constexpr long m2l_flops(int p, int q) {
-  return long(q + 1) * (q + 2) / 2 * (12L * (p + 1) + 16L * p * (p + 1));
-}
-
 }  // namespace vortex::multipole
