@@ -131,6 +131,19 @@ void report_bem(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
   report_exact(s, flow, r.impulse_t0);
 }
 
+// Panels much wider than h leave the sheet's field at the particles next to the wall spiky (its
+// points are cored with h): the discoid at Re = 1000 blew up at step 4 with panels 3.9 h
+// across and the classical stretching, and ran with 2.6 h (docs/VALIDATION.md, D1).
+void warn_coarse_panels(const Settings& s, const bodies::Surface& surface, double h) {
+  const double width = std::sqrt(surface.total_area / static_cast<double>(surface.size()));
+  if (s.bem_only || width <= 3 * h) return;
+  std::fprintf(stderr,
+               "vortex-body: warning: the panels are %.2g h across (the root of their mean area), "
+               "more than 3 h: the sheet's field next to the wall is under-resolved and the "
+               "%s stretching may blow up; refine the mesh (--frequency)\n",
+               width / h, s.stretching.c_str());
+}
+
 // One time step and its CSV row.
 StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, double area) {
   StepRecord rec;
@@ -274,6 +287,7 @@ int run(int argc, char** argv) {
     std::printf("vortex-body: %s, %zu panels, D = %g, Re = %g, nu = %g, h = %g, dt = %g, %s\n",
                 case_name(s).c_str(), surface.size(), diameter, s.re, nu, h, s.dt,
                 to_string(resolve_backend(so.backend)).c_str());
+  warn_coarse_panels(s, surface, h);
   if (!restart && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
   if (s.bench_diffusion > 0) {
     bench_diffusion(s, flow, r);

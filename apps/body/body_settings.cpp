@@ -48,7 +48,7 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
         s.min_wall);
   p.add("--merge", "F", "merge particles closer than F h", s.merge);
   p.add("--remove", "F", "remove particles weaker than F * max |Gamma|", s.remove);
-  p.add("--stretching", "NAME", "vortex stretching: transpose, classical, none", s.stretching);
+  p.add("--stretching", "NAME", "vortex stretching: classical, transpose, none", s.stretching);
   p.add("--bem-tolerance", "TOL", "GMRES relative residual", s.bem_tolerance);
   p.add_flag("--bem-only", "solve the boundary elements at t = 0+ and stop", s.bem_only);
   p.add_flag("--dense", "dense LU instead of GMRES (small meshes)", s.dense);

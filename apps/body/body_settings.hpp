@@ -27,7 +27,7 @@ struct Settings {
          wall_core = 0;
   double min_wall = 0.2;
   double merge = 0.5, remove = 1e-5;
-  std::string stretching = "transpose";  // transpose, classical, none
+  std::string stretching = "classical";  // classical, transpose, none (BodyFlowOptions)
   // The boundary-element solve.
   double bem_tolerance = 1e-6;
   bool bem_only = false, dense = false, wall_cores = false;

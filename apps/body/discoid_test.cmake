@@ -5,7 +5,7 @@
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
 function(write_case steps)
-  file(WRITE ${DIR}/case.json "{\"body\": \"ellipsoid\", \"axes\": \"0.5,0.5,0.05\", \"frequency\": 3, \"re\": 1000, \"dt\": 0.04, \"steps\": ${steps}, \"angle\": 60, \"every\": 0, \"checkpoint-every\": 1, \"projections\": 3, \"plot\": false, \"quiet\": true}")
+  file(WRITE ${DIR}/case.json "{\"body\": \"ellipsoid\", \"axes\": \"0.5,0.5,0.05\", \"frequency\": 6, \"re\": 1000, \"dt\": 0.04, \"steps\": ${steps}, \"angle\": 60, \"every\": 0, \"checkpoint-every\": 1, \"projections\": 3, \"plot\": false, \"quiet\": true}")
 endfunction()
 function(run_script)
   execute_process(COMMAND bash ${SCRIPT} --build ${BUILD} --out ${DIR}/out ${DIR}/case.json
