@@ -184,7 +184,7 @@ RunState initial_state(const Settings& s, const bodies::BodyCheckpoint* ck, bodi
   RunState r;
   if (ck) {
     r = {ck->step, ck->time, ck->particles, vec(ck->impulse), vec(ck->impulse_t0)};
-    flow.bem().set_gamma(ck->gamma);
+    flow.set_sheet(ck->gamma, r.particles);
     return r;
   }
   flow.solve_sheet(r.particles);
@@ -199,18 +199,6 @@ bodies::BodyCheckpoint read_restart(const Settings& s, const bodies::Surface& su
     throw std::invalid_argument(s.restart + ": checkpoint of " + std::to_string(ck.panels) +
                                 " panels, the body has " + std::to_string(surface.size()));
   return ck;
-}
-
-// FNV-1a over the bytes of every particle array: equal digests, equal particle sets.
-std::uint64_t digest(const ParticleSet& p) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (const std::vector<double>* a : {&p.x, &p.y, &p.z, &p.gx, &p.gy, &p.gz, &p.sigma})
-    for (double v : *a) {
-      unsigned char b[sizeof v];
-      std::memcpy(b, &v, sizeof v);
-      for (unsigned char c : b) h = (h ^ c) * 1099511628211ull;
-    }
-  return h;
 }
 
 double median(std::vector<double> v) {

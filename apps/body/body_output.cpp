@@ -19,7 +19,7 @@ const char* kHeader =
     "step,t,t_force,n_particles,fx,fy,fz,cd,cl,ix,iy,iz,vorticity_x,vorticity_y,vorticity_z,"
     "bem_solves,bem_iterations,bem_residual,shed,inserted,reflected,pushed,removed,"
     "correction_ix,correction_iy,correction_iz,seconds,seconds_bem,seconds_convect,"
-    "seconds_diffuse";
+    "seconds_diffuse,seconds_bem_wall,seconds_vrm,seconds_control";
 
 // Re-registers the frames of an earlier run up to `time`, so the collection stays whole.
 void reload(PvdWriter& w, const std::string& dir, double time) {
@@ -92,7 +92,8 @@ void BodyOutput::write_row(const StepRecord& r) {
        << st.bem_residual_max << ',' << st.shed << ',' << st.inserted << ',' << st.reflected << ','
        << st.pushed << ',' << st.removed << ',' << st.correction_impulse.x << ','
        << st.correction_impulse.y << ',' << st.correction_impulse.z << ',' << st.seconds_total
-       << ',' << st.seconds_bem << ',' << st.seconds_convect << ',' << st.seconds_diffuse << '\n'
+       << ',' << st.seconds_bem << ',' << st.seconds_convect << ',' << st.seconds_diffuse << ','
+       << st.seconds_bem_wall << ',' << st.seconds_vrm << ',' << st.seconds_control << '\n'
        << std::flush;
 }
 

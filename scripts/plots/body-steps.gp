@@ -27,8 +27,9 @@ set format y2 "%.1s%c"
 set yrange [0:*]
 set y2range [0:*]
 plot csv using 1:27 every ::1 with lines lw 2 lc rgb "#333333" title "whole step", \
-     csv using 1:30 every ::1 with lines lc rgb "#e15759" title "diffusion (VRM)", \
+     csv using 1:32 every ::1 with lines lc rgb "#e15759" title "VRM", \
+     csv using 1:($30 - $32) every ::1 with lines lc rgb "#f28e2b" title "shedding, wall, control", \
      csv using 1:29 every ::1 with lines lc rgb "#4e79a7" title "convection (two evaluations)", \
      csv using 1:28 every ::1 with lines lc rgb "#59a14f" title "boundary elements", \
-     csv using 1:($27 - $28 - $29 - $30) every ::1 with lines lc rgb "#f28e2b" title "shedding, wall, control, output", \
+     csv using 1:31 every ::1 with lines dt 3 lc rgb "#59a14f" title "of which near-wall", \
      csv using 1:4 every ::1 axes x1y2 with lines dt 2 lc rgb "#76b7b2" title "N (right axis)"

@@ -8,6 +8,7 @@
 #include "vortex/bodies/panel_influence.hpp"
 #include "vortex/bodies/sheet.hpp"
 #include "vortex/kernels/core_function.hpp"
+#include "vortex/neighbor_search.hpp"
 
 namespace vortex::bodies {
 
@@ -99,56 +100,112 @@ const ParticleSet& BodyFlow::as_seen_by_wall(const ParticleSet& particles) {
   return wall_view_;
 }
 
+namespace {
+
+// The panel average of the point vortex g at x, (1/A) int g x (y - x) / (4 pi |y - x|^3) dS_y,
+// less what the cored particle gives at the panel's quadrature points `rule`.
+Vec3 near_wall_term(const Panel& panel, const TriangleRule& rule, Core core, const Vec3& x,
+                    const Vec3& g, double inv_sigma) {
+  const double inv4pi = 0.25 / M_PI;
+  Vec3 v = (inv4pi / panel.area) * cross(panel_field_exact(panel, x), g);
+  for (std::size_t t = 0; t < rule.size(); ++t) {
+    const Vec3 y = panel_point(panel, rule.bary[t][0], rule.bary[t][1], rule.bary[t][2]);
+    const Vec3 r = y - x;
+    const double f = core_factors(core, dot(r, r), inv_sigma).F;
+    v += (-inv4pi * rule.weight[t] * f) * cross(g, r);
+  }
+  return v;
+}
+
+}  // namespace
+
+// Per panel, the sum over the particles next to the wall of near_wall_term, for every particle
+// within its reach (the near radius, or 2.5 cores) of the wall and every panel whose centroid
+// lies within that reach plus a panel diameter of the particle. Gathered panel by panel over the
+// particles in ascending order: the sums do not depend on the threads, and no pair is stored.
 const std::vector<Vec3>* BodyFlow::near_wall_velocity(const ParticleSet& view) {
   if (!options_.wall_exact || view.size() == 0) return nullptr;
   const Surface& surface = *surface_;
-  const BemOperator& op = bem_.op();
-  const TriangleRule& rule = op.rules().target;
+  const TriangleRule& rule = bem_.op().rules().target;
   const double near = bem_.options().near_factor * surface.max_diameter;
   const Core core = solver_->options().core;
-  const double inv4pi = 0.25 / M_PI;
-  // Per particle, its (panel, correction) pairs; summed per panel in particle order below, so
-  // that the result does not depend on the threads.
+  // The particles next to the wall (not inside it: a stage's particle there has its core alone).
   const auto n = static_cast<std::ptrdiff_t>(view.size());
-  std::vector<std::vector<std::pair<int, Vec3>>> terms(view.size());
-#pragma omp parallel
-  {
-    std::vector<int> panels;
-#pragma omp for schedule(dynamic, 256)
-    for (std::ptrdiff_t p = 0; p < n; ++p) {
-      const Vec3 x{view.x[p], view.y[p], view.z[p]};
-      const double reach = std::max(near, 2.5 * view.sigma[p]);
-      if (!wall_.near(x, reach)) continue;
-      const double d = wall_.closest(x).distance;
-      if (!(d > 0) || d >= reach) continue;  // inside the body (a stage): the core alone
-      const Vec3 g{view.gx[p], view.gy[p], view.gz[p]};
-      const double inv_sigma = 1 / view.sigma[p];
-      wall_.panels_near(x, reach + surface.max_diameter, panels);
-      for (int i : panels) {
-        const Panel& panel = surface.panels[i];
-        // The panel average of the point vortex: (1/A) int g x (y - x) / (4 pi |y - x|^3) dS_y.
-        Vec3 v = (inv4pi / panel.area) * cross(panel_field_exact(panel, x), g);
-        for (std::size_t t = 0; t < rule.size(); ++t) {
-          const Vec3 y = panel_point(panel, rule.bary[t][0], rule.bary[t][1], rule.bary[t][2]);
-          const Vec3 r = y - x;
-          const double f = core_factors(core, dot(r, r), inv_sigma).F;
-          v += (-inv4pi * rule.weight[t] * f) * cross(g, r);
-        }
-        terms[p].push_back({i, v});
-      }
-    }
+  wall_reach_.assign(view.size(), 0.0);
+#pragma omp parallel for schedule(dynamic, 256)
+  for (std::ptrdiff_t p = 0; p < n; ++p) {
+    const Vec3 x{view.x[p], view.y[p], view.z[p]};
+    const double reach = std::max(near, 2.5 * view.sigma[p]);
+    if (!wall_.near(x, reach)) continue;
+    const double d = wall_.closest(x).distance;
+    if (d > 0 && d < reach) wall_reach_[p] = reach;
+  }
+  wall_near_.clear();
+  Points at;
+  double widest = 0;
+  for (std::ptrdiff_t p = 0; p < n; ++p) {
+    if (wall_reach_[p] == 0) continue;
+    wall_near_.push_back(static_cast<int>(p));
+    at.push_back(view.x[p], view.y[p], view.z[p]);
+    widest = std::max(widest, wall_reach_[p]);
   }
   near_wall_.assign(surface.size(), Vec3{});
-  for (const auto& list : terms)
-    for (const auto& [i, v] : list) near_wall_[i] += v;
+  if (wall_near_.empty()) return &near_wall_;
+  const NeighborSearch search(at);
+  const auto panels = static_cast<std::ptrdiff_t>(surface.size());
+#pragma omp parallel
+  {
+    std::vector<int> found;
+#pragma omp for schedule(dynamic, 16)
+    for (std::ptrdiff_t i = 0; i < panels; ++i) {
+      const Panel& panel = surface.panels[i];
+      const Vec3& c = panel.centroid;
+      search.query(c.x, c.y, c.z, widest + surface.max_diameter, found);  // ascending
+      Vec3 sum;
+      for (int k : found) {
+        const std::size_t p = static_cast<std::size_t>(wall_near_[k]);
+        const double dx = c.x - view.x[p], dy = c.y - view.y[p], dz = c.z - view.z[p];
+        const double r = wall_reach_[p] + surface.max_diameter;
+        if (dx * dx + dy * dy + dz * dz > r * r) continue;
+        sum += near_wall_term(panel, rule, core, {view.x[p], view.y[p], view.z[p]},
+                              {view.gx[p], view.gy[p], view.gz[p]}, 1 / view.sigma[p]);
+      }
+      near_wall_[i] = sum;
+    }
+  }
   return &near_wall_;
 }
 
-const BemStats& BodyFlow::solve_sheet(const ParticleSet& particles) {
+const BemStats& BodyFlow::solve_for(const ParticleSet& particles) {
+  solved_known_ = false;
+  const auto start = Clock::now();
   const ParticleSet& view = as_seen_by_wall(particles);
-  const BemStats& s = bem_.solve(options_.free_stream, &view, solver_, near_wall_velocity(view));
-  if (current_) record(s, *current_);
+  const std::vector<Vec3>* near_wall = near_wall_velocity(view);
+  const double wall_seconds = since(start);
+  const BemStats& s = bem_.solve(options_.free_stream, &view, solver_, near_wall);
+  if (current_) {
+    record(s, *current_);
+    current_->seconds_bem += wall_seconds;
+    current_->seconds_bem_wall += wall_seconds;
+  }
   return s;
+}
+
+const BemStats& BodyFlow::solve_sheet(const ParticleSet& particles) {
+  const BemStats& s = solve_for(particles);
+  solved_digest_ = digest(particles);
+  solved_known_ = true;
+  return s;
+}
+
+void BodyFlow::set_sheet(const std::vector<double>& gamma, const ParticleSet& particles) {
+  bem_.set_gamma(gamma);
+  solved_digest_ = digest(particles);
+  solved_known_ = true;
+}
+
+bool BodyFlow::sheet_solved_for(const ParticleSet& particles) const {
+  return solved_known_ && solved_digest_ == digest(particles);
 }
 
 VelocityField BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient) {
@@ -208,8 +265,8 @@ void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
   }
 }
 
-void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats) {
-  solve_sheet(particles);
+void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, bool sheet_solved) {
+  if (!sheet_solved) solve_for(particles);
   const auto start = Clock::now();
   if (!options_.wall_diffusion)
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
@@ -259,25 +316,28 @@ BodyStepStats BodyFlow::recorded(double dt, Work&& work) {
 
 BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
   return recorded(dt, [&](BodyStepStats& stats) {
-    diffuse(particles, dt / 2, stats);
+    diffuse(particles, dt / 2, stats, sheet_solved_for(particles));
     const auto convect_start = Clock::now();
+    const double bem_before = stats.seconds_bem;
     // The stage hook: each stage re-solves the BEM for the stage's particles.
     TimeIntegrator integrator(
         [this](const ParticleSet& stage, bool gradient, VelocityField& out) {
-          solve_sheet(stage);
+          solve_for(stage);
           out = particle_velocity(stage, gradient);
         },
         {options_.scheme, options_.stretching, options_.free_stream});
     integrator.step(particles, dt);
     keep_in_fluid(particles, stats);
-    stats.seconds_convect += since(convect_start);
-    diffuse(particles, dt / 2, stats);
+    stats.seconds_convect += since(convect_start) - (stats.seconds_bem - bem_before);
+    diffuse(particles, dt / 2, stats, false);
     solve_sheet(particles);
   });
 }
 
 BodyStepStats BodyFlow::diffusion_substep(ParticleSet& particles, double dt) {
-  return recorded(dt, [&](BodyStepStats& stats) { diffuse(particles, dt, stats); });
+  return recorded(dt, [&](BodyStepStats& stats) {
+    diffuse(particles, dt, stats, sheet_solved_for(particles));
+  });
 }
 
 Vec3 BodyFlow::impulse(const ParticleSet& particles) const {

@@ -1,6 +1,7 @@
 #include "vortex/particles.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -211,6 +212,39 @@ void validate_inputs(SourcesView sources, PointsView targets) {
   validate_sources(sources);
   validate_targets(targets);
   validate_length_scales(sources, targets);
+}
+
+namespace {
+
+// splitmix64's finalizer: a bijection of 64-bit words that spreads every bit over all of them.
+std::uint64_t mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::uint64_t digest(const ParticleSet& p) {
+  const std::vector<double>* arrays[] = {&p.x, &p.y, &p.z, &p.gx, &p.gy, &p.gz, &p.sigma};
+  std::uint64_t total = mix(p.size());
+  std::uint64_t salt = 0;
+  for (const std::vector<double>* a : arrays) {
+    const double* v = a->data();
+    const auto n = static_cast<std::ptrdiff_t>(a->size());
+    salt += 0x9e3779b97f4a7c15ull;
+    // Each value mixed with its place: a sum of bijections of distinct terms, so one changed value
+    // always changes the sum, and integer sums do not depend on the order of the threads.
+    std::uint64_t sum = 0;
+#pragma omp parallel for reduction(+ : sum) schedule(static) if (n > 100000)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      std::uint64_t bits;
+      std::memcpy(&bits, v + i, sizeof bits);
+      sum += mix(bits ^ mix(static_cast<std::uint64_t>(i) + salt));
+    }
+    total = mix(total ^ sum) + static_cast<std::uint64_t>(n);
+  }
+  return total;
 }
 
 }  // namespace vortex

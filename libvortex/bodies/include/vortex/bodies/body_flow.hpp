@@ -71,7 +71,10 @@ struct BodyStepStats {
   double bem_residual_max = 0;
   std::size_t shed = 0, reflected = 0, pushed = 0, inserted = 0, removed = 0;
   Vec3 correction_impulse;  // impulse change from reflections, push-outs and merges
+  // The stages, apart: the BEM solves (with their right-hand sides), the convection without its
+  // BEM solves (velocity evaluations, moves, wall), the diffusion sub-steps without theirs.
   double seconds_bem = 0, seconds_convect = 0, seconds_diffuse = 0, seconds_total = 0;
+  double seconds_bem_wall = 0;  // of seconds_bem: the exact near-wall part of the right-hand sides
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
   double vrm_max_residual = 0;  // largest moment residual of the VRM's fractions (units of h)
@@ -87,7 +90,12 @@ class BodyFlow {
 
   // Solves the BEM for the particles as they are (at t = 0+ with none: the potential flow).
   const BemStats& solve_sheet(const ParticleSet& particles);
-  // Advances the particles by dt and leaves the sheet solved for the new positions.
+  // Takes `gamma` as the sheet solved for `particles` (a checkpoint's), without solving.
+  void set_sheet(const std::vector<double>& gamma, const ParticleSet& particles);
+  // Advances the particles by dt and leaves the sheet solved for the new positions. A step that
+  // starts from the particles the sheet was last solved for (by the last step, solve_sheet or
+  // set_sheet: the same digest) starts from that sheet rather than solving it again, which
+  // would give the same sheet (GMRES stops at once at a warm start that meets its tolerance).
   BodyStepStats step(ParticleSet& particles, double dt);
   // One diffusion sub-step of length dt alone, as step() takes two of them (the BEM solved for the
   // particles first): for timing the diffusion by itself.
@@ -108,7 +116,9 @@ class BodyFlow {
  private:
   const ParticleSet& as_seen_by_wall(const ParticleSet& particles);
   const std::vector<Vec3>* near_wall_velocity(const ParticleSet& view);
-  void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats);
+  const BemStats& solve_for(const ParticleSet& particles);
+  bool sheet_solved_for(const ParticleSet& particles) const;
+  void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, bool sheet_solved);
   void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
   void find_wall_points(const ParticleSet& particles, double dt);
   void wall_images(const ParticleSet& particles, double dt);
@@ -130,7 +140,13 @@ class BodyFlow {
   std::vector<char> has_spread_;
   VrmWorkspace vrm_workspace_;        // kept from one diffusion sub-step to the next
   std::vector<Vec3> near_wall_;       // per panel: exact point-vortex average - cored quadrature
+  std::vector<double> wall_reach_;    // per particle: its reach if next to the wall, else 0
+  std::vector<int> wall_near_;        // the particles next to the wall, ascending
   BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
+  // The digest of the particles the sheet was last solved for (solved_known_: a sheet solved
+  // by solve_sheet, set_sheet or a step's end, not by a stage).
+  std::uint64_t solved_digest_ = 0;
+  bool solved_known_ = false;
 };
 
 }  // namespace vortex::bodies
