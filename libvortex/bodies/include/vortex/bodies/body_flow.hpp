@@ -30,11 +30,10 @@ struct BodyFlowOptions {
   std::array<double, 3> free_stream{1, 0, 0};
   double spacing = 0;  // h (> 0): shed patches, VRM lattice, merge distance
   TimeScheme scheme = TimeScheme::Heun;
-  // Classical by default next to a body. Vortex lines of the fluid end on the wall, where the
-  // sheet's slip tilts and stretches them, so the fluid's total vorticity changes by the flux
-  // (omega . n) u through the wall. The classical scheme's pair sums carry that flux; the
-  // transpose scheme's antisymmetric pairs conserve the particles' total whatever the wall does.
-  // On the 10:10:1 discoid at 60 degrees (docs/VALIDATION.md, D1) the transpose scheme lets the
+  // Classical by default next to a body. The transpose scheme's antisymmetric pairs conserve the
+  // particles' total vorticity whatever the wall does, while in the continuum the fluid's vortex
+  // lines end on the wall and its total changes by the flux (omega . n) u through it. On the
+  // 10:10:1 discoid at 60 degrees (docs/VALIDATION.md, D1) the transpose scheme lets the
   // total vorticity of particles and sheet drift until the run breaks down near t = 1; the
   // classical one keeps it bounded. On the sphere (closed vortex rings) both give the same drag.
   Stretching stretching = Stretching::Classical;
