@@ -18,11 +18,13 @@
 #include "body_settings.hpp"
 #include "case_file.hpp"
 #include "json_writer.hpp"
+#include "memory_check.hpp"
 #include "projections.hpp"
 #include "vortex/bodies/checkpoint.hpp"
 #include "vortex/bodies/ellipsoid_flow.hpp"
 #include "vortex/bodies/sheet.hpp"
 #include "vortex/diagnostics.hpp"
+#include "vortex/error_metrics.hpp"
 #include "vortex/file_io.hpp"
 
 namespace {
@@ -159,6 +161,7 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
   rec.particles = r.particles.size();
   rec.impulse = impulse;
   rec.vorticity = flow.total_vorticity(r.particles);
+  rec.host_bytes = cli::resident_memory();
   return rec;
 }
 
@@ -172,9 +175,11 @@ void save_checkpoint(const Settings& s, bodies::BodyFlow& flow, const RunState& 
 void print_progress(const StepRecord& rec, long last_step, double elapsed) {
   std::printf(
       "step %ld/%ld t = %.4g N = %zu C_D = %.4g C_L = %.4g BEM %d it, %.1f s/step, "
-      "%.0f s elapsed\n",
+      "%.0f s elapsed, memory %.0f B/particle host, %.0f B/particle GPU\n",
       rec.step, last_step, rec.time, rec.particles, rec.coefficients.cd, rec.coefficients.cl,
-      rec.stats.bem_iterations, rec.stats.seconds_total, elapsed);
+      rec.stats.bem_iterations, rec.stats.seconds_total, elapsed,
+      static_cast<double>(rec.host_bytes) / std::max<std::size_t>(rec.particles, 1),
+      static_cast<double>(rec.stats.device_bytes) / std::max<std::size_t>(rec.particles, 1));
   std::fflush(stdout);
 }
 
@@ -247,6 +252,41 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const RunState& 
   std::printf("VRM largest moment residual %.3e (units of h)\n", max_residual);
 }
 
+// --bench-velocity: the velocity and gradient of the checkpoint's particles (their own field, the
+// evaluation the paper times), K calls after a warm-up, and the errors of the last call against a
+// double-precision direct sum at a sample of the particles.
+void bench_velocity(const Settings& s, Solver& solver, const RunState& r) {
+  const ParticleSet& p = r.particles;
+  VelocityField f;
+  solver.evaluate(p, true, f);  // warm-up: buffers, device memory
+  std::vector<double> seconds;
+  for (int k = 0; k < s.bench_velocity; ++k) {
+    const auto start = Clock::now();
+    solver.evaluate(p, true, f);
+    seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    std::printf("call %d: %.4f s\n", k + 1, seconds.back());
+  }
+  const EvaluationStats& st = f.stats;
+  const StageTimes& t = st.times;
+  std::printf(
+      "velocity evaluation: N = %zu, %s (%s, %s), median of %d calls %.4f s; stages of the last: "
+      "tree %.4f, lists %.4f, multipoles %.4f, near %.4f, far %.4f, transfer %.4f s\n",
+      p.size(), st.backend.c_str(), st.precision.c_str(), st.device.c_str(), s.bench_velocity,
+      median(seconds), t.tree, t.lists, t.multipole, t.near, t.far, t.transfer);
+  std::printf("treecode: p %d, theta %g, kappa %g, buckets %d/%d\n", st.tree.order, st.tree.theta,
+              st.tree.kappa, st.tree.target_bucket, st.tree.source_bucket);
+  const auto start = Clock::now();
+  const std::vector<std::size_t> sample = sample_indices(p.size(), s.bench_sample, 1);
+  const VelocityField reference =
+      reference_field(p, gather_points(p, sample), true, solver.options().core);
+  const FieldErrors e = compare_fields(f, reference, sample);
+  std::printf(
+      "errors at %zu particles (double direct sum, %.1f s): velocity mean relative %.3e, L2 "
+      "%.3e; gradient mean relative %.3e, L2 %.3e\n",
+      e.n_sampled, std::chrono::duration<double>(Clock::now() - start).count(), e.velocity_mean_rel,
+      e.velocity_rel_l2, e.gradient_mean_rel, e.gradient_rel_l2);
+}
+
 int run(int argc, char** argv) {
   Settings s;
   cli::SolverCli solver_cli;
@@ -279,6 +319,10 @@ int run(int argc, char** argv) {
   if (!restart && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
   if (s.bench_diffusion > 0) {
     bench_diffusion(s, flow, r);
+    return 0;
+  }
+  if (s.bench_velocity > 0) {
+    bench_velocity(s, solver, r);
     return 0;
   }
   double iterations = 0, residual_max = flow.bem().stats().residual;

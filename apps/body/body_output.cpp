@@ -19,7 +19,12 @@ const char* kHeader =
     "step,t,t_force,n_particles,fx,fy,fz,cd,cl,ix,iy,iz,vorticity_x,vorticity_y,vorticity_z,"
     "bem_solves,bem_iterations,bem_residual,shed,inserted,reflected,pushed,removed,"
     "correction_ix,correction_iy,correction_iz,seconds,seconds_bem,seconds_convect,"
-    "seconds_diffuse,seconds_bem_wall,seconds_vrm,seconds_control";
+    "seconds_diffuse,seconds_bem_wall,seconds_vrm,seconds_control,host_bytes_per_particle,"
+    "device_bytes_per_particle";
+
+double per_particle(std::uint64_t bytes, std::size_t particles) {
+  return particles ? static_cast<double>(bytes) / static_cast<double>(particles) : 0.0;
+}
 
 // Re-registers the frames of an earlier run up to `time`, so the collection stays whole.
 void reload(PvdWriter& w, const std::string& dir, double time) {
@@ -93,7 +98,9 @@ void BodyOutput::write_row(const StepRecord& r) {
        << st.pushed << ',' << st.removed << ',' << st.correction_impulse.x << ','
        << st.correction_impulse.y << ',' << st.correction_impulse.z << ',' << st.seconds_total
        << ',' << st.seconds_bem << ',' << st.seconds_convect << ',' << st.seconds_diffuse << ','
-       << st.seconds_bem_wall << ',' << st.seconds_vrm << ',' << st.seconds_control << '\n'
+       << st.seconds_bem_wall << ',' << st.seconds_vrm << ',' << st.seconds_control << ','
+       << per_particle(r.host_bytes, r.particles) << ','
+       << per_particle(st.device_bytes, r.particles) << '\n'
        << std::flush;
 }
 

@@ -3,6 +3,7 @@
 // normal velocity per panel), the per-step diagnostics CSV, the C_D and C_L plots and the JSON
 // summary.
 
+#include <cstdint>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct StepRecord {
   bodies::ForceCoefficients coefficients;
   bodies::Vec3 impulse, vorticity;
   bodies::BodyStepStats stats;
+  std::uint64_t host_bytes = 0;  // the process's resident memory after the step
 };
 
 class BodyOutput {

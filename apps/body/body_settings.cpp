@@ -67,6 +67,13 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
         "with --restart: time K diffusion sub-steps (dt/2), each from the checkpoint's particles, "
         "print their median times and a digest of the result, and stop",
         s.bench_diffusion);
+  p.add("--bench-velocity", "K",
+        "with --restart: time K evaluations of the velocity and gradient of the checkpoint's "
+        "particles (their own field, after a warm-up call) on the chosen backend, compare the "
+        "last with a double-precision direct sum at --bench-sample particles, and stop",
+        s.bench_velocity);
+  p.add("--bench-sample", "S", "particles compared with the direct sum by --bench-velocity",
+        s.bench_sample);
   p.add("--progress", "SECONDS", "progress line interval", s.progress);
   p.add_flag("--no-plot", "skip the PNG plots", s.no_plot);
   p.add_flag("--quiet", "no progress lines", s.quiet);
@@ -88,6 +95,10 @@ void check(const Settings& s) {
   if (s.bench_diffusion < 0) throw std::invalid_argument("--bench-diffusion must be >= 0");
   if (s.bench_diffusion > 0 && s.restart.empty())
     throw std::invalid_argument("--bench-diffusion needs --restart (the state to diffuse)");
+  if (s.bench_velocity < 0) throw std::invalid_argument("--bench-velocity must be >= 0");
+  if (s.bench_velocity > 0 && s.restart.empty())
+    throw std::invalid_argument("--bench-velocity needs --restart (the particles to evaluate)");
+  if (s.bench_sample < 1) throw std::invalid_argument("--bench-sample must be >= 1");
   if (s.frequency < 1) throw std::invalid_argument("--frequency must be >= 1");
   if (s.body != "sphere" && s.body != "ellipsoid")
     throw std::invalid_argument("--body: unknown body '" + s.body + "' (sphere or ellipsoid)");

@@ -35,6 +35,8 @@ struct Settings {
   std::string out = "vortex-body-out", json, restart, case_file;
   int every = 1, checkpoint_every = 0, projections = 0, projection_cells = 120;
   int bench_diffusion = 0;  // > 0: time this many diffusion sub-steps of the restart state
+  int bench_velocity = 0;   // > 0: time this many velocity evaluations of the restart state
+  int bench_sample = 1000;  // particles compared with the direct sum by --bench-velocity
   double progress = 5;
   bool no_plot = false, quiet = false;
 };

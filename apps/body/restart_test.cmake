@@ -21,11 +21,28 @@ if(NOT rows EQUAL 3)
 endif()
 list(GET original 2 row_a)
 list(GET continued 2 row_b)
-# Compare all but the timing columns (the last seven).
-foreach(column RANGE 1 7)
+# Compare all but the timing and memory columns (the last nine).
+foreach(column RANGE 1 9)
   string(REGEX REPLACE ",[^,]*$" "" row_a "${row_a}")
   string(REGEX REPLACE ",[^,]*$" "" row_b "${row_b}")
 endforeach()
 if(NOT row_a STREQUAL row_b)
   message(FATAL_ERROR "restart differs:\n${row_a}\n${row_b}")
+endif()
+# The velocity benchmark on the checkpoint's particles: its treecode within the default tolerance
+# (2e-4) of the double-precision direct sum.
+execute_process(COMMAND ${BODY} ${common} --restart ${DIR}/a/checkpoint-000002.bin
+  --bench-velocity 2 --bench-sample 200 --backend cpu --out ${DIR}/c
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "--bench-velocity failed: ${err}")
+endif()
+if(NOT out MATCHES "median of 2 calls" OR
+   NOT out MATCHES "velocity mean relative ([0-9.e+-]+), L2 [0-9.e+-]+; gradient mean relative ([0-9.e+-]+)")
+  message(FATAL_ERROR "--bench-velocity printed no timing or errors:\n${out}")
+endif()
+set(u_err ${CMAKE_MATCH_1})
+set(du_err ${CMAKE_MATCH_2})
+if(NOT u_err LESS 2e-4 OR NOT du_err LESS 2e-4)
+  message(FATAL_ERROR "--bench-velocity errors ${u_err} / ${du_err} exceed 2e-4:\n${out}")
 endif()

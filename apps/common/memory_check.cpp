@@ -20,6 +20,20 @@ std::uint64_t available_memory() {
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * page : 0;
 }
 
+std::uint64_t resident_memory() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmRSS:") {
+      std::uint64_t kib = 0;
+      status >> kib;
+      return kib * 1024;
+    }
+    status.ignore(1 << 16, '\n');
+  }
+  return 0;
+}
+
 std::string memory_text(long double bytes) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.3Lg GB", bytes / 1e9L);

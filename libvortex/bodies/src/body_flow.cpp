@@ -54,7 +54,8 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
       bem_(surface, bem),
       solver_(&particle_solver),
       options_(std::move(options)),
-      wall_(surface) {
+      wall_(surface),
+      near_wall_sums_(surface, bem_.op().rules().target, particle_solver.options().backend) {
   validate(options_);
   const double h = options_.spacing;
   if (options_.shedding.spacing == 0) options_.shedding.spacing = h;
@@ -100,35 +101,12 @@ const ParticleSet& BodyFlow::as_seen_by_wall(const ParticleSet& particles) {
   return wall_view_;
 }
 
-namespace {
-
-// The panel average of the point vortex g at x, (1/A) int g x (y - x) / (4 pi |y - x|^3) dS_y,
-// less what the cored particle gives at the panel's quadrature points `rule`.
-Vec3 near_wall_term(const Panel& panel, const TriangleRule& rule, Core core, const Vec3& x,
-                    const Vec3& g, double inv_sigma) {
-  const double inv4pi = 0.25 / M_PI;
-  Vec3 v = (inv4pi / panel.area) * cross(panel_field_exact(panel, x), g);
-  for (std::size_t t = 0; t < rule.size(); ++t) {
-    const Vec3 y = panel_point(panel, rule.bary[t][0], rule.bary[t][1], rule.bary[t][2]);
-    const Vec3 r = y - x;
-    const double f = core_factors(core, dot(r, r), inv_sigma).F;
-    v += (-inv4pi * rule.weight[t] * f) * cross(g, r);
-  }
-  return v;
-}
-
-}  // namespace
-
-// Per panel, the sum over the particles next to the wall of near_wall_term, for every particle
-// within its reach (the near radius, or 2.5 cores) of the wall and every panel whose centroid
-// lies within that reach plus a panel diameter of the particle. Gathered panel by panel over the
-// particles in ascending order: the sums do not depend on the threads, and no pair is stored.
+// The particles within their reach (the near radius, or 2.5 cores) of the wall, ascending, with
+// that reach: their sums over every panel whose centroid lies within the reach plus a panel
+// diameter (NearWallSums, on the particle solver's backend).
 const std::vector<Vec3>* BodyFlow::near_wall_velocity(const ParticleSet& view) {
   if (!options_.wall_exact || view.size() == 0) return nullptr;
-  const Surface& surface = *surface_;
-  const TriangleRule& rule = bem_.op().rules().target;
-  const double near = bem_.options().near_factor * surface.max_diameter;
-  const Core core = solver_->options().core;
+  const double near = bem_.options().near_factor * surface_->max_diameter;
   // The particles next to the wall (not inside it: a stage's particle there has its core alone).
   const auto n = static_cast<std::ptrdiff_t>(view.size());
   wall_reach_.assign(view.size(), 0.0);
@@ -141,38 +119,11 @@ const std::vector<Vec3>* BodyFlow::near_wall_velocity(const ParticleSet& view) {
     if (d > 0 && d < reach) wall_reach_[p] = reach;
   }
   wall_near_.clear();
-  Points at;
-  double widest = 0;
-  for (std::ptrdiff_t p = 0; p < n; ++p) {
-    if (wall_reach_[p] == 0) continue;
-    wall_near_.push_back(static_cast<int>(p));
-    at.push_back(view.x[p], view.y[p], view.z[p]);
-    widest = std::max(widest, wall_reach_[p]);
-  }
-  near_wall_.assign(surface.size(), Vec3{});
-  if (wall_near_.empty()) return &near_wall_;
-  const NeighborSearch search(at);
-  const auto panels = static_cast<std::ptrdiff_t>(surface.size());
-#pragma omp parallel
-  {
-    std::vector<int> found;
-#pragma omp for schedule(dynamic, 16)
-    for (std::ptrdiff_t i = 0; i < panels; ++i) {
-      const Panel& panel = surface.panels[i];
-      const Vec3& c = panel.centroid;
-      search.query(c.x, c.y, c.z, widest + surface.max_diameter, found);  // ascending
-      Vec3 sum;
-      for (int k : found) {
-        const std::size_t p = static_cast<std::size_t>(wall_near_[k]);
-        const double dx = c.x - view.x[p], dy = c.y - view.y[p], dz = c.z - view.z[p];
-        const double r = wall_reach_[p] + surface.max_diameter;
-        if (dx * dx + dy * dy + dz * dz > r * r) continue;
-        sum += near_wall_term(panel, rule, core, {view.x[p], view.y[p], view.z[p]},
-                              {view.gx[p], view.gy[p], view.gz[p]}, 1 / view.sigma[p]);
-      }
-      near_wall_[i] = sum;
-    }
-  }
+  for (std::ptrdiff_t p = 0; p < n; ++p)
+    if (wall_reach_[p] != 0)
+      wall_near_.push_back({view.x[p], view.y[p], view.z[p]}, {view.gx[p], view.gy[p], view.gz[p]},
+                           1 / view.sigma[p], wall_reach_[p]);
+  near_wall_sums_.compute(solver_->options().core, wall_near_, near_wall_);
   return &near_wall_;
 }
 
@@ -220,7 +171,9 @@ VelocityField BodyFlow::particle_velocity(const ParticleSet& particles, bool gra
     sources.push_back(sheet_points_.x[k], sheet_points_.y[k], sheet_points_.z[k], w * g[j].x,
                       w * g[j].y, w * g[j].z, options_.sheet_core);
   }
-  return solver_->evaluate(sources, PointsView(particles), gradient);
+  VelocityField f = solver_->evaluate(sources, PointsView(particles), gradient);
+  if (current_) current_->device_bytes = f.stats.device_bytes;
+  return f;
 }
 
 void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {

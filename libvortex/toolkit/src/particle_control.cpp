@@ -111,47 +111,48 @@ std::vector<std::size_t> removal_order(const ParticleSet& p, const std::vector<d
   return order;
 }
 
-// Scratch of absorb(), kept across particles.
+// One thread's scratch of absorb().
 struct AbsorbScratch {
-  std::vector<int> found, receivers;
+  std::vector<int> found;
   std::vector<Eigen::Vector4d> rows;
   std::vector<std::array<double, 3>> offsets;
   std::vector<double> cost, f;
 };
 
-// Gives particle i's strength to its surviving neighbours (within a radius doubled up to 8 times
-// the absorb radius) so that the total and the first moment are kept. False when none works.
-bool absorb(ParticleSet& p, std::size_t i, const std::vector<char>& removed,
-            const NeighborSearch& search, const ParticleControlOptions& o, AbsorbScratch& w) {
+// The receivers of particle i's strength and their fractions, appended to `receivers` and
+// `fractions`: its neighbours that are not candidates for removal (within a radius doubled up to 8
+// times the absorb radius), with fractions that keep the total and the first moment. False (and
+// nothing appended) when none works.
+bool absorb(const ParticleSet& p, std::size_t i, const std::vector<char>& candidate,
+            const NeighborSearch& search, const ParticleControlOptions& o, AbsorbScratch& w,
+            std::vector<int>& receivers, std::vector<double>& fractions) {
   const double h = o.spacing;
+  const std::size_t first = receivers.size();
+  std::vector<double>& f = w.f;
   for (double r = o.absorb_radius * h; r <= 8 * o.absorb_radius * h; r *= 2) {
     search.query(p.x[i], p.y[i], p.z[i], r, w.found);
-    w.receivers.clear();
+    receivers.resize(first);
     w.rows.clear();
     w.cost.clear();
     w.offsets.clear();
     for (int j : w.found) {
-      if (static_cast<std::size_t>(j) == i || removed[j]) continue;
+      if (candidate[j]) continue;  // i itself among them
       const double dx = (p.x[j] - p.x[i]) / h, dy = (p.y[j] - p.y[i]) / h,
                    dz = (p.z[j] - p.z[i]) / h;
-      w.receivers.push_back(j);
+      receivers.push_back(j);
       w.offsets.push_back({dx, dy, dz});
       w.rows.emplace_back(1, dx, dy, dz);
       w.cost.push_back(1 + dx * dx + dy * dy + dz * dz);
     }
-    if (w.receivers.size() < 4) continue;
+    if (w.offsets.size() < 4) continue;
     // Non-negative shares where the particle lies inside its receivers' hull; otherwise (at the
     // edge of the vorticity) signed ones.
-    if (!solve_first_moment_fractions(w.offsets, w.f) && !absorb_fractions(w.rows, w.cost, w.f))
+    if (!solve_first_moment_fractions(w.offsets, f) && !absorb_fractions(w.rows, w.cost, f))
       continue;
-    for (std::size_t k = 0; k < w.receivers.size(); ++k) {
-      const int j = w.receivers[k];
-      p.gx[j] += w.f[k] * p.gx[i];
-      p.gy[j] += w.f[k] * p.gy[i];
-      p.gz[j] += w.f[k] * p.gz[i];
-    }
+    fractions.insert(fractions.end(), f.begin(), f.end());
     return true;
   }
+  receivers.resize(first);
   return false;
 }
 
@@ -177,19 +178,53 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
   for (std::size_t i = 0; i < n; ++i) smax = std::max(smax, s[i] = strength(p, i));
   stats.threshold = removal_threshold(s, smax, o);
   const NeighborSearch search(p);
-  std::vector<char> merge, removed(n, 0);
-  AbsorbScratch scratch;
-  for (std::size_t i : removal_order(p, s, stats.threshold, search, o, merge)) {
-    if (!absorb(p, i, removed, search, o, scratch)) {
-      ++stats.kept;
-      continue;
+  std::vector<char> merge;
+  const std::vector<std::size_t> order = removal_order(p, s, stats.threshold, search, o, merge);
+  std::vector<char> candidate(n, 0);
+  for (std::size_t i : order) candidate[i] = 1;
+  // Candidates give their strength only to particles that stay, so no candidate's strength
+  // changes and each one's receivers and fractions are found on its own, in parallel (blocks of
+  // candidates keep their lists, whichever thread took them); the strengths are then handed over
+  // in the order of `order`, so that the sums do not depend on the threads.
+  constexpr std::size_t kBlock = 256;
+  const std::size_t blocks = (order.size() + kBlock - 1) / kBlock;
+  std::vector<std::vector<int>> receivers(blocks), counts(blocks);
+  std::vector<std::vector<double>> fractions(blocks);
+#pragma omp parallel if (order.size() > 512)
+  {
+    AbsorbScratch scratch;
+#pragma omp for schedule(dynamic, 1)
+    for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
+      for (std::size_t k = b * kBlock; k < std::min(order.size(), (b + 1) * kBlock); ++k) {
+        const std::size_t before = receivers[b].size();
+        absorb(p, order[k], candidate, search, o, scratch, receivers[b], fractions[b]);
+        counts[b].push_back(static_cast<int>(receivers[b].size() - before));
+      }
+  }
+  std::vector<char> removed(n, 0);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    std::size_t at = 0;
+    for (std::size_t k = b * kBlock; k < std::min(order.size(), (b + 1) * kBlock); ++k) {
+      const std::size_t i = order[k];
+      const int count = counts[b][k - b * kBlock];
+      if (count == 0) {
+        ++stats.kept;
+        continue;
+      }
+      for (int q = 0; q < count; ++q, ++at) {
+        const int j = receivers[b][at];
+        const double f = fractions[b][at];
+        p.gx[j] += f * p.gx[i];
+        p.gy[j] += f * p.gy[i];
+        p.gz[j] += f * p.gz[i];
+      }
+      removed[i] = 1;
+      stats.removed_strength += s[i];
+      if (merge[i])
+        ++stats.merged;
+      else
+        ++stats.removed;
     }
-    removed[i] = 1;
-    stats.removed_strength += strength(p, i);
-    if (merge[i])
-      ++stats.merged;
-    else
-      ++stats.removed;
   }
   compact(p, removed);
   return stats;

@@ -9,7 +9,9 @@
 // particle lies inside the hull of its receivers (signed otherwise). The first condition
 // conserves the total vorticity, the second the linear impulse 1/2 sum x x Gamma, exactly (to
 // rounding); the angular impulse changes by the second moment of the removed strength only.
-// Removals are done one at a time in order of increasing |Gamma|, never onto removed particles.
+// A removed particle's strength goes only to particles that stay, never to another candidate for
+// removal, so that every removal is found independently (in parallel); the strengths are handed
+// over in order of increasing |Gamma|, the same sums for any number of threads.
 
 #include <cstddef>
 

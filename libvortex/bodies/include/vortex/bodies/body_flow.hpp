@@ -14,9 +14,11 @@
 // before the VRM and the VRM uses the free-space moments everywhere.
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "vortex/bodies/bem_solver.hpp"
+#include "vortex/bodies/near_wall.hpp"
 #include "vortex/bodies/shedding.hpp"
 #include "vortex/bodies/wall.hpp"
 #include "vortex/particle_control.hpp"
@@ -77,6 +79,9 @@ struct BodyStepStats {
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
   double vrm_max_residual = 0;  // largest moment residual of the VRM's fractions (units of h)
+  // GPU memory the library's buffers held after the step's last velocity evaluation (0 on the
+  // CPU backend).
+  std::uint64_t device_bytes = 0;
 };
 
 class BodyFlow {
@@ -130,6 +135,7 @@ class BodyFlow {
   Solver* solver_;
   BodyFlowOptions options_;
   WallQueries wall_;
+  NearWallSums near_wall_sums_;  // the exact near-wall part of the BEM right-hand sides
   std::vector<std::vector<int>> patches_;
   Points sheet_points_;
   TriangleRule sheet_rule_;
@@ -140,7 +146,7 @@ class BodyFlow {
   VrmWorkspace vrm_workspace_;        // kept from one diffusion sub-step to the next
   std::vector<Vec3> near_wall_;       // per panel: exact point-vortex average - cored quadrature
   std::vector<double> wall_reach_;    // per particle: its reach if next to the wall, else 0
-  std::vector<int> wall_near_;        // the particles next to the wall, ascending
+  NearWallParticles wall_near_;       // the particles next to the wall, ascending
   BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
   // The digest of the particles the sheet was last solved for (solved_known_: a sheet solved
   // by solve_sheet, set_sheet or a step's end, not by a stage).
