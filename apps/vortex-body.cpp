@@ -183,15 +183,18 @@ void print_progress(const StepRecord& rec, long last_step, double elapsed) {
   std::fflush(stdout);
 }
 
+// A checkpoint's state, its sheet taken as solved.
+RunState checkpoint_state(const bodies::BodyCheckpoint& ck, bodies::BodyFlow& flow) {
+  RunState r{ck.step, ck.time, ck.particles, vec(ck.impulse), vec(ck.impulse_t0)};
+  flow.set_sheet(ck.gamma, r.particles);
+  return r;
+}
+
 // The state to start from: a checkpoint, or the potential flow at t = 0+ (written as frame 0).
 RunState initial_state(const Settings& s, const bodies::BodyCheckpoint* ck, bodies::BodyFlow& flow,
                        BodyOutput& out) {
+  if (ck) return checkpoint_state(*ck, flow);
   RunState r;
-  if (ck) {
-    r = {ck->step, ck->time, ck->particles, vec(ck->impulse), vec(ck->impulse_t0)};
-    flow.set_sheet(ck->gamma, r.particles);
-    return r;
-  }
   flow.solve_sheet(r.particles);
   r.impulse = r.impulse_t0 = flow.impulse(r.particles);
   if (s.every > 0) out.write_frame(0, 0, r.particles, flow);
@@ -308,23 +311,27 @@ int run(int argc, char** argv) {
   const bodies::BodyCheckpoint ck = restart ? read_restart(s, surface) : bodies::BodyCheckpoint{};
   Solver solver(so);
   bodies::BodyFlow flow(surface, bem_options(s, so), solver, flow_options(s, nu, h));
-  const auto start = Clock::now();
-  BodyOutput out(s.out, restart, ck.step, ck.time);
-  RunState r = initial_state(s, restart ? &ck : nullptr, flow, out);
-  if (!s.quiet)
+  const auto print_header = [&] {
     std::printf("vortex-body: %s, %zu panels, D = %g, Re = %g, nu = %g, h = %g, dt = %g, %s\n",
                 case_name(s).c_str(), surface.size(), diameter, s.re, nu, h, s.dt,
                 to_string(resolve_backend(so.backend)).c_str());
+  };
+  if (s.bench_diffusion > 0 || s.bench_velocity > 0) {
+    // Benchmarks of a checkpoint's state: nothing is written into the output folder.
+    const RunState r = checkpoint_state(ck, flow);
+    print_header();
+    if (s.bench_diffusion > 0)
+      bench_diffusion(s, flow, r);
+    else
+      bench_velocity(s, solver, r);
+    return 0;
+  }
+  const auto start = Clock::now();
+  BodyOutput out(s.out, restart, ck.step, ck.time);
+  RunState r = initial_state(s, restart ? &ck : nullptr, flow, out);
+  if (!s.quiet) print_header();
   warn_coarse_panels(s, surface, h);
   if (!restart && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
-  if (s.bench_diffusion > 0) {
-    bench_diffusion(s, flow, r);
-    return 0;
-  }
-  if (s.bench_velocity > 0) {
-    bench_velocity(s, solver, r);
-    return 0;
-  }
   double iterations = 0, residual_max = flow.bem().stats().residual;
   long solves = 0;
   auto last_progress = Clock::now();
