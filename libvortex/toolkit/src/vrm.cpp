@@ -27,7 +27,8 @@ std::uint64_t node_key(long i, long j, long k) {
 }
 
 // Solution state of a particle that owns strength this step.
-enum State : char { kUnsolved, kSolved, kEmpty, kSigned, kKept };
+// kMoved: kept, and handed to a new particle at the drifted position.
+enum State : char { kUnsolved, kSolved, kEmpty, kSigned, kKept, kMoved };
 
 double strength(const ParticleSet& p, std::size_t i) {
   return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
@@ -421,42 +422,62 @@ class VrmStep {
     return added;
   }
 
-  // Each owner's strength to its neighbours by its fractions (or kept), in particle order.
+  // Each owner's strength to its neighbours by its fractions (or kept). Every receiver sums what
+  // it gets in ascending owner order, as one pass in particle order would: the receivers are split
+  // in ranges, one per thread, and each thread walks all owners and adds what lands in its range
+  // (its share of the sums stays in its cache), so the result does not depend on the threads.
   void redistribute(VrmStats& stats) {
     std::vector<double>&gx = ws_.gx, &gy = ws_.gy, &gz = ws_.gz;
-    gx.assign(p_.size(), 0.0);
-    gy.assign(p_.size(), 0.0);
-    gz.assign(p_.size(), 0.0);
+    const std::size_t n = p_.size();
+    gx.assign(n, 0.0);
+    gy.assign(n, 0.0);
+    gz.assign(n, 0.0);
     for (std::size_t i = 0; i < n0_; ++i) {
       const char state = ws_.state[i];
-      if (state == kSolved || state == kSigned) {
+      if (state == kSolved) {
+        ++stats.diffused;
+      } else if (state == kSigned) {
+        ++stats.signed_fallback;
+      } else if (state == kKept && !ws_.target.empty() && drifts(ws_.target[i])) {
+        // Its strength to a new particle at the drifted position (appended below).
+        ws_.state[i] = kMoved;
+        ws_.moved.push_back(i);
+        ++stats.kept;
+        ++stats.moved;
+        if (!ws_.weak[i]) ++stats.unresolved;
+      } else if (state != kEmpty) {
+        ++stats.kept;
+        if (!ws_.weak[i]) ++stats.unresolved;
+      }
+    }
+    const int ranges = std::max(1, omp_get_max_threads());
+    const std::size_t width = (n + ranges - 1) / ranges;
+#pragma omp parallel for schedule(static, 1) if (n0_ > 500)
+    for (int range = 0; range < ranges; ++range) {
+      const std::size_t lo = range * width, hi = std::min(n, lo + width);
+      for (std::size_t i = 0; i < n0_ && lo < hi; ++i) {
+        const char state = ws_.state[i];
+        if (state == kMoved) continue;
+        if (state != kSolved && state != kSigned) {
+          if (i >= lo && i < hi) {
+            gx[i] += p_.gx[i];
+            gy[i] += p_.gy[i];
+            gz[i] += p_.gz[i];
+          }
+          continue;
+        }
         const double sx = p_.gx[i], sy = p_.gy[i], sz = p_.gz[i];
         const Span& s = ws_.lists[i];
         const int* nbr = ws_.blocks[i / kBlock].neighbors.data() + s.offset;
         const double* frac = ws_.blocks[i / kBlock].fractions.data() + s.offset;
         for (int k = 0; k < s.count; ++k) {
-          const int j = nbr[k];
+          const auto j = static_cast<std::size_t>(nbr[k]);
+          if (j < lo || j >= hi) continue;
           const double f = frac[k];
           gx[j] += f * sx;
           gy[j] += f * sy;
           gz[j] += f * sz;
         }
-        if (state == kSolved)
-          ++stats.diffused;
-        else
-          ++stats.signed_fallback;
-      } else if (state == kKept && !ws_.target.empty() && drifts(ws_.target[i])) {
-        // Its strength to a new particle at the drifted position (appended below).
-        ws_.moved.push_back(i);
-        ++stats.kept;
-        ++stats.moved;
-        if (!ws_.weak[i]) ++stats.unresolved;
-      } else {
-        gx[i] += p_.gx[i];
-        gy[i] += p_.gy[i];
-        gz[i] += p_.gz[i];
-        if (state != kEmpty) ++stats.kept;
-        if (state != kEmpty && !ws_.weak[i]) ++stats.unresolved;
       }
     }
     const std::size_t moved = ws_.moved.size();
