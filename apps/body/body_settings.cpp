@@ -50,6 +50,11 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--remove", "F", "remove particles weaker than F * max |Gamma|", s.remove);
   p.add("--stretching", "NAME", "vortex stretching: classical, transpose, none", s.stretching);
   p.add("--bem-tolerance", "TOL", "GMRES relative residual", s.bem_tolerance);
+  p.add("--bem-cluster", "N", "panels per block of GMRES's block-Jacobi preconditioner",
+        s.bem_cluster);
+  p.add("--bem-coarse", "N",
+        "aggregates of the preconditioner's coarse level (smooth sheet fields; 0: none)",
+        s.bem_coarse);
   p.add_flag("--bem-only", "solve the boundary elements at t = 0+ and stop", s.bem_only);
   p.add_flag("--dense", "dense LU instead of GMRES (small meshes)", s.dense);
   p.add("-o,--out", "DIR", "output folder", s.out);
@@ -187,6 +192,8 @@ bodies::BemOptions bem_options(const Settings& s, const SolverOptions& solver) {
   bodies::BemOptions o;
   o.method = s.dense ? bodies::BemMethod::Dense : bodies::BemMethod::Gmres;
   o.tolerance = s.bem_tolerance;
+  o.cluster_size = s.bem_cluster;
+  o.coarse_aggregates = s.bem_coarse;
   o.solver = solver;
   return o;
 }

@@ -30,6 +30,7 @@ struct Settings {
   std::string stretching = "classical";  // classical, transpose, none (BodyFlowOptions)
   // The boundary-element solve.
   double bem_tolerance = 1e-6;
+  int bem_cluster = 32, bem_coarse = 8;  // the preconditioner (BemOptions)
   bool bem_only = false, dense = false, wall_cores = false;
   // Output.
   std::string out = "vortex-body-out", json, restart, case_file;

@@ -72,18 +72,27 @@ NearField build_near_field(const Surface& s, const BemRules& rules, double radiu
   NearField nf;
   nf.radius = radius;
   nf.offsets = lists.offsets;
-  nf.blocks.resize(lists.indices.size());
+  const std::size_t blocks = lists.indices.size();
+  nf.j.assign(lists.indices.begin(), lists.indices.end());
+  nf.exact.resize(6 * blocks);
+  nf.tangential.resize(4 * blocks);
+  nf.normal.resize(2 * blocks);
   const auto n = static_cast<std::ptrdiff_t>(s.size());
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     for (std::size_t k = nf.offsets[i]; k < nf.offsets[i + 1]; ++k) {
-      NearBlock& blk = nf.blocks[k];
-      blk.j = lists.indices[k];
-      double point[3][2];
-      point_block(s, rules, static_cast<int>(i), blk.j, point);
-      exact_block(s, rules, static_cast<int>(i), blk.j, blk.exact);
+      double point[3][2], exact[3][2];
+      point_block(s, rules, static_cast<int>(i), nf.j[k], point);
+      exact_block(s, rules, static_cast<int>(i), nf.j[k], exact);
       for (int r = 0; r < 3; ++r)
-        for (int b = 0; b < 2; ++b) blk.correction[r][b] = blk.exact[r][b] - point[r][b];
+        for (int b = 0; b < 2; ++b) {
+          nf.exact[6 * k + 2 * r + b] = exact[r][b];
+          const double correction = exact[r][b] - point[r][b];
+          if (r < 2)
+            nf.tangential[4 * k + 2 * r + b] = correction;
+          else
+            nf.normal[2 * k + b] = correction;
+        }
     }
   }
   return nf;

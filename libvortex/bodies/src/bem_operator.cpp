@@ -51,7 +51,8 @@ BemOperator::BemOperator(const Surface& surface, const BemOptions& o)
   std::fill(sources_.sigma.begin(), sources_.sigma.end(), 1.0);  // read as 1 by the singular core
 }
 
-void BemOperator::apply(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {
+// The far-field product (the treecode over the source rule's points) as rows, 3 per panel.
+void BemOperator::far_rows(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = size(), ns = rules_.source.size();
   for (std::size_t j = 0; j < n; ++j) {
@@ -67,24 +68,35 @@ void BemOperator::apply(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {
   solver_.evaluate(sources_, targets_, false, field_);
   rows = average_rows(field_, {0, 0, 0});
   far_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto nn = static_cast<std::ptrdiff_t>(n);
+}
+
+// The near corrections added to the rows: the tangential ones, and the normal ones if asked.
+void BemOperator::add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::VectorXd& rows) const {
+  const NearField& nf = near_;
+  const auto n = static_cast<std::ptrdiff_t>(size());
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < nn; ++i)
-    for (std::size_t k = near_.offsets[i]; k < near_.offsets[i + 1]; ++k) {
-      const NearBlock& blk = near_.blocks[k];
-      for (int r = 0; r < 3; ++r)
-        rows(3 * i + r) +=
-            blk.correction[r][0] * gamma(2 * blk.j) + blk.correction[r][1] * gamma(2 * blk.j + 1);
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    for (std::size_t k = nf.offsets[i]; k < nf.offsets[i + 1]; ++k) {
+      const double g0 = gamma(2 * nf.j[k]), g1 = gamma(2 * nf.j[k] + 1);
+      const double* t = nf.tangential.data() + 4 * k;
+      rows(3 * i) += t[0] * g0 + t[1] * g1;
+      rows(3 * i + 1) += t[2] * g0 + t[3] * g1;
+      if (normal) rows(3 * i + 2) += nf.normal[2 * k] * g0 + nf.normal[2 * k + 1] * g1;
     }
 }
 
+void BemOperator::apply(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {
+  far_rows(gamma, rows);
+  add_near(gamma, true, rows);
+}
+
 void BemOperator::apply_tangential(const Eigen::VectorXd& gamma, Eigen::VectorXd& out) {
-  Eigen::VectorXd rows;
-  apply(gamma, rows);
+  far_rows(gamma, rows_);
+  add_near(gamma, false, rows_);
   out.resize(2 * static_cast<Eigen::Index>(size()));
   for (std::size_t i = 0; i < size(); ++i) {
-    out(2 * i) = rows(3 * i);
-    out(2 * i + 1) = rows(3 * i + 1);
+    out(2 * i) = rows_(3 * i);
+    out(2 * i + 1) = rows_(3 * i + 1);
   }
 }
 
@@ -122,9 +134,11 @@ Eigen::MatrixXd BemOperator::dense_rows() const {
         for (int b = 0; b < 2; ++b) a(3 * i + r, 2 * j + b) = blk[r][b];
     }
     for (std::size_t k = near_.offsets[i]; k < near_.offsets[i + 1]; ++k)
-      for (int r = 0; r < 3; ++r)
-        for (int b = 0; b < 2; ++b)
-          a(3 * i + r, 2 * near_.blocks[k].j + b) += near_.blocks[k].correction[r][b];
+      for (int b = 0; b < 2; ++b) {
+        a(3 * i, 2 * near_.j[k] + b) += near_.tangential[4 * k + b];
+        a(3 * i + 1, 2 * near_.j[k] + b) += near_.tangential[4 * k + 2 + b];
+        a(3 * i + 2, 2 * near_.j[k] + b) += near_.normal[2 * k + b];
+      }
   }
   return a;
 }

@@ -69,10 +69,11 @@ void BemSolver::build_preconditioner() {
     for (Eigen::Index li = 0; li < m; ++li) {
       const int i = cl.panels[li];
       for (std::size_t k = nf.offsets[i]; k < nf.offsets[i + 1]; ++k) {
-        const auto it = local.find(nf.blocks[k].j);
+        const auto it = local.find(nf.j[k]);
         if (it == local.end()) continue;
         for (int r = 0; r < 2; ++r)
-          for (int b = 0; b < 2; ++b) a(2 * li + r, 2 * it->second + b) = nf.blocks[k].exact[r][b];
+          for (int b = 0; b < 2; ++b)
+            a(2 * li + r, 2 * it->second + b) = nf.exact[6 * k + 2 * r + b];
       }
     }
     cl.lu.compute(a);

@@ -24,15 +24,15 @@ struct BemRules {
   TriangleRule near;    // the average of exact near blocks
 };
 
-struct NearBlock {
-  int j = 0;
-  double exact[3][2] = {};
-  double correction[3][2] = {};  // exact - point form
-};
-
+// The blocks of panel i are [offsets[i], offsets[i + 1]); block k's arrays hold, row-major
+// ([r][b] at 2 r + b), its exact value and its correction split in the tangential rows (what every
+// GMRES product reads) and the normal row (read only for the normal velocity).
 struct NearField {
-  std::vector<std::size_t> offsets{0};  // blocks of panel i: [offsets[i], offsets[i+1])
-  std::vector<NearBlock> blocks;
+  std::vector<std::size_t> offsets{0};
+  std::vector<int> j;              // the source panel
+  std::vector<double> exact;       // 6 per block: rows 0..2
+  std::vector<double> tangential;  // 4 per block: correction rows 0, 1
+  std::vector<double> normal;      // 2 per block: correction row 2
   double radius = 0;
 
   std::size_t size() const { return offsets.size() - 1; }

@@ -65,6 +65,9 @@ class BemOperator {
   double far_seconds() const { return far_seconds_; }
 
  private:
+  void far_rows(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows);
+  void add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::VectorXd& rows) const;
+
   const Surface* surface_;
   BemRules rules_;
   NearField near_;
@@ -72,6 +75,7 @@ class BemOperator {
   ParticleSet sources_;
   Solver solver_;
   VelocityField field_;
+  Eigen::VectorXd rows_;  // apply_tangential's three rows per panel
   double far_seconds_ = 0;
 };
 
