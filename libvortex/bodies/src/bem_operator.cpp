@@ -54,8 +54,10 @@ BemOperator::BemOperator(const Surface& surface, const BemOptions& o)
 // The far-field product (the treecode over the source rule's points) as rows, 3 per panel.
 void BemOperator::far_rows(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {
   const auto start = std::chrono::steady_clock::now();
-  const std::size_t n = size(), ns = rules_.source.size();
-  for (std::size_t j = 0; j < n; ++j) {
+  const auto n = static_cast<std::ptrdiff_t>(size());
+  const std::size_t ns = rules_.source.size();
+#pragma omp parallel for schedule(static) if (n > 4096)
+  for (std::ptrdiff_t j = 0; j < n; ++j) {
     const Panel& p = surface_->panels[j];
     const Vec3 g = gamma(2 * j) * p.t1 + gamma(2 * j + 1) * p.t2;
     for (std::size_t q = 0; q < ns; ++q) {
@@ -102,9 +104,11 @@ void BemOperator::apply_tangential(const Eigen::VectorXd& gamma, Eigen::VectorXd
 
 Eigen::VectorXd BemOperator::average_rows(const VelocityField& f,
                                           const std::array<double, 3>& uniform) const {
-  const std::size_t n = size(), nt = rules_.target.size();
+  const auto n = static_cast<std::ptrdiff_t>(size());
+  const std::size_t nt = rules_.target.size();
   Eigen::VectorXd rows = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(n));
-  for (std::size_t i = 0; i < n; ++i) {
+#pragma omp parallel for schedule(static) if (n > 4096)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
     Vec3 mean{uniform[0], uniform[1], uniform[2]};
     for (std::size_t t = 0; t < nt; ++t) {
       const std::size_t k = i * nt + t;

@@ -94,44 +94,104 @@ void BemSolver::build_coarse(int aggregates) {
   const int bucket = static_cast<int>(std::max<std::size_t>(1, (n + want - 1) / want));
   const KdTree tree = build_kdtree(centroids(s), nullptr, bucket, 2);
   constexpr int per = 6;
-  const auto nc = static_cast<Eigen::Index>(per * tree.leaves.size());
-  coarse_p_ = Eigen::MatrixXd::Zero(2 * static_cast<Eigen::Index>(n), nc);
-  for (std::size_t c = 0; c < tree.leaves.size(); ++c) {
+  const std::size_t count = tree.leaves.size();
+  const auto nc = static_cast<Eigen::Index>(per * count);
+  coarse_of_.assign(n, 0);
+  coarse_panels_.assign(count, {});
+  coarse_fields_.assign(12 * n, 0.0);
+  std::vector<double> norm2(nc, 0.0);
+  for (std::size_t c = 0; c < count; ++c) {
     const KdNode& leaf = tree.nodes[tree.leaves[c]];
     for (int k = leaf.begin; k < leaf.end; ++k) {
-      const auto i = static_cast<Eigen::Index>(tree.permutation[k]);
+      const auto i = static_cast<std::size_t>(tree.permutation[k]);
       const Panel& p = s.panels[i];
+      coarse_of_[i] = static_cast<int>(c);
+      coarse_panels_[c].push_back(static_cast<int>(i));
       for (int d = 0; d < per; ++d) {
         Vec3 e{d % 3 == 0 ? 1.0 : 0.0, d % 3 == 1 ? 1.0 : 0.0, d % 3 == 2 ? 1.0 : 0.0};
         if (d >= 3) e = cross(p.normal, e);
-        const auto col = static_cast<Eigen::Index>(per * c + d);
-        coarse_p_(2 * i, col) = dot(e, p.t1);
-        coarse_p_(2 * i + 1, col) = dot(e, p.t2);
+        double* f = coarse_fields_.data() + 12 * i;
+        f[d] = dot(e, p.t1);
+        f[per + d] = dot(e, p.t2);
+        norm2[per * c + d] += f[d] * f[d] + f[per + d] * f[per + d];
       }
     }
   }
-  for (Eigen::Index k = 0; k < nc; ++k) coarse_p_.col(k).normalize();
+  for (std::size_t i = 0; i < n; ++i)
+    for (int d = 0; d < per; ++d) {
+      const double scale = 1 / std::sqrt(norm2[per * coarse_of_[i] + d]);
+      coarse_fields_[12 * i + d] *= scale;
+      coarse_fields_[12 * i + per + d] *= scale;
+    }
+  // A P, one operator product per column; A_c = P^T A P.
   coarse_ap_.resize(2 * static_cast<Eigen::Index>(n), nc);
-  Eigen::VectorXd out;
+  Eigen::VectorXd column, out, y = Eigen::VectorXd::Zero(nc);
   for (Eigen::Index k = 0; k < nc; ++k) {
-    op_.apply_tangential(coarse_p_.col(k), out);
+    y.setZero();
+    y(k) = 1;
+    column = Eigen::VectorXd::Zero(2 * static_cast<Eigen::Index>(n));
+    coarse_prolong(y, column);
+    op_.apply_tangential(column, out);
     coarse_ap_.col(k) = out;
   }
-  coarse_lu_ = std::make_unique<Eigen::PartialPivLU<Eigen::MatrixXd>>(
-      Eigen::MatrixXd(coarse_p_.transpose() * coarse_ap_));
+  Eigen::MatrixXd ac(nc, nc);
+  for (Eigen::Index k = 0; k < nc; ++k) ac.col(k) = coarse_restrict(coarse_ap_.col(k));
+  coarse_lu_ = std::make_unique<Eigen::PartialPivLU<Eigen::MatrixXd>>(ac);
+}
+
+Eigen::VectorXd BemSolver::coarse_restrict(const Eigen::VectorXd& v) const {
+  constexpr int per = 6;
+  const auto count = static_cast<std::ptrdiff_t>(coarse_panels_.size());
+  Eigen::VectorXd z(per * count);
+#pragma omp parallel for schedule(static) if (v.size() > 4096)
+  for (std::ptrdiff_t c = 0; c < count; ++c) {
+    double sum[per] = {};
+    for (int i : coarse_panels_[c]) {
+      const double* f = coarse_fields_.data() + 12 * i;
+      for (int d = 0; d < per; ++d) sum[d] += f[d] * v(2 * i) + f[per + d] * v(2 * i + 1);
+    }
+    for (int d = 0; d < per; ++d) z(per * c + d) = sum[d];
+  }
+  return z;
+}
+
+void BemSolver::coarse_prolong(const Eigen::VectorXd& y, Eigen::VectorXd& out) const {
+  constexpr int per = 6;
+  const auto n = static_cast<std::ptrdiff_t>(coarse_of_.size());
+#pragma omp parallel for schedule(static) if (n > 2048)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const double* f = coarse_fields_.data() + 12 * i;
+    const double* yc = y.data() + per * coarse_of_[i];
+    double t1 = 0, t2 = 0;
+    for (int d = 0; d < per; ++d) {
+      t1 += f[d] * yc[d];
+      t2 += f[per + d] * yc[d];
+    }
+    out(2 * i) += t1;
+    out(2 * i + 1) += t2;
+  }
 }
 
 // M^-1 v = P y + B (v - A P y) with y = A_c^-1 P^T v: the coarse correction, then the block
-// Jacobi B on what is left (A P is kept from the setup: no operator product here).
+// Jacobi B on what is left (A P is kept from the setup: no operator product here). A P's rows are
+// summed over the threads (a matrix-vector product of 2N x 6 aggregates, read from memory once).
 void BemSolver::precondition(const Eigen::VectorXd& in, Eigen::VectorXd& out) const {
-  if (coarse_lu_) {
-    const Eigen::VectorXd y = coarse_lu_->solve(coarse_p_.transpose() * in);
-    const Eigen::VectorXd rest = in - coarse_ap_ * y;
-    smooth(rest, out);
-    out += coarse_p_ * y;
+  if (!coarse_lu_) {
+    smooth(in, out);
     return;
   }
-  smooth(in, out);
+  const Eigen::VectorXd y = coarse_lu_->solve(coarse_restrict(in));
+  Eigen::VectorXd rest(in.size());
+  const auto rows = static_cast<std::ptrdiff_t>(in.size());
+  const Eigen::Index nc = y.size();
+#pragma omp parallel for schedule(static) if (rows > 4096)
+  for (std::ptrdiff_t r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (Eigen::Index k = 0; k < nc; ++k) sum += coarse_ap_(r, k) * y(k);
+    rest(r) = in(r)-sum;
+  }
+  smooth(rest, out);
+  coarse_prolong(y, out);
 }
 
 void BemSolver::smooth(const Eigen::VectorXd& in, Eigen::VectorXd& out) const {

@@ -62,6 +62,9 @@ class BemSolver {
   void precondition(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void smooth(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void build_coarse(int aggregates);
+  // P^T v and out += P y (sparse), and out -= (A P) y (dense, rows over the threads).
+  Eigen::VectorXd coarse_restrict(const Eigen::VectorXd& v) const;
+  void coarse_prolong(const Eigen::VectorXd& y, Eigen::VectorXd& out) const;
   void solve_dense(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
   BemOptions options_;
@@ -69,7 +72,12 @@ class BemSolver {
   struct Cluster;
   std::vector<Cluster> clusters_;
   std::unique_ptr<Eigen::PartialPivLU<Eigen::MatrixXd>> dense_lu_;
-  Eigen::MatrixXd coarse_p_, coarse_ap_;
+  // The coarse level's P, sparse: each panel lies in one aggregate, and its two rows hold the
+  // aggregate's 6 fields there (coarse_fields_, 12 per panel, the columns normalized); A P dense.
+  std::vector<int> coarse_of_;                   // the aggregate of each panel
+  std::vector<std::vector<int>> coarse_panels_;  // the panels of each aggregate
+  std::vector<double> coarse_fields_;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> coarse_ap_;
   std::unique_ptr<Eigen::PartialPivLU<Eigen::MatrixXd>> coarse_lu_;
   std::vector<double> gamma_;
   std::vector<double> normal_velocity_;
