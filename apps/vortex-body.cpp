@@ -178,8 +178,8 @@ void print_progress(const StepRecord& rec, long last_step, double elapsed) {
       "%.0f s elapsed, memory %.0f B/particle host, %.0f B/particle GPU\n",
       rec.step, last_step, rec.time, rec.particles, rec.coefficients.cd, rec.coefficients.cl,
       rec.stats.bem_iterations, rec.stats.seconds_total, elapsed,
-      static_cast<double>(rec.host_bytes) / std::max<std::size_t>(rec.particles, 1),
-      static_cast<double>(rec.stats.device_bytes) / std::max<std::size_t>(rec.particles, 1));
+      per_particle(rec.host_bytes, rec.particles),
+      per_particle(rec.stats.device_bytes, rec.particles));
   std::fflush(stdout);
 }
 

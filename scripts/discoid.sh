@@ -33,7 +33,8 @@ app=$build/vortex-body
 total=$(sed -n 's/.*"steps": *\([0-9]*\).*/\1/p' "$case")
 [[ -n $total ]] || { echo "discoid.sh: $case has no \"steps\"" >&2; exit 2; }
 mkdir -p "$out"
-last=$(ls "$out"/checkpoint-*.bin 2>/dev/null | sort | tail -1 || true)
+newest_checkpoint() { ls "$out"/checkpoint-*.bin 2>/dev/null | sort | tail -1 || true; }
+last=$(newest_checkpoint)
 if [[ -n $last ]]; then
   done_steps=$((10#$(basename "$last" .bin | sed 's/checkpoint-//')))
   left=$((total - done_steps))
@@ -56,7 +57,7 @@ if command -v gnuplot > /dev/null; then
   fi
 fi
 if ((bench_last)); then
-  last=$(ls "$out"/checkpoint-*.bin 2>/dev/null | sort | tail -1 || true)
+  last=$(newest_checkpoint)
   [[ -n $last ]] || { echo "discoid.sh: --bench-last: no checkpoint in $out" >&2; exit 2; }
   # The default backend first (the GPU where there is one), then the CPU unless that was it.
   for b in auto cpu; do

@@ -22,10 +22,6 @@ const char* kHeader =
     "seconds_diffuse,seconds_bem_wall,seconds_vrm,seconds_control,host_bytes_per_particle,"
     "device_bytes_per_particle";
 
-double per_particle(std::uint64_t bytes, std::size_t particles) {
-  return particles ? static_cast<double>(bytes) / static_cast<double>(particles) : 0.0;
-}
-
 // Re-registers the frames of an earlier run up to `time`, so the collection stays whole.
 void reload(PvdWriter& w, const std::string& dir, double time) {
   if (!std::filesystem::exists(w.path())) return;
@@ -85,6 +81,10 @@ void BodyOutput::write_frame(long step, double time, const ParticleSet& particle
                             {vectors("gamma", bodies::sheet_vectors(s, gamma)),
                              vectors("slip", bodies::sheet_slip(s, gamma)), normal});
   surface_.add(time, dir_ + name);
+}
+
+double per_particle(std::uint64_t bytes, std::size_t particles) {
+  return particles ? static_cast<double>(bytes) / static_cast<double>(particles) : 0.0;
 }
 
 void BodyOutput::write_row(const StepRecord& r) {

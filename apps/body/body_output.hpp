@@ -25,6 +25,9 @@ struct StepRecord {
   std::uint64_t host_bytes = 0;  // the process's resident memory after the step
 };
 
+// Bytes per particle (0 for none).
+double per_particle(std::uint64_t bytes, std::size_t particles);
+
 class BodyOutput {
  public:
   // Opens the series and the CSV in `dir`; resuming, keeps what an earlier run wrote up to

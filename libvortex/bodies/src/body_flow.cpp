@@ -5,10 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "vortex/bodies/panel_influence.hpp"
 #include "vortex/bodies/sheet.hpp"
-#include "vortex/kernels/core_function.hpp"
-#include "vortex/neighbor_search.hpp"
 
 namespace vortex::bodies {
 

@@ -28,12 +28,15 @@ NearWallSums::NearWallSums(const Surface& surface, const TriangleRule& rule, Bac
     : surface_(&surface), rule_(&rule) {
   for (const auto& b : rule.bary) bary_.insert(bary_.end(), b.begin(), b.end());
   if (resolve_backend(backend) != Backend::Cuda) return;
-  const RuleView view{reinterpret_cast<const double(*)[3]>(bary_.data()), rule.weight.data(),
-                      static_cast<int>(rule.size())};
-  device_ = detail::NearWallDevice::create(surface, view);
+  device_ = detail::NearWallDevice::create(surface, rule_view());
   if (!device_)
     throw std::runtime_error(
         "near-wall sums: backend 'cuda' was requested but this build has no CUDA support");
+}
+
+RuleView NearWallSums::rule_view() const {
+  return {reinterpret_cast<const double(*)[3]>(bary_.data()), rule_->weight.data(),
+          static_cast<int>(rule_->size())};
 }
 
 NearWallSums::~NearWallSums() = default;
@@ -54,8 +57,7 @@ void NearWallSums::compute(Core core, const NearWallParticles& particles, std::v
 void NearWallSums::compute_cpu(Core core, const NearWallParticles& p,
                                std::vector<Vec3>& out) const {
   const Surface& surface = *surface_;
-  const RuleView rule{reinterpret_cast<const double(*)[3]>(bary_.data()), rule_->weight.data(),
-                      static_cast<int>(rule_->size())};
+  const RuleView rule = rule_view();
   PointsView at;
   at.x = p.x.data();
   at.y = p.y.data();

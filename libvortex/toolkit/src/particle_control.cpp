@@ -128,7 +128,6 @@ bool absorb(const ParticleSet& p, std::size_t i, const std::vector<char>& candid
             std::vector<int>& receivers, std::vector<double>& fractions) {
   const double h = o.spacing;
   const std::size_t first = receivers.size();
-  std::vector<double>& f = w.f;
   for (double r = o.absorb_radius * h; r <= 8 * o.absorb_radius * h; r *= 2) {
     search.query(p.x[i], p.y[i], p.z[i], r, w.found);
     receivers.resize(first);
@@ -147,9 +146,9 @@ bool absorb(const ParticleSet& p, std::size_t i, const std::vector<char>& candid
     if (w.offsets.size() < 4) continue;
     // Non-negative shares where the particle lies inside its receivers' hull; otherwise (at the
     // edge of the vorticity) signed ones.
-    if (!solve_first_moment_fractions(w.offsets, f) && !absorb_fractions(w.rows, w.cost, f))
+    if (!solve_first_moment_fractions(w.offsets, w.f) && !absorb_fractions(w.rows, w.cost, w.f))
       continue;
-    fractions.insert(fractions.end(), f.begin(), f.end());
+    fractions.insert(fractions.end(), w.f.begin(), w.f.end());
     return true;
   }
   receivers.resize(first);
@@ -177,8 +176,8 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
   double smax = 0;
   for (std::size_t i = 0; i < n; ++i) smax = std::max(smax, s[i] = strength(p, i));
   stats.threshold = removal_threshold(s, smax, o);
-  // Cells of h: the merge queries (radius merge_distance h < h) read 27 cells, the absorb queries
-  // (1.5 h) 125.
+  // Cells of h: a merge query (radius merge_distance h < h) reads at most 27 cells, an absorb
+  // query (1.5 h) at most 125.
   GridSearch search;
   search.rebuild(p, o.spacing);
   std::vector<char> merge;

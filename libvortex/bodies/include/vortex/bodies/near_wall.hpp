@@ -45,6 +45,7 @@ class NearWallSums {
 
  private:
   void compute_cpu(Core core, const NearWallParticles& particles, std::vector<Vec3>& out) const;
+  RuleView rule_view() const;
 
   const Surface* surface_;
   const TriangleRule* rule_;
