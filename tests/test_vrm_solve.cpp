@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "small_cholesky.hpp"
+#include "vortex/kernels/small_cholesky.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm_solve.hpp"
 

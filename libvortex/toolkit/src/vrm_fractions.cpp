@@ -23,24 +23,12 @@ using Mat10 = Eigen::Matrix<double, 10, 10>;
 // Moment row of a neighbour at offset d: 1, d, and the six second-order products.
 Vec10 moment_row(const std::array<double, 3>& d) {
   Vec10 a;
-  a << 1, d[0], d[1], d[2], d[0] * d[0], d[1] * d[1], d[2] * d[2], d[0] * d[1], d[0] * d[2],
-      d[1] * d[2];
+  vrm::moment_row<10>(d.data(), a.data());
   return a;
 }
 
-Vec10 moment_target(const VrmMoments& m) {
-  Vec10 b;
-  b << 1, m.first[0], m.first[1], m.first[2], m.second[0], m.second[1], m.second[2], m.second[3],
-      m.second[4], m.second[5];
-  return b;
-}
-
 double weight(const std::array<double, 3>& d) {
-  return 1.0 + d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-}
-
-double inverse_weight(const std::array<double, 3>& d) {
-  return 1.0 / weight(d);
+  return 1.0 / vrm::inverse_weight(d.data());
 }
 
 // Makes sum f = 1 hold to rounding by adjusting the particle's own share.
@@ -49,6 +37,12 @@ void close_sum(std::vector<double>& f, int self) {
   for (std::size_t q = 0; q < f.size(); ++q)
     if (static_cast<int>(q) != self) others += f[q];
   f[self] = 1.0 - others;
+}
+
+// The offsets as the 3 m doubles the shared solve reads.
+const double* flat(const std::vector<std::array<double, 3>>& offsets) {
+  static_assert(sizeof(std::array<double, 3>) == 3 * sizeof(double), "packed offsets");
+  return offsets.empty() ? nullptr : offsets.front().data();
 }
 
 }  // namespace
@@ -74,40 +68,38 @@ bool solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int
                                       iterations_out);
 }
 
+std::array<double, 10> detail::moment_target(const VrmMoments& m) {
+  return {1,           m.first[0],  m.first[1],  m.first[2],  m.second[0],
+          m.second[1], m.second[2], m.second[3], m.second[4], m.second[5]};
+}
+
 bool detail::solve_redistribution(const std::vector<std::array<double, 3>>& offsets, int self,
                                   const VrmMoments& target, std::vector<double>& f,
                                   VrmSolveScratch& scratch, double* residual_out,
                                   int* iterations_out, VrmNewton newton_by) {
   const int m = static_cast<int>(offsets.size());
   f.assign(m, 0.0);
-  if (m == 0 || self < 0 || self >= m) return false;
-  std::vector<Vec10>& a = scratch.rows;
-  std::vector<double>& inv_c = scratch.inverse_weights;
-  a.resize(m);
-  inv_c.resize(m);
-  for (int q = 0; q < m; ++q) {
-    a[q] = moment_row(offsets[q]);
-    inv_c[q] = inverse_weight(offsets[q]);
-  }
-  if (!detail::solve_nonnegative<10>(a, inv_c, moment_target(target), f, scratch.dots,
-                                     scratch.trial_dots, newton_by, residual_out, iterations_out))
-    return false;
-  close_sum(f, self);
-  return f[self] >= -1e-12;
+  scratch.inverse_weights.resize(m);
+  scratch.dots.resize(m);
+  scratch.trial_dots.resize(m);
+  const vrm::DualArrays arrays{scratch.inverse_weights.data(), f.data(), scratch.dots.data(),
+                               scratch.trial_dots.data()};
+  const auto b = moment_target(target);
+  return vrm::solve_redistribution(m, flat(offsets), self, b.data(), arrays,
+                                   newton_by == VrmNewton::cholesky_first, scratch.fallback,
+                                   residual_out, iterations_out) == vrm::Outcome::solved;
 }
 
 bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offsets,
                                   std::vector<double>& f) {
   const int m = static_cast<int>(offsets.size());
-  std::vector<Eigen::Vector4d> a(m);
-  std::vector<double> inv_c(m);
-  for (int q = 0; q < m; ++q) {
-    a[q] = Eigen::Vector4d(1, offsets[q][0], offsets[q][1], offsets[q][2]);
-    inv_c[q] = inverse_weight(offsets[q]);
-  }
-  std::vector<double> dots, trial_dots;
-  if (!detail::solve_nonnegative<4>(a, inv_c, Eigen::Vector4d(1, 0, 0, 0), f, dots, trial_dots,
-                                    detail::VrmNewton::cholesky_first, nullptr, nullptr))
+  f.assign(m, 0.0);
+  std::vector<double> inv_c(m), dots(m), trial_dots(m);
+  detail::EigenFallback<4> fallback;
+  const double b[4] = {1, 0, 0, 0};
+  if (vrm::solve_nonnegative<4>(m, flat(offsets), b,
+                                {inv_c.data(), f.data(), dots.data(), trial_dots.data()}, true,
+                                fallback, nullptr, nullptr) != vrm::Outcome::solved)
     return false;
   // sum f = 1 to rounding: the largest share absorbs the difference.
   const auto largest = std::max_element(f.begin(), f.end()) - f.begin();
@@ -134,7 +126,7 @@ bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offse
     a[q] = moment_row(offsets[q]);
     h.noalias() += a[q] * a[q].transpose() / weight(offsets[q]);
   }
-  const Vec10 b = moment_target(target);
+  const Vec10 b = Eigen::Map<const Vec10>(detail::moment_target(target).data());
   const Eigen::FullPivLU<Mat10> lu(h);
   if (lu.rank() < 10) return false;
   const Vec10 lambda = lu.solve(b);

@@ -1,8 +1,7 @@
 #pragma once
-// The fractions of one particle with the caller's scratch (the moment rows, weights, dots), so that
-// repeated solves allocate nothing once the scratch has grown: vrm.cpp keeps one per thread.
+// The fractions of one particle with the caller's scratch (weights, dots), so that repeated solves
+// allocate nothing once the scratch has grown: vrm.cpp keeps one per thread.
 
-#include <Eigen/Dense>
 #include <array>
 #include <vector>
 
@@ -12,10 +11,13 @@
 namespace vortex::detail {
 
 struct VrmSolveScratch {
-  std::vector<Eigen::Matrix<double, 10, 1>> rows;
   std::vector<double> inverse_weights;   // 1 / c_q
   std::vector<double> dots, trial_dots;  // a_q . lambda, at lambda and at a trial point
+  EigenFallback<10> fallback;
 };
+
+// The ten moment targets of vrm::solve_redistribution: 1, the first moments, the second ones.
+std::array<double, 10> moment_target(const VrmMoments& target);
 
 // As vortex::solve_redistribution (the same arithmetic), or with the Newton directions of
 // `newton_by`.

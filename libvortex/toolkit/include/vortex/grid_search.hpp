@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "vortex/kernels/grid_cells.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {
@@ -28,17 +29,17 @@ class GridSearch {
   // The indices of all points with |p - q|^2 <= radius^2, ascending; `out` is cleared first.
   void query(double qx, double qy, double qz, double radius, std::vector<int>& out) const;
 
- private:
-  struct Cell {
-    std::int32_t i, j, k;
-    std::int32_t begin, end;  // its points in the sorted arrays
-  };
-  const Cell* find(std::int32_t i, std::int32_t j, std::int32_t k) const;
+  // The built grid's arrays (valid until the next rebuild), for a search elsewhere (the device's).
+  GridView view() const {
+    return {cell_,     table_.data(), table_.size(), x_.data(),
+            y_.data(), z_.data(),     index_.data(), index_.size()};
+  }
 
+ private:
   double cell_ = 1;
   std::vector<std::int32_t> index_;  // caller index of each sorted point
   std::vector<double> x_, y_, z_;    // sorted by cell
-  std::vector<Cell> table_;          // open addressing; end = -1 marks a free slot
+  std::vector<GridCell> table_;      // open addressing; end = -1 marks a free slot
   std::vector<std::array<std::int32_t, 4>> order_, sort_buffer_;  // cell, caller index
   std::vector<std::size_t> sort_bounds_;
 };

@@ -1,8 +1,11 @@
 #pragma once
 // The Cholesky factorization of a small symmetric positive definite matrix (at most K x K, held
-// in fixed arrays) with a proof of its conditioning, for the VRM's Newton steps.
+// in fixed arrays) with a proof of its conditioning, for the VRM's Newton steps (vrm_dual.hpp), on
+// the host and the device.
 
 #include <cmath>
+
+#include "vortex/kernels/hd.hpp"
 
 namespace vortex::detail {
 
@@ -13,7 +16,7 @@ class SmallCholesky {
   // positive definite with trace(A) trace(A^-1) < 1e10: that product bounds the condition number
   // from above, so every eigenvalue then exceeds 1e-10 of the largest.
   template <class Entry>
-  bool factor(int n, Entry a) {
+  VORTEX_HD bool factor(int n, Entry a) {
     n_ = n;
     double l[K][K];  // the factor L; inverse_ holds L^-1
     double trace = 0;
@@ -22,7 +25,7 @@ class SmallCholesky {
       double d = a(j, j);
       for (int k = 0; k < j; ++k) d -= l[j][k] * l[j][k];
       if (!(d > 0)) return false;
-      l[j][j] = std::sqrt(d);
+      l[j][j] = sqrt(d);
       for (int i = j + 1; i < n; ++i) {
         double v = a(i, j);
         for (int k = 0; k < j; ++k) v -= l[i][k] * l[j][k];
@@ -45,7 +48,7 @@ class SmallCholesky {
   }
 
   // x = A^-1 r = L^-T L^-1 r (x may be r).
-  void solve(const double* r, double* x) const {
+  VORTEX_HD void solve(const double* r, double* x) const {
     double y[K];
     for (int i = 0; i < n_; ++i) {
       y[i] = 0;

@@ -1,0 +1,358 @@
+#pragma once
+// The dual method of the VRM (vortex/vrm.hpp) for the non-negative fractions of least weighted
+// norm of one particle, written once for the host's solves and the device's first round: K moment
+// conditions sum_q f_q a_q = b, f_q = max(0, a_q . lambda) / c_q, Newton steps on the multipliers
+// lambda. The rows a_q are formed from the offsets d_q (in units of h) where they are needed, and
+// c_q = 1 + |d_q|^2; the caller's arrays hold every per-neighbour value, so nothing is allocated.
+//
+// The rare steps that need an eigendecomposition or an LDL^T factorization (a singular Hessian that
+// the Gram route of cholesky_direction does not cover, a Newton step that does not ascend, a
+// start whose matrix fails the Cholesky test) go through a Fallback: the host's does them with
+// Eigen, the device's declines, and the solve then reports `deferred` for the host to redo.
+
+#include <cmath>
+
+#include "vortex/kernels/hd.hpp"
+#include "vortex/kernels/small_cholesky.hpp"
+
+namespace vortex::vrm {
+
+// The step to take from the multipliers lambda, with the moment residual r there.
+enum class Direction {
+  newton,      // H^+ r (H's pseudo-inverse), with a line search
+  null_space,  // r's part that the active rows cannot produce: exact step to a breakpoint
+  unknown,     // the cheap factorizations did not apply
+};
+
+enum class Outcome {
+  solved,       // non-negative fractions found
+  no_solution,  // none exist (or the solve stalled above rounding level)
+  deferred,     // the fallback declined a step: solve again where it does not
+};
+
+// The moment row of an offset d: K = 10 for the redistribution (1, d, the six second-order
+// products), K = 4 for the first moments only (1, d).
+template <int K>
+VORTEX_HD void moment_row(const double* d, double* a) {
+  static_assert(K == 10 || K == 4, "moment rows of 4 or 10 entries");
+  a[0] = 1;
+  a[1] = d[0];
+  a[2] = d[1];
+  a[3] = d[2];
+  if constexpr (K == 10) {
+    a[4] = d[0] * d[0];
+    a[5] = d[1] * d[1];
+    a[6] = d[2] * d[2];
+    a[7] = d[0] * d[1];
+    a[8] = d[0] * d[2];
+    a[9] = d[1] * d[2];
+  }
+}
+
+// 1 / c_q, c_q = 1 + |d_q|^2: the weights that prefer near neighbours.
+VORTEX_HD double inverse_weight(const double* d) {
+  return 1.0 / (1.0 + d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+// The per-neighbour arrays of one solve (m entries each, the caller's).
+struct DualArrays {
+  double* inv_c;       // 1 / c_q
+  double* f;           // the fractions
+  double* dots;        // a_q . lambda at lambda
+  double* trial_dots;  // the same at a trial point
+};
+
+// A fallback that declines every step (the device's).
+struct NoFallback {
+  template <int K>
+  VORTEX_HD bool regularized_solve(const double (&)[K][K], double, const double*, double*) {
+    return false;
+  }
+  template <int K>
+  VORTEX_HD Direction eigen_direction(const double (&)[K][K], const double*, double, double*) {
+    return Direction::unknown;
+  }
+};
+
+namespace detail {
+
+template <int K>
+VORTEX_HD double dot(const double* a, const double* b) {
+  double s = 0;
+  for (int i = 0; i < K; ++i) s += a[i] * b[i];
+  return s;
+}
+
+template <int K>
+VORTEX_HD double norm(const double* a) {
+  return sqrt(dot<K>(a, a));
+}
+
+// By a Cholesky factorization of H where it is provably well conditioned (so that all of its
+// eigenvalues lie above the eigen path's cut, 1e-12 of the largest, and H^+ = H^-1); else, where
+// fewer than K rows s_q = a_q / sqrt(c_q) are active, by one of their Gram matrix G = S^T S
+// (k x k): range(H) = range(S), so r's part outside it is r - S G^-1 S^T r and H^+ r =
+// S G^-2 S^T r. Both are the eigen path's results where G is well conditioned, since H's
+// non-zero eigenvalues are G's. `h` holds the lower triangle.
+template <int K>
+VORTEX_HD Direction cholesky_direction(const double (&h)[K][K], const double* r, const double* d,
+                                       const double* inv_c, const int* active, int k,
+                                       double null_floor, double* out) {
+  vortex::detail::SmallCholesky<K> cholesky;
+  if (cholesky.factor(K, [&](int i, int j) { return h[i][j]; })) {
+    cholesky.solve(r, out);
+    return Direction::newton;
+  }
+  if (k >= K) return Direction::unknown;
+  if (k == 0) {  // nothing active: all of r lies outside the range
+    for (int i = 0; i < K; ++i) out[i] = r[i];
+    if (norm<K>(out) > null_floor) return Direction::null_space;
+    for (int i = 0; i < K; ++i) out[i] = 0;
+    return Direction::newton;
+  }
+  double s[K][K];
+  for (int i = 0; i < k; ++i) {
+    moment_row<K>(d + 3 * active[i], s[i]);
+    const double w = sqrt(inv_c[active[i]]);
+    for (int c = 0; c < K; ++c) s[i][c] *= w;
+  }
+  if (!cholesky.factor(k, [&](int i, int j) { return dot<K>(s[i], s[j]); }))
+    return Direction::unknown;
+  double z[K];  // G^-1 S^T r
+  for (int i = 0; i < k; ++i) z[i] = dot<K>(s[i], r);
+  cholesky.solve(z, z);
+  for (int c = 0; c < K; ++c) {
+    double range = 0;
+    for (int i = 0; i < k; ++i) range += z[i] * s[i][c];
+    out[c] = r[c] - range;
+  }
+  if (norm<K>(out) > null_floor) return Direction::null_space;
+  cholesky.solve(z, z);
+  for (int c = 0; c < K; ++c) {
+    double v = 0;
+    for (int i = 0; i < k; ++i) v += z[i] * s[i][c];
+    out[c] = v;
+  }
+  return Direction::newton;
+}
+
+}  // namespace detail
+
+// The fractions of least weighted norm of m neighbours at offsets d (3 m values) for the moments
+// b[K]; a.f gets them. `cholesky_first` false takes every direction from the fallback's
+// eigendecomposition (the host's reference path). `residual` gets the max-norm moment residual,
+// `iterations` the Newton count.
+template <int K, class Fallback>
+VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, DualArrays a,
+                                    bool cholesky_first, Fallback& fallback, double* residual_out,
+                                    int* iterations_out) {
+  for (int q = 0; q < m; ++q) {
+    a.f[q] = 0;
+    a.inv_c[q] = inverse_weight(d + 3 * q);
+  }
+  if (m == 0) return Outcome::no_solution;
+  const double* inv_c = a.inv_c;
+  double* f = a.f;
+  double* dots = a.dots;
+  double* trial_dots = a.trial_dots;
+  // Converged residuals sit at 1e-16..1e-12 (rounding of the K x K solves); a stalled line
+  // search below `loose` is rounding too, not infeasibility.
+  double b_max = 0;
+  for (int i = 0; i < K; ++i) b_max = fmax(b_max, fabs(b[i]));
+  const double size = fmax(1.0, b_max);
+  const double tol = 1e-12 * size;
+  const double loose = 1e-9 * size;
+  const double null_floor =
+      1e-13 * detail::norm<K>(b);  // a smaller part outside H's range is rounding
+
+  auto row_dot = [&](int q, const double* v) {
+    double row[K];
+    moment_row<K>(d + 3 * q, row);
+    return detail::dot<K>(row, v);
+  };
+  // Adds a_q a_q^T / c_q to the lower triangle of h (the factorizations read no other).
+  auto add_row = [&](double(&h)[K][K], const double* row, int q) {
+    for (int j = 0; j < K; ++j) {
+      const double wa = inv_c[q] * row[j];
+      for (int i = j; i < K; ++i) h[i][j] += row[i] * wa;
+    }
+  };
+  // The dual at lambda, from the dots a_q . lambda.
+  auto dual_at_dots = [&](const double* lambda) {
+    double v = detail::dot<K>(b, lambda);
+    for (int q = 0; q < m; ++q) {
+      const double t = fmax(0.0, dots[q]);
+      v -= 0.5 * t * t * inv_c[q];
+    }
+    return v;
+  };
+  // The dual at a trial point; keeps its dots (for residual_at_trial and the next iteration).
+  auto dual_value = [&](const double* trial) {
+    double v = detail::dot<K>(b, trial);
+    for (int q = 0; q < m; ++q) {
+      const double t = fmax(0.0, trial_dots[q] = row_dot(q, trial));
+      v -= 0.5 * t * t * inv_c[q];
+    }
+    return v;
+  };
+  // The moment residual at the trial point of the last dual_value call.
+  auto residual_at_trial = [&]() {
+    double r[K];
+    for (int i = 0; i < K; ++i) r[i] = b[i];
+    for (int q = 0; q < m; ++q) {
+      const double t = trial_dots[q];
+      if (!(t > 0)) continue;
+      double row[K];
+      moment_row<K>(d + 3 * q, row);
+      for (int i = 0; i < K; ++i) r[i] -= (t * inv_c[q]) * row[i];
+    }
+    double worst = 0;
+    for (int i = 0; i < K; ++i) worst = fmax(worst, fabs(r[i]));
+    return worst;
+  };
+
+  // Start from the multipliers of the problem without the sign constraints: exact where all
+  // neighbours' rows are well conditioned (then, if every fraction is positive, already the
+  // solution), regularized otherwise.
+  double h_all[K][K] = {};
+  for (int q = 0; q < m; ++q) {
+    double row[K];
+    moment_row<K>(d + 3 * q, row);
+    add_row(h_all, row, q);
+  }
+  double trace = 0;
+  for (int i = 0; i < K; ++i) trace += h_all[i][i];
+  const double scale = fmax(1.0, trace / K);
+  double lambda[K];
+  {
+    vortex::detail::SmallCholesky<K> start;
+    if (cholesky_first && start.factor(K, [&](int i, int j) { return h_all[i][j]; })) {
+      start.solve(b, lambda);
+    } else {
+      for (int i = 0; i < K; ++i) h_all[i][i] += 1e-8 * scale;
+      if (!fallback.regularized_solve(h_all, 0.0, b, lambda)) return Outcome::deferred;
+    }
+  }
+
+  // Each iteration works with the active neighbours (a_q . lambda > 0). Their rows need not span
+  // all K moments (a lattice stencil has no xy products, say), so the generalized Hessian
+  // H = sum_active a_q a_q^T / c_q may be singular: the residual's part in its null space is
+  // handled by an exact step to the next breakpoint, the part in its range by Newton's method.
+  // A Newton trial point is accepted when the dual rises enough (Armijo) or, near the solution
+  // where that rise is below the rounding of the dual value, when the moment residual falls.
+  bool dots_known = false;  // dots holds a_q . lambda already (from the accepted trial)
+  auto ascend = [&](const double* step, double slope, double d0, double r0) {
+    if (!(slope > 0)) return false;
+    for (double alpha = 1; alpha > 1e-4; alpha *= 0.5) {
+      double trial[K];
+      for (int i = 0; i < K; ++i) trial[i] = lambda[i] + alpha * step[i];
+      if (dual_value(trial) >= d0 + 1e-4 * alpha * slope || residual_at_trial() < 0.5 * r0) {
+        for (int i = 0; i < K; ++i) lambda[i] = trial[i];
+        double* swap = dots;
+        dots = trial_dots;
+        trial_dots = swap;
+        dots_known = true;
+        return true;
+      }
+    }
+    return false;
+  };
+  double residual = 0;
+  int it = 0;
+  bool ok = false;
+  for (; it < 80; ++it) {
+    double r[K], h[K][K] = {};
+    for (int i = 0; i < K; ++i) r[i] = b[i];
+    int active[K], k = 0;  // the first K active neighbours, and how many there are
+    for (int q = 0; q < m; ++q) {
+      double row[K];
+      moment_row<K>(d + 3 * q, row);
+      const double t = dots_known ? dots[q] : (dots[q] = detail::dot<K>(row, lambda));
+      if (t > 0) {
+        f[q] = t * inv_c[q];
+        for (int i = 0; i < K; ++i) r[i] -= f[q] * row[i];
+        add_row(h, row, q);
+        if (k < K) active[k] = q;
+        ++k;
+      } else {
+        f[q] = 0;
+      }
+    }
+    residual = 0;
+    bool finite = true;
+    for (int i = 0; i < K; ++i) {
+      const double e = fabs(r[i]);
+      finite = finite && e < HUGE_VAL;  // false for inf and NaN
+      residual = fmax(residual, e);
+    }
+    if (!finite) break;
+    if (residual <= tol) {
+      ok = true;
+      break;
+    }
+    const double d0 = dual_at_dots(lambda);
+    double step[K];
+    Direction direction = Direction::unknown;
+    if (cholesky_first)
+      direction = detail::cholesky_direction<K>(h, r, d, inv_c, active, k, null_floor, step);
+    if (direction == Direction::unknown) {
+      direction = fallback.eigen_direction(h, r, null_floor, step);
+      if (direction == Direction::unknown) return Outcome::deferred;
+    }
+    if (direction == Direction::null_space) {
+      // Moments the active neighbours cannot reach: along v, the residual's part outside the
+      // active rows' range, the dual rises linearly until an inactive neighbour q with
+      // a_q . v > 0 turns active. Step just past the first such point; if there is none, the
+      // dual is unbounded and no non-negative solution exists.
+      const double* v = step;
+      double length = HUGE_VAL;
+      for (int q = 0; q < m; ++q) {
+        const double t = dots[q], rate = row_dot(q, v);
+        if (t <= 0 && rate > 0) length = fmin(length, -t / rate);
+      }
+      if (length == HUGE_VAL) break;
+      const double move = length * (1 + 1e-9) + 1e-12 / detail::norm<K>(v);
+      for (int i = 0; i < K; ++i) lambda[i] += move * v[i];
+      dots_known = false;
+      continue;
+    }
+    // A Newton step with backtracking; damped steps if it does not ascend.
+    bool stepped = ascend(step, detail::dot<K>(r, step), d0, residual);
+    for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
+      double damped[K];
+      if (!fallback.regularized_solve(h, damping * scale, r, damped)) return Outcome::deferred;
+      stepped = ascend(damped, detail::dot<K>(r, damped), d0, residual);
+    }
+    if (!stepped) break;  // no ascent left: rounding level, or the dual is unbounded
+  }
+  if (residual_out) *residual_out = residual;
+  if (iterations_out) *iterations_out = it;
+  if (!ok && residual <= loose) ok = true;  // stalled at rounding level
+  if (dots != a.dots)                       // the caller's dots hold a_q . lambda
+    for (int q = 0; q < m; ++q) a.dots[q] = dots[q];
+  return ok ? Outcome::solved : Outcome::no_solution;
+}
+
+// The redistribution fractions of one particle (vortex/vrm.hpp): the ten moments b, the particle
+// itself at index `self` of the m offsets. On success the particle's own share is reset to
+// 1 - sum of the others (so that the strength it hands on sums to its own to rounding), and a
+// share below -1e-12 counts as no solution.
+template <class Fallback>
+VORTEX_HD Outcome solve_redistribution(int m, const double* d, int self, const double* b,
+                                       DualArrays a, bool cholesky_first, Fallback& fallback,
+                                       double* residual, int* iterations) {
+  if (m == 0 || self < 0 || self >= m) {
+    for (int q = 0; q < m; ++q) a.f[q] = 0;
+    return Outcome::no_solution;
+  }
+  const Outcome outcome =
+      solve_nonnegative<10>(m, d, b, a, cholesky_first, fallback, residual, iterations);
+  if (outcome != Outcome::solved) return outcome;
+  double others = 0;
+  for (int q = 0; q < m; ++q)
+    if (q != self) others += a.f[q];
+  a.f[self] = 1.0 - others;
+  return a.f[self] >= -1e-12 ? Outcome::solved : Outcome::no_solution;
+}
+
+}  // namespace vortex::vrm
