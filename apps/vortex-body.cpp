@@ -310,7 +310,7 @@ int run(int argc, char** argv) {
   const bool restart = !s.restart.empty();
   const bodies::BodyCheckpoint ck = restart ? read_restart(s, surface) : bodies::BodyCheckpoint{};
   Solver solver(so);
-  bodies::BodyFlow flow(surface, bem_options(s, so), solver, flow_options(s, nu, h));
+  bodies::BodyFlow flow(surface, bem_options(s, so), solver, flow_options(s, nu, h, so.backend));
   const auto print_header = [&] {
     std::printf("vortex-body: %s, %zu panels, D = %g, Re = %g, nu = %g, h = %g, dt = %g, %s\n",
                 case_name(s).c_str(), surface.size(), diameter, s.re, nu, h, s.dt,

@@ -49,6 +49,9 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--merge", "F", "merge particles closer than F h", s.merge);
   p.add("--remove", "F", "remove particles weaker than F * max |Gamma|", s.remove);
   p.add("--stretching", "NAME", "vortex stretching: classical, transpose, none", s.stretching);
+  p.add("--vrm-backend", "same|auto|cpu|cuda",
+        "where the VRM's first round solves the particles away from the wall (same: --backend)",
+        s.vrm_backend);
   p.add("--bem-tolerance", "TOL", "GMRES relative residual", s.bem_tolerance);
   p.add("--bem-cluster", "N", "panels per block of GMRES's block-Jacobi preconditioner",
         s.bem_cluster);
@@ -97,6 +100,7 @@ void check(const Settings& s) {
   positive(s.radius, "--radius");
   if (s.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   parse_stretching(s.stretching);  // throws, naming the accepted values
+  if (s.vrm_backend != "same") parse_backend(s.vrm_backend);
   if (s.bench_diffusion < 0) throw std::invalid_argument("--bench-diffusion must be >= 0");
   if (s.bench_diffusion > 0 && s.restart.empty())
     throw std::invalid_argument("--bench-diffusion needs --restart (the state to diffuse)");
@@ -168,7 +172,7 @@ double particle_spacing(const Settings& s, double nu) {
   return s.spacing > 0 ? s.spacing : std::sqrt(8 * nu * s.dt);
 }
 
-bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h) {
+bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Backend particles) {
   bodies::BodyFlowOptions o;
   o.nu = nu;
   const bodies::Vec3 u = free_stream(s);
@@ -185,6 +189,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h) {
   o.control.merge_distance = s.merge;
   o.control.remove_threshold = s.remove;
   o.stretching = parse_stretching(s.stretching);
+  o.vrm.backend = s.vrm_backend == "same" ? particles : parse_backend(s.vrm_backend);
   return o;
 }
 

@@ -28,6 +28,7 @@ struct Settings {
   double min_wall = 0.2;
   double merge = 0.5, remove = 1e-5;
   std::string stretching = "classical";  // classical, transpose, none (BodyFlowOptions)
+  std::string vrm_backend = "same";  // the VRM's first round: same (as --backend), auto, cpu, cuda
   // The boundary-element solve.
   double bem_tolerance = 1e-6;
   int bem_cluster = 32, bem_coarse = 8;  // the preconditioner (BemOptions)
@@ -54,7 +55,9 @@ double reference_diameter(const Settings& s, const bodies::Surface& surface);
 double viscosity(const Settings& s, double diameter);
 // h: the option, or sqrt(8 nu dt) (the paper's h = sqrt(8 dt / Re) for U = D = 1).
 double particle_spacing(const Settings& s, double nu);
-bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h);
+// The body flow's options; the VRM's first round follows `particles` (the particle solver's
+// backend) unless --vrm-backend names another.
+bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Backend particles);
 bodies::BemOptions bem_options(const Settings& s, const SolverOptions& solver);
 std::string case_name(const Settings& s);
 

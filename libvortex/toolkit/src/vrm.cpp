@@ -11,7 +11,9 @@
 #include <omp.h>
 
 #include "vortex/grid_search.hpp"
+#include "vortex/solver.hpp"
 #include "vortex/vrm.hpp"
+#include "vrm_device.hpp"
 #include "vrm_solve.hpp"
 
 namespace vortex {
@@ -134,7 +136,11 @@ struct VrmWorkspace::Impl {
   std::vector<Block> blocks;
   std::vector<Span> lists, proposals;
   std::vector<char> state, weak;
-  std::vector<double> distance;  // per particle, the wall_distance hook's
+  std::vector<char> custom;         // per owner: the moments hook gave its own moments
+  std::vector<char> device_failed;  // per owner: the device found no solution within R
+  std::vector<std::int32_t> device_owners;
+  std::unique_ptr<detail::VrmDevice> device;  // made at the first call that asks for it
+  std::vector<double> distance;               // per particle, the wall_distance hook's
   std::vector<VrmMoments> target;
   std::vector<std::size_t> moved;
   std::vector<double> gx, gy, gz, mx, my, mz;
@@ -176,6 +182,8 @@ class VrmStep {
     ws_.state.assign(n0_, kUnsolved);
     ws_.weak.assign(n0_, 0);
     ws_.target.clear();
+    ws_.custom.assign(n0_, 0);
+    ws_.device_failed.assign(n0_, 0);
     ws_.moved.clear();
     ws_.occupied.clear();
     if (o.moments) set_targets(s2 * h_ * h_);
@@ -218,6 +226,7 @@ class VrmStep {
       for (int k = 0; k < 3; ++k) m.first[k] /= h_;
       for (int k = 0; k < 6; ++k) m.second[k] /= h2;
       ws_.target[i] = m;
+      ws_.custom[i] = 1;
     }
   }
 
@@ -226,6 +235,7 @@ class VrmStep {
   }
 
   void run(VrmStats& stats) {
+    if (resolve_backend(o_.backend) == Backend::Cuda) device_round(stats);
     for (int round = 0; round < o_.max_rounds; ++round) {
       stats.rounds = round + 1;
       solve_round(round + 1 == o_.max_rounds);
@@ -277,7 +287,12 @@ class VrmStep {
   }
 
   void solve_owner(std::ptrdiff_t i, bool last_round, ThreadStore& w) {
-    if (solve_within(i, radius_, w)) return;
+    if (ws_.device_failed[i]) {  // the first round's solve within R was the device's
+      ws_.device_failed[i] = 0;
+      gather(i, radius_, w);
+    } else if (solve_within(i, radius_, w)) {
+      return;
+    }
     if (o_.insert && !ws_.weak[i] && !last_round) {
       propose_free_nodes(i, w);
       return;
@@ -290,6 +305,55 @@ class VrmStep {
       ws_.state[i] = kSigned;
     } else {
       ws_.state[i] = kKept;
+    }
+  }
+
+  // The first round's owners in free space (no wall within R, the free-space moments) on the
+  // device; its lists go to the blocks' storage as the host's solves would put them, and the
+  // owners it leaves (deferred or without a solution) to the host's first round.
+  void device_round(VrmStats& stats) {
+    if (!ws_.device) ws_.device = detail::VrmDevice::create();
+    std::vector<std::int32_t>& owners = ws_.device_owners;
+    owners.clear();
+    for (std::size_t i = 0; i < n0_; ++i)
+      if (ws_.state[i] == kUnsolved && !ws_.custom[i] &&
+          !may_block(static_cast<std::ptrdiff_t>(i), radius_))
+        owners.push_back(static_cast<std::int32_t>(i));
+    if (owners.empty()) return;
+    const detail::VrmDeviceLists lists =
+        ws_.device->solve(ws_.base.view(), PointsView(p_), owners.data(), owners.size(), radius_,
+                          h_, detail::moment_target(free_));
+    for (std::size_t t = 0; t < owners.size(); ++t) {
+      stats.device_solved += lists.outcome[t] == detail::kDeviceSolved;
+      stats.device_deferred += lists.outcome[t] == detail::kDeviceDeferred;
+    }
+    const auto blocks = static_cast<std::ptrdiff_t>((n0_ + kBlock - 1) / kBlock);
+#pragma omp parallel if (owners.size() > 500)
+    {
+      ThreadStore& w = ws_.threads[omp_get_thread_num()];
+#pragma omp for schedule(static)
+      for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+        // The owners of block b, one thread per block (record appends to the block's storage).
+        const auto lo = std::lower_bound(owners.begin(), owners.end(), b * kBlock) - owners.begin();
+        const auto hi =
+            std::lower_bound(owners.begin(), owners.end(), (b + 1) * kBlock) - owners.begin();
+        for (auto t = lo; t < hi; ++t) {
+          const std::int32_t i = owners[t];
+          if (lists.outcome[t] == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
+          if (lists.outcome[t] != detail::kDeviceSolved) continue;
+          Block& block = ws_.blocks[b];
+          const std::int32_t first = lists.first[t], count = lists.first[t + 1] - first;
+          ws_.lists[i] = {block.neighbors.size(), count};
+          block.neighbors.insert(block.neighbors.end(), lists.neighbors + first,
+                                 lists.neighbors + first + count);
+          block.fractions.insert(block.fractions.end(), lists.fractions + first,
+                                 lists.fractions + first + count);
+          ws_.state[i] = kSolved;
+          w.residual = std::max(w.residual, lists.residual[t]);
+          w.neighbor_total += static_cast<double>(count);
+          ++w.solved;
+        }
+      }
     }
   }
 
@@ -326,9 +390,23 @@ class VrmStep {
     b.fractions.insert(b.fractions.end(), w.f.begin(), w.f.end());
   }
 
-  // Solves owner i on its neighbours within r (w.within: all particles within r; w.found,
-  // w.offsets and w.self: those the wall does not block); on success records its fractions.
+  // Solves owner i on its neighbours within r (gather); on success records its fractions.
   bool solve_within(std::ptrdiff_t i, double r, ThreadStore& w) {
+    gather(i, r, w);
+    double res = 0;
+    if (!detail::solve_redistribution(w.offsets, w.self, target(i), w.f, w.solve, &res, nullptr))
+      return false;
+    record(i, w);
+    ws_.state[i] = kSolved;
+    w.residual = std::max(w.residual, res);
+    w.neighbor_total += static_cast<double>(w.found.size());
+    ++w.solved;
+    return true;
+  }
+
+  // Owner i's neighbours within r (w.within: all particles; w.found, w.offsets and w.self: those
+  // the wall does not block).
+  void gather(std::ptrdiff_t i, double r, ThreadStore& w) {
     neighbors(p_.x[i], p_.y[i], p_.z[i], r, w, w.within);
     w.found = w.within;
     if (may_block(i, r))
@@ -344,15 +422,6 @@ class VrmStep {
       if (j == i) w.self = static_cast<int>(k);
       w.offsets[k] = {(p_.x[j] - p_.x[i]) / h_, (p_.y[j] - p_.y[i]) / h_, (p_.z[j] - p_.z[i]) / h_};
     }
-    double res = 0;
-    if (!detail::solve_redistribution(w.offsets, w.self, target(i), w.f, w.solve, &res, nullptr))
-      return false;
-    record(i, w);
-    ws_.state[i] = kSolved;
-    w.residual = std::max(w.residual, res);
-    w.neighbor_total += static_cast<double>(w.found.size());
-    ++w.solved;
-    return true;
   }
 
   // Free lattice nodes within R of particle i, as insertion proposals (after solve_within(i, R):

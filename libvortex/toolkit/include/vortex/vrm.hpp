@@ -39,7 +39,8 @@
 // per particle (the wall's images, BODIES.md section 4); the fractions then reproduce them
 // instead of the free-space moments.
 //
-// Particles are solved in parallel (OpenMP); strengths are scattered in particle order, so the
+// Particles are solved in parallel (OpenMP; the first round's free-space owners on the GPU with
+// VrmOptions::backend); strengths are scattered in particle order, so the
 // result does not depend on the thread count. The neighbour search is built once per call (the
 // particles inserted by a round get a small search of their own), every solve works in its
 // thread's storage, and a VrmWorkspace passed from call to call keeps all of it, so that a
@@ -51,6 +52,7 @@
 #include <memory>
 #include <vector>
 
+#include "vortex/options.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {
@@ -98,6 +100,11 @@ struct VrmOptions {
   std::function<bool(std::size_t i, const std::array<double, 3>& p, double two_nu_dt,
                      VrmMoments& moments)>
       moments;
+  // Backend::Cuda (or Auto where a device is present): the first round's owners in free space (no
+  // wall within R, the free-space moments) are solved on the GPU by the same dual method
+  // (vortex/kernels/vrm_dual.hpp); the others, and the later rounds, on the host. The fractions
+  // equal the host's to rounding; the insertions and the hand-over of strengths are the host's.
+  Backend backend = Backend::Cpu;
 };
 
 void validate(const VrmOptions& options);
@@ -112,6 +119,8 @@ struct VrmStats {
   std::size_t moved = 0;            // of those, moved by the moments hook's first moment
   std::size_t unresolved = 0;       // of those, particles above insert_threshold
   std::size_t inserted = 0;         // particles added (and given strength)
+  std::size_t device_solved = 0;    // owners the GPU solved (VrmOptions::backend)
+  std::size_t device_deferred = 0;  // owners the GPU left to the host (too many neighbours, ...)
   int rounds = 0;
   double radius = 0;        // the neighbourhood radius R used
   double max_residual = 0;  // largest moment residual of an accepted solve

@@ -1,0 +1,55 @@
+#pragma once
+// The VRM's first round on the GPU (vortex/vrm.hpp): for each owner it is given, one thread finds
+// the particles within R on the host's grid of cells (vortex/kernels/grid_cells.hpp), in ascending
+// order as the host's search returns them, and solves for their non-negative fractions by the
+// dual method the host runs too (vortex/kernels/vrm_dual.hpp). Owners with more neighbours than
+// kVrmMaxNeighbors, and solves that need a step only the host takes (an eigendecomposition or an
+// LDL^T factorization), come back `deferred` for the host to solve.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "vortex/kernels/grid_cells.hpp"
+
+namespace vortex::gpu {
+
+constexpr int kVrmMaxNeighbors = 64;
+
+enum VrmRoundOutcome : std::int8_t { kVrmSolved = 0, kVrmNoSolution = 1, kVrmDeferred = 2 };
+
+struct VrmRoundInput {
+  GridView grid;            // built on the host over the particles below, cells >= radius
+  const double *x, *y, *z;  // the particles (host arrays)
+  std::size_t n;
+  const std::int32_t* owners;  // the owners to solve (host array)
+  std::size_t count;
+  double radius;       // R
+  double spacing;      // h: offsets are taken in units of h
+  double moments[10];  // 1, first moments, second moments, in units of h
+};
+
+// Host arrays, valid until the next run.
+struct VrmRoundResult {
+  const std::int8_t* outcome;     // per owner
+  const std::int32_t* first;      // per owner and one more: its list (empty unless solved)
+  const std::int32_t* neighbors;  // ascending particle indices, owner by owner
+  const double* fractions;        // the same layout
+  const double* residual;         // per owner: the moment residual of its solve
+};
+
+class VrmRoundKernel {
+ public:
+  VrmRoundKernel();
+  ~VrmRoundKernel();
+  VrmRoundKernel(const VrmRoundKernel&) = delete;
+  VrmRoundKernel& operator=(const VrmRoundKernel&) = delete;
+
+  VrmRoundResult run(const VrmRoundInput& input);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vortex::gpu

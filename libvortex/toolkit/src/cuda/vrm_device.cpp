@@ -1,0 +1,35 @@
+// vrm_diffuse's first round on the GPU (vortex/gpu/vrm_round.hpp).
+
+#include "vrm_device.hpp"
+#include "vortex/gpu/vrm_round.hpp"
+
+namespace vortex::detail {
+
+namespace {
+
+static_assert(kDeviceSolved == gpu::kVrmSolved && kDeviceNoSolution == gpu::kVrmNoSolution &&
+                  kDeviceDeferred == gpu::kVrmDeferred,
+              "the device's outcomes");
+
+class CudaVrm final : public VrmDevice {
+ public:
+  VrmDeviceLists solve(const GridView& grid, PointsView p, const std::int32_t* owners,
+                       std::size_t count, double radius, double h,
+                       const std::array<double, 10>& moments) override {
+    gpu::VrmRoundInput in{grid, p.x, p.y, p.z, p.size(), owners, count, radius, h, {}};
+    for (int k = 0; k < 10; ++k) in.moments[k] = moments[k];
+    const gpu::VrmRoundResult r = kernel_.run(in);
+    return {r.outcome, r.first, r.neighbors, r.fractions, r.residual};
+  }
+
+ private:
+  gpu::VrmRoundKernel kernel_;
+};
+
+}  // namespace
+
+std::unique_ptr<VrmDevice> VrmDevice::create() {
+  return std::make_unique<CudaVrm>();
+}
+
+}  // namespace vortex::detail
