@@ -242,8 +242,11 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const RunState& 
     const std::uint64_t h = digest(p);
     if (k > 0 && h != hash) std::printf("warning: repeat %d gave another result\n", k + 1);
     hash = h;
-    std::printf("repeat %d: diffusion %.4f s (VRM %.4f s, control %.4f s)\n", k + 1,
-                st.seconds_diffuse, st.seconds_vrm, st.seconds_control);
+    std::printf(
+        "repeat %d: diffusion %.4f s (VRM %.4f s, of it the wall's points and moments %.4f s; "
+        "control %.4f s); %zu of %zu owners solved on the GPU, %zu inserted\n",
+        k + 1, st.seconds_diffuse, st.seconds_vrm, st.seconds_vrm_wall, st.seconds_control,
+        st.vrm_device_solved, r.particles.size(), st.inserted);
   }
   std::printf(
       "diffusion sub-step: N = %zu -> %zu, median of %d: %.4f s (VRM %.4f s, control %.4f s), "

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
-STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body compare profile
+STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body vrm compare profile
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
 # times and compares it side by side with this tree (scripts/compare-builds.sh).
 BASE_SRC=${BASE_SRC:-}
@@ -231,6 +231,28 @@ if has body; then
       --json "$OUT/body-$backend.json" >"$OUT/body-$backend.log" 2>&1
     note "body $backend: rc=$? in $((SECONDS - start)) s: $(tr -d '\n' <"$OUT/body-$backend.json" 2>/dev/null | head -c 600)"
     tail -3 "$OUT/body-$backend/diagnostics.csv" 2>/dev/null >>"$SUMMARY"
+  done
+fi
+
+if has vrm; then
+  # The paper's discoid to step VRM_STEPS on the GPU (its VRM's first round on the GPU), then one
+  # diffusion sub-step of that step's particles timed (3 repeats) with the VRM's first round on the
+  # GPU and on the host's cores, side by side, with the digest of each result.
+  work=$BUILD/vrm-discoid
+  rm -rf "$work"
+  start=$SECONDS
+  "$BUILD/vortex-body" --case data/discoid.json --steps "${VRM_STEPS:-30}" --every 0 \
+    --projections 0 --checkpoint-every "${VRM_STEPS:-30}" --no-plot --progress 60 --backend cuda \
+    -o "$work" >"$OUT/vrm-discoid.log" 2>&1
+  note "discoid ${VRM_STEPS:-30} steps: rc=$? in $((SECONDS - start)) s"
+  cp "$work/diagnostics.csv" "$OUT/vrm-discoid.csv" 2>/dev/null
+  checkpoint=$(ls "$work"/checkpoint-*.bin 2>/dev/null | sort | tail -1)
+  for vb in ${VRM_BACKENDS:-cuda cpu}; do
+    start=$SECONDS
+    "$BUILD/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
+      --backend cuda --vrm-backend "$vb" -o "$work/bench" >"$OUT/vrm-bench-$vb.log" 2>&1
+    note "VRM first round on $vb: rc=$? in $((SECONDS - start)) s"
+    grep -E "^repeat|diffusion sub-step|residual" "$OUT/vrm-bench-$vb.log" | tee -a "$SUMMARY"
   done
 fi
 

@@ -223,8 +223,10 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   const auto vrm_start = Clock::now();
   find_wall_points(particles, dt);
   if (options_.wall_diffusion) wall_images(particles, dt);
+  stats.seconds_vrm_wall += since(vrm_start);
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm, vrm_workspace_);
   stats.inserted += v.inserted;
+  stats.vrm_device_solved += v.device_solved;
   stats.vrm_max_residual = std::max(stats.vrm_max_residual, v.max_residual);
   stats.seconds_vrm += since(vrm_start);
   if (options_.wall_diffusion) {
