@@ -252,7 +252,7 @@ if has vrm; then
     "$BUILD/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
       --backend cuda --vrm-backend "$vb" -o "$work/bench" >"$OUT/vrm-bench-$vb.log" 2>&1
     note "VRM first round on $vb: rc=$? in $((SECONDS - start)) s"
-    grep -E "^repeat|diffusion sub-step|residual" "$OUT/vrm-bench-$vb.log" | tee -a "$SUMMARY"
+    grep -E "^repeat|VRM phases|diffusion sub-step|residual" "$OUT/vrm-bench-$vb.log" | tee -a "$SUMMARY"
   done
 fi
 

@@ -20,6 +20,8 @@ namespace vortex {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 // Lattice node key; nodes are h * (i, j, k) with |i|, |j|, |k| < 2^20.
 std::uint64_t node_key(long i, long j, long k) {
   const std::uint64_t off = 1u << 20;
@@ -235,7 +237,14 @@ class VrmStep {
   }
 
   void run(VrmStats& stats) {
+    auto lap = [t = Clock::now()]() mutable {
+      const auto now = Clock::now();
+      const double s = std::chrono::duration<double>(now - t).count();
+      t = now;
+      return s;
+    };
     if (resolve_backend(o_.backend) == Backend::Cuda) device_round(stats);
+    stats.seconds_device = lap();
     for (int round = 0; round < o_.max_rounds; ++round) {
       stats.rounds = round + 1;
       solve_round(round + 1 == o_.max_rounds);
@@ -245,9 +254,11 @@ class VrmStep {
         break;
       if (added == 0 && round + 2 < o_.max_rounds) round = o_.max_rounds - 2;  // to the last round
     }
+    stats.seconds_rounds = lap();
     reserve_alike(ws_.threads);
     redistribute(stats);
     drop_unused_insertions(stats);
+    stats.seconds_redistribute = lap();
     double residual = 0, neighbors = 0;
     std::size_t solved = 0;
     for (const ThreadStore& w : ws_.threads) {
@@ -622,14 +633,16 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o,
   validate(o);
   if (!(nu >= 0) || !(dt >= 0) || !std::isfinite(nu) || !std::isfinite(dt))
     throw std::invalid_argument("VRM: nu and dt must be finite and >= 0");
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   VrmStats stats;
   const double h = o.spacing;
   const double radius = vrm_radius(o, nu, dt);
   stats.radius = radius;
   if (nu == 0 || dt == 0 || p.size() == 0) return stats;
-  VrmStep(p, o, radius, 2.0 * nu * dt / (h * h), *workspace.impl_).run(stats);
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  VrmStep step(p, o, radius, 2.0 * nu * dt / (h * h), *workspace.impl_);
+  stats.seconds_setup = std::chrono::duration<double>(Clock::now() - start).count();
+  step.run(stats);
+  stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return stats;
 }
 

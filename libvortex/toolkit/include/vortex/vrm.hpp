@@ -126,6 +126,9 @@ struct VrmStats {
   double max_residual = 0;  // largest moment residual of an accepted solve
   double mean_neighbors = 0;
   double seconds = 0;
+  // Of seconds: the set-up (states, wall distances and moments, the grid), the device's first
+  // round, the host's rounds (with the insertions), the hand-over of the strengths.
+  double seconds_setup = 0, seconds_device = 0, seconds_rounds = 0, seconds_redistribute = 0;
 };
 
 // The fractions of one particle. `offsets` are d_q / h (the particle itself at index `self`, zero

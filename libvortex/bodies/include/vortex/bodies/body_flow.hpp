@@ -78,7 +78,10 @@ struct BodyStepStats {
   double seconds_bem_wall = 0;  // of seconds_bem: the exact near-wall part of the right-hand sides
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
-  double seconds_vrm_wall = 0;        // of seconds_vrm: the wall's closest points and image moments
+  double seconds_vrm_wall = 0;  // of seconds_vrm: the wall's closest points and image moments
+  // Of seconds_vrm: the phases of vrm_diffuse (VrmStats).
+  double seconds_vrm_setup = 0, seconds_vrm_device = 0, seconds_vrm_rounds = 0;
+  double seconds_vrm_redistribute = 0;
   std::size_t vrm_device_solved = 0;  // owners whose fractions the GPU found (VrmOptions::backend)
   double vrm_max_residual = 0;        // largest moment residual of the VRM's fractions (units of h)
   // GPU memory the library's buffers held after the step's last velocity evaluation (0 on the
