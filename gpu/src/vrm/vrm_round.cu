@@ -21,13 +21,13 @@ struct Moments {
 
 // One thread per owner: its neighbours within R, ascending; their offsets in units of h; the
 // shared dual solve. Solved owners write their lists to their fixed slots (kMax entries each).
-__global__ void vrm_round_kernel(GridView grid, const double* __restrict__ x,
-                                 const double* __restrict__ y, const double* __restrict__ z,
-                                 const std::int32_t* __restrict__ owners, int count, double radius,
-                                 double inv_h, Moments moments, std::int8_t* __restrict__ outcome,
-                                 std::int32_t* __restrict__ sizes, double* __restrict__ residual,
-                                 std::int32_t* __restrict__ slot_neighbors,
-                                 double* __restrict__ slot_fractions) {
+__global__ void vrm_round_kernel(
+    GridView grid, const double* __restrict__ x, const double* __restrict__ y,
+    const double* __restrict__ z, const std::int32_t* __restrict__ owners, int count, double radius,
+    double inv_h, Moments moments, const std::int32_t* __restrict__ moment_row,
+    const double* __restrict__ own_moments, std::int8_t* __restrict__ outcome,
+    std::int32_t* __restrict__ sizes, double* __restrict__ residual,
+    std::int32_t* __restrict__ slot_neighbors, double* __restrict__ slot_fractions) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= count) return;
   const std::int32_t i = owners[t];
@@ -59,10 +59,12 @@ __global__ void vrm_round_kernel(GridView grid, const double* __restrict__ x,
     d[3 * k + 1] = (y[j] - yi) * inv_h;
     d[3 * k + 2] = (z[j] - zi) * inv_h;
   }
+  const std::int32_t row = moment_row ? moment_row[t] : -1;
+  const double* b = row >= 0 ? own_moments + 10 * static_cast<std::size_t>(row) : moments.b;
   vrm::NoFallback fallback;
   double res = 0;
-  const vrm::Outcome o = vrm::solve_redistribution(m, d, self, moments.b, {inv_c, f, dots, trial},
-                                                   true, fallback, &res, nullptr);
+  const vrm::Outcome o = vrm::solve_redistribution(m, d, self, b, {inv_c, f, dots, trial}, true,
+                                                   fallback, &res, nullptr);
   residual[t] = res;
   if (o == vrm::Outcome::deferred) {
     outcome[t] = kVrmDeferred;
@@ -120,7 +122,8 @@ struct VrmRoundKernel::Impl {
   DeviceBuffer<GridCell> table;
   DeviceBuffer<double> sorted_x, sorted_y, sorted_z, x, y, z;
   DeviceBuffer<std::int32_t> sorted_index, owners, sizes, first, slot_neighbors, neighbors;
-  DeviceBuffer<double> residual, slot_fractions, fractions;
+  DeviceBuffer<std::int32_t> moment_row;
+  DeviceBuffer<double> residual, slot_fractions, fractions, own_moments;
   DeviceBuffer<std::int8_t> outcome;
   DeviceBuffer<unsigned char> scan_storage;
   PinnedBuffer<std::int8_t> host_outcome;
@@ -151,6 +154,11 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   upload(m.y, in.y, in.n, s);
   upload(m.z, in.z, in.n, s);
   upload(m.owners, in.owners, count, s);
+  const bool own = in.moment_row != nullptr;
+  if (own) {
+    upload(m.moment_row, in.moment_row, count, s);
+    upload(m.own_moments, in.own_moments, 10 * in.own_count, s);
+  }
   // The solves, then the lists one after another.
   m.outcome.reserve(count + 1);
   m.sizes.reserve(count + 1);
@@ -165,7 +173,8 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   if (count > 0) {
     vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
         grid, m.x.data(), m.y.data(), m.z.data(), m.owners.data(), n_owners, in.radius,
-        1.0 / in.spacing, moments, m.outcome.data(), m.sizes.data(), m.residual.data(),
+        1.0 / in.spacing, moments, own ? m.moment_row.data() : nullptr,
+        own ? m.own_moments.data() : nullptr, m.outcome.data(), m.sizes.data(), m.residual.data(),
         m.slot_neighbors.data(), m.slot_fractions.data());
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
     VORTEX_CUDA_CHECK(cudaMemsetAsync(m.sizes.data() + count, 0, sizeof(std::int32_t), s));

@@ -140,7 +140,8 @@ struct VrmWorkspace::Impl {
   std::vector<char> state, weak;
   std::vector<char> custom;         // per owner: the moments hook gave its own moments
   std::vector<char> device_failed;  // per owner: the device found no solution within R
-  std::vector<std::int32_t> device_owners;
+  std::vector<std::int32_t> device_owners, device_moment_row;
+  std::vector<double> device_moments;         // 10 a row: the owners' own moments (units of h)
   std::unique_ptr<detail::VrmDevice> device;  // made at the first call that asks for it
   std::vector<double> distance;               // per particle, the wall_distance hook's
   std::vector<VrmMoments> target;
@@ -319,21 +320,31 @@ class VrmStep {
     }
   }
 
-  // The first round's owners in free space (no wall within R, the free-space moments) on the
-  // device; its lists go to the blocks' storage as the host's solves would put them, and the
-  // owners it leaves (deferred or without a solution) to the host's first round.
+  // The first round's owners that no wall can block (none within R) on the device, with the
+  // moments hook's moments where it gave them; its lists go to the blocks' storage as the host's
+  // solves would put them, and the owners it leaves (deferred or without a solution) to the
+  // host's first round.
   void device_round(VrmStats& stats) {
     if (!ws_.device) ws_.device = detail::VrmDevice::create();
     std::vector<std::int32_t>& owners = ws_.device_owners;
+    std::vector<std::int32_t>& rows = ws_.device_moment_row;
+    std::vector<double>& own = ws_.device_moments;
     owners.clear();
-    for (std::size_t i = 0; i < n0_; ++i)
-      if (ws_.state[i] == kUnsolved && !ws_.custom[i] &&
-          !may_block(static_cast<std::ptrdiff_t>(i), radius_))
-        owners.push_back(static_cast<std::int32_t>(i));
+    rows.clear();
+    own.clear();
+    for (std::size_t i = 0; i < n0_; ++i) {
+      if (ws_.state[i] != kUnsolved || may_block(static_cast<std::ptrdiff_t>(i), radius_)) continue;
+      owners.push_back(static_cast<std::int32_t>(i));
+      rows.push_back(ws_.custom[i] ? static_cast<std::int32_t>(own.size() / 10) : -1);
+      if (!ws_.custom[i]) continue;
+      const auto b = detail::moment_target(ws_.target[i]);
+      own.insert(own.end(), b.begin(), b.end());
+    }
     if (owners.empty()) return;
     const detail::VrmDeviceLists lists =
         ws_.device->solve(ws_.base.view(), PointsView(p_), owners.data(), owners.size(), radius_,
-                          h_, detail::moment_target(free_));
+                          h_, detail::moment_target(free_), own.empty() ? nullptr : rows.data(),
+                          own.data(), own.size() / 10);
     for (std::size_t t = 0; t < owners.size(); ++t) {
       stats.device_solved += lists.outcome[t] == detail::kDeviceSolved;
       stats.device_deferred += lists.outcome[t] == detail::kDeviceDeferred;

@@ -34,10 +34,13 @@ class VrmDevice {
   static std::unique_ptr<VrmDevice> create();
   virtual ~VrmDevice() = default;
   // The owners' neighbours within `radius` on `grid` (built over `points`) and their fractions
-  // for the ten `moments` (units of h).
+  // for the ten `moments` (units of h), or for an owner whose `moment_row` is r >= 0 (when given),
+  // for row r of `own_moments` (10 values a row).
   virtual VrmDeviceLists solve(const GridView& grid, PointsView points, const std::int32_t* owners,
                                std::size_t count, double radius, double h,
-                               const std::array<double, 10>& moments) = 0;
+                               const std::array<double, 10>& moments,
+                               const std::int32_t* moment_row, const double* own_moments,
+                               std::size_t own_count) = 0;
 };
 
 }  // namespace vortex::detail

@@ -27,6 +27,11 @@ struct VrmRoundInput {
   double radius;       // R
   double spacing;      // h: offsets are taken in units of h
   double moments[10];  // 1, first moments, second moments, in units of h
+  // Optional, per owner: the row of `own_moments` (10 values each, units of h) that replaces
+  // `moments` for it, or -1.
+  const std::int32_t* moment_row = nullptr;
+  const double* own_moments = nullptr;
+  std::size_t own_count = 0;
 };
 
 // Host arrays, valid until the next run.

@@ -100,8 +100,9 @@ struct VrmOptions {
   std::function<bool(std::size_t i, const std::array<double, 3>& p, double two_nu_dt,
                      VrmMoments& moments)>
       moments;
-  // Backend::Cuda (or Auto where a device is present): the first round's owners in free space (no
-  // wall within R, the free-space moments) are solved on the GPU by the same dual method
+  // Backend::Cuda (or Auto where a device is present): the first round's owners that no wall can
+  // block (none within R; with the moments hook's moments) are solved on the GPU by the same dual
+  // method
   // (vortex/kernels/vrm_dual.hpp); the others, and the later rounds, on the host. The fractions
   // equal the host's to rounding; the insertions and the hand-over of strengths are the host's.
   Backend backend = Backend::Cpu;

@@ -15,9 +15,13 @@ class CudaVrm final : public VrmDevice {
  public:
   VrmDeviceLists solve(const GridView& grid, PointsView p, const std::int32_t* owners,
                        std::size_t count, double radius, double h,
-                       const std::array<double, 10>& moments) override {
+                       const std::array<double, 10>& moments, const std::int32_t* moment_row,
+                       const double* own_moments, std::size_t own_count) override {
     gpu::VrmRoundInput in{grid, p.x, p.y, p.z, p.size(), owners, count, radius, h, {}};
     for (int k = 0; k < 10; ++k) in.moments[k] = moments[k];
+    in.moment_row = moment_row;
+    in.own_moments = own_moments;
+    in.own_count = own_count;
     const gpu::VrmRoundResult r = kernel_.run(in);
     return {r.outcome, r.first, r.neighbors, r.fractions, r.residual};
   }
