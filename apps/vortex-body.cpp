@@ -165,11 +165,18 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
   return rec;
 }
 
-void save_checkpoint(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
+std::string checkpoint_path(const Settings& s, long step) {
   char name[64];
-  std::snprintf(name, sizeof name, "/checkpoint-%06ld.bin", r.step);
-  bodies::write_checkpoint(s.out + name, {r.step, r.time, flow.bem().surface().size(), r.particles,
-                                          flow.bem().gamma(), arr(r.impulse), arr(r.impulse_t0)});
+  std::snprintf(name, sizeof name, "/checkpoint-%06ld.bin", step);
+  return s.out + name;
+}
+
+// Writes the checkpoint of step r.step and returns its path.
+std::string save_checkpoint(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
+  const std::string path = checkpoint_path(s, r.step);
+  bodies::write_checkpoint(path, {r.step, r.time, flow.bem().surface().size(), r.particles,
+                                  flow.bem().gamma(), arr(r.impulse), arr(r.impulse_t0)});
+  return path;
 }
 
 void print_progress(const StepRecord& rec, long last_step, double elapsed) {
@@ -348,7 +355,8 @@ int run(int argc, char** argv) {
     solves += rec.stats.bem_solves;
     residual_max = std::max(residual_max, rec.stats.bem_residual_max);
     if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
-    if (s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0) save_checkpoint(s, flow, r);
+    const bool checkpointed = s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0;
+    if (checkpointed) save_checkpoint(s, flow, r);
     if (s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step) &&
         write_projections(r.particles, s.out, r.step, s.projection_cells) && !s.no_plot &&
         !plot_projections(s.out, r.step, r.time))
@@ -358,6 +366,19 @@ int run(int argc, char** argv) {
                      std::chrono::duration<double>(now - last_progress).count() >= s.progress)) {
       last_progress = now;
       print_progress(rec, last_step, std::chrono::duration<double>(now - start).count());
+    }
+    // A wall-time limit (a batch slot): stop where the next step would end past it, with a
+    // checkpoint to continue from.
+    const double elapsed = std::chrono::duration<double>(now - start).count();
+    if (s.stop_after > 0 && r.step < last_step &&
+        elapsed + rec.stats.seconds_total > s.stop_after) {
+      const std::string path =
+          checkpointed ? checkpoint_path(s, r.step) : save_checkpoint(s, flow, r);
+      std::printf(
+          "stopped after %.0f s at step %ld of %ld (t = %.4g, --stop-after %g): continue "
+          "with --restart %s\n",
+          elapsed, r.step, last_step, r.time, s.stop_after, path.c_str());
+      break;
     }
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -83,6 +83,10 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--bench-sample", "S", "particles compared with the direct sum by --bench-velocity",
         s.bench_sample);
   p.add("--progress", "SECONDS", "progress line interval", s.progress);
+  p.add("--stop-after", "SECONDS",
+        "stop with a checkpoint after the last step that is expected (by the time of the step "
+        "before) to end within this wall time; --restart continues (0: never)",
+        s.stop_after);
   p.add_flag("--no-plot", "skip the PNG plots", s.no_plot);
   p.add_flag("--quiet", "no progress lines", s.quiet);
   solver.add_to(p);
@@ -108,6 +112,8 @@ void check(const Settings& s) {
   if (s.bench_velocity > 0 && s.restart.empty())
     throw std::invalid_argument("--bench-velocity needs --restart (the particles to evaluate)");
   if (s.bench_sample < 1) throw std::invalid_argument("--bench-sample must be >= 1");
+  if (!(s.stop_after >= 0) || !std::isfinite(s.stop_after))
+    throw std::invalid_argument("--stop-after must be >= 0 seconds");
   if (s.frequency < 1) throw std::invalid_argument("--frequency must be >= 1");
   if (s.body != "sphere" && s.body != "ellipsoid")
     throw std::invalid_argument("--body: unknown body '" + s.body + "' (sphere or ellipsoid)");

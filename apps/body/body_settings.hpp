@@ -40,6 +40,7 @@ struct Settings {
   int bench_velocity = 0;   // > 0: time this many velocity evaluations of the restart state
   int bench_sample = 1000;  // particles compared with the direct sum by --bench-velocity
   double progress = 5;
+  double stop_after = 0;  // > 0: stop with a checkpoint before the run's wall time passes this
   bool no_plot = false, quiet = false;
 };
 
