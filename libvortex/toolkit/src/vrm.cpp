@@ -77,6 +77,9 @@ class NodeSet {
   std::size_t used_ = 0;
 };
 
+// Owners the device solves in one call, at most.
+constexpr std::size_t kDeviceChunk = std::size_t{1} << 22;
+
 // Owners are solved in blocks of this many consecutive particles; each block keeps the lists of
 // its owners, so that the storage does not depend on which thread took which block.
 constexpr std::size_t kBlock = 256;
@@ -340,25 +343,35 @@ class VrmStep {
       const auto b = detail::moment_target(ws_.target[i]);
       own.insert(own.end(), b.begin(), b.end());
     }
-    if (owners.empty()) return;
-    const detail::VrmDeviceLists lists =
-        ws_.device->solve(ws_.base.view(), PointsView(p_), owners.data(), owners.size(), radius_,
-                          h_, detail::moment_target(free_), own.empty() ? nullptr : rows.data(),
-                          own.data(), own.size() / 10);
-    for (std::size_t t = 0; t < owners.size(); ++t) {
+    // In chunks of owners in ascending order, so that the device's lists (64 slots an owner) and
+    // their offsets stay bounded.
+    for (std::size_t begin = 0; begin < owners.size(); begin += kDeviceChunk) {
+      const std::size_t end = std::min(owners.size(), begin + kDeviceChunk);
+      const detail::VrmDeviceLists lists = ws_.device->solve(
+          ws_.base.view(), PointsView(p_), owners.data() + begin, end - begin, radius_, h_,
+          detail::moment_target(free_), own.empty() ? nullptr : rows.data() + begin, own.data(),
+          own.size() / 10);
+      record_device_lists(owners.data() + begin, end - begin, lists, stats);
+    }
+  }
+
+  // The device's lists of `count` owners (ascending) to the blocks' storage.
+  void record_device_lists(const std::int32_t* owners, std::size_t count,
+                           const detail::VrmDeviceLists& lists, VrmStats& stats) {
+    for (std::size_t t = 0; t < count; ++t) {
       stats.device_solved += lists.outcome[t] == detail::kDeviceSolved;
       stats.device_deferred += lists.outcome[t] == detail::kDeviceDeferred;
     }
-    const auto blocks = static_cast<std::ptrdiff_t>((n0_ + kBlock - 1) / kBlock);
-#pragma omp parallel if (owners.size() > 500)
+    const auto b0 = static_cast<std::ptrdiff_t>(owners[0] / kBlock);
+    const auto b1 = static_cast<std::ptrdiff_t>(owners[count - 1] / kBlock) + 1;
+#pragma omp parallel if (count > 500)
     {
       ThreadStore& w = ws_.threads[omp_get_thread_num()];
 #pragma omp for schedule(static)
-      for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+      for (std::ptrdiff_t b = b0; b < b1; ++b) {
         // The owners of block b, one thread per block (record appends to the block's storage).
-        const auto lo = std::lower_bound(owners.begin(), owners.end(), b * kBlock) - owners.begin();
-        const auto hi =
-            std::lower_bound(owners.begin(), owners.end(), (b + 1) * kBlock) - owners.begin();
+        const auto lo = std::lower_bound(owners, owners + count, b * kBlock) - owners;
+        const auto hi = std::lower_bound(owners, owners + count, (b + 1) * kBlock) - owners;
         for (auto t = lo; t < hi; ++t) {
           const std::int32_t i = owners[t];
           if (lists.outcome[t] == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
