@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
-STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body vrm compare profile
+STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body vrm discoid compare profile
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
 # times and compares it side by side with this tree (scripts/compare-builds.sh).
 BASE_SRC=${BASE_SRC:-}
@@ -254,6 +254,25 @@ if has vrm; then
     note "VRM first round on $vb: rc=$? in $((SECONDS - start)) s"
     grep -E "^repeat|VRM phases|diffusion sub-step|residual" "$OUT/vrm-bench-$vb.log" | tee -a "$SUMMARY"
   done
+fi
+
+if has discoid; then
+  # The paper's discoid (scripts/discoid.sh, data/discoid.json) in time slots: each call runs until
+  # about DISCOID_SLOT seconds have passed (vortex-body --stop-after, with a checkpoint) in
+  # $BUILD/discoid-run, which a warm machine keeps, so that the same command run again continues.
+  # Once all 185 steps are done, the last step's velocity evaluation on the GPU and the CPU
+  # (--bench-last). The CSV, the projection grids and the benchmarks come back in $OUT.
+  run=$BUILD/discoid-run
+  start=$SECONDS
+  last=$(ls "$run"/checkpoint-*.bin 2>/dev/null | sort | tail -1)
+  bench=()
+  [[ $last == *checkpoint-000185.bin ]] && bench=(--bench-last)
+  scripts/discoid.sh --build "$BUILD" --out "$run" "${bench[@]}" -- --no-plot \
+    --stop-after "${DISCOID_SLOT:-480}" >"$OUT/discoid.log" 2>&1
+  note "discoid: rc=$? in $((SECONDS - start)) s: $(grep -E '^(step|stopped)' "$OUT/discoid.log" | tail -1)"
+  cp "$run/diagnostics.csv" "$OUT/discoid.csv" 2>/dev/null
+  (cd "$run" && tar czf "$OUT/discoid-projections.tgz" projection-*.dat bench-velocity-*.txt \
+    2>/dev/null)
 fi
 
 if has profile; then
