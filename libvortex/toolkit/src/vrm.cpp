@@ -377,15 +377,15 @@ class VrmStep {
           if (lists.outcome[t] == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
           if (lists.outcome[t] != detail::kDeviceSolved) continue;
           Block& block = ws_.blocks[b];
-          const std::int32_t first = lists.first[t], count = lists.first[t + 1] - first;
-          ws_.lists[i] = {block.neighbors.size(), count};
+          const std::int32_t first = lists.first[t], size = lists.first[t + 1] - first;
+          ws_.lists[i] = {block.neighbors.size(), size};
           block.neighbors.insert(block.neighbors.end(), lists.neighbors + first,
-                                 lists.neighbors + first + count);
+                                 lists.neighbors + first + size);
           block.fractions.insert(block.fractions.end(), lists.fractions + first,
-                                 lists.fractions + first + count);
+                                 lists.fractions + first + size);
           ws_.state[i] = kSolved;
           w.residual = std::max(w.residual, lists.residual[t]);
-          w.neighbor_total += static_cast<double>(count);
+          w.neighbor_total += static_cast<double>(size);
           ++w.solved;
         }
       }
