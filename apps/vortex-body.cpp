@@ -254,8 +254,8 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const RunState& 
         "control %.4f s); %zu of %zu owners solved on the GPU, %zu inserted\n"
         "  VRM phases: set-up %.4f s, GPU round %.4f s, host rounds %.4f s, hand-over %.4f s\n",
         k + 1, st.seconds_diffuse, st.seconds_vrm, st.seconds_vrm_wall, st.seconds_control,
-        st.vrm_device_solved, r.particles.size(), st.inserted, st.seconds_vrm_setup,
-        st.seconds_vrm_device, st.seconds_vrm_rounds, st.seconds_vrm_redistribute);
+        st.vrm.device_solved, r.particles.size(), st.inserted, st.vrm.seconds_setup,
+        st.vrm.seconds_device, st.vrm.seconds_rounds, st.vrm.seconds_redistribute);
   }
   std::printf(
       "diffusion sub-step: N = %zu -> %zu, median of %d: %.4f s (VRM %.4f s, control %.4f s), "

@@ -9,6 +9,7 @@
 
 #include <omp.h>
 #include "support/reference.hpp"
+#include "support/vrm_wall.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -227,24 +228,9 @@ TEST(VrmDiffusion, ResultDoesNotDependOnThreadCount) {
   }
 }
 
-// A wall at z = 0 (the body below it): a blob whose lower half lies within a few h of it.
-VrmOptions plane_wall_options(bool with_distance) {
-  VrmOptions vrm;
-  vrm.spacing = 1;
-  vrm.blocked = [](const std::array<double, 3>& p, const std::array<double, 3>& q) {
-    return q[2] < 0 || p[2] + q[2] < 0;
-  };
-  if (with_distance)
-    vrm.wall_distance = [](std::size_t, const std::array<double, 3>& p, double) { return p[2]; };
-  vrm.moments = [](std::size_t, const std::array<double, 3>& p, double s2, VrmMoments& m) {
-    if (p[2] > 3) return false;
-    m = free_space_moments(s2);
-    m.first[2] = 0.1 * s2;  // a drift away from the wall
-    return true;
-  };
-  return vrm;
-}
+using testing::plane_wall_options;
 
+// A wall at z = 0 (the body below it): a blob whose lower half lies within a few h of it.
 ParticleSet blob_on_wall() {
   ParticleSet p = gaussian_blob(1, 2.0, 3);
   for (double& z : p.z) z += 0.4 + 6.0;  // the lowest layer 0.4 h above the wall

@@ -117,6 +117,39 @@ Offsets random_ball(std::mt19937_64& rng, int count, double r, double gap) {
   return d;
 }
 
+// Next to a wall z = -wall: a random ball's neighbours above it, and the image moments (a drift
+// away from the wall, less spread across it) as targets.
+struct WallCase {
+  Offsets d;
+  VrmMoments m;
+};
+WallCase wall_cut_ball(std::mt19937_64& rng, double wall) {
+  std::uniform_real_distribution<double> drift(0.0, 0.15);
+  WallCase c;
+  for (const auto& x : random_ball(rng, 40, 1.5, 0.3))
+    if (x[2] >= -wall) c.d.push_back(x);
+  c.m = free_space_moments(0.125);
+  c.m.first[2] = drift(rng);
+  c.m.second[2] = 0.125 - 0.3 * c.m.first[2];
+  return c;
+}
+
+// The particle and its lattice neighbours within sqrt(2) in the layers z = 0 and 1 above a wall,
+// x and y jittered by up to `jitter` (none: the exact lattice).
+Offsets lattice_layers(std::mt19937_64& rng, double jitter) {
+  std::uniform_real_distribution<double> shift(-jitter, jitter);
+  auto jit = [&] { return jitter > 0 ? shift(rng) : 0.0; };
+  Offsets d{{0, 0, 0}};
+  for (int i = -1; i <= 1; ++i)
+    for (int j = -1; j <= 1; ++j)
+      for (int k = 0; k <= 1; ++k)
+        if ((i || j || k) && i * i + j * j + k * k <= 2) {
+          const double x = i + jit(), y = j + jit();
+          d.push_back({x, y, double(k)});
+        }
+  return d;
+}
+
 TEST(VrmSolve, RandomNeighbourhoodsMatchTheEigenPath) {
   std::mt19937_64 rng(11);
   int solved = 0;
@@ -143,21 +176,13 @@ TEST(VrmSolve, JitteredLatticesMatchTheEigenPath) {
   }
 }
 
-// Next to a wall z = -w: neighbours only above it, and the image moments (a drift away from the
-// wall, less spread across it) as targets.
+// Neighbourhoods next to a wall, with its image moments (wall_cut_ball).
 TEST(VrmSolve, NeighbourhoodsCutByAWallMatchTheEigenPath) {
   std::mt19937_64 rng(13);
-  std::uniform_real_distribution<double> drift(0.0, 0.15);
   int solved = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    const double wall = 0.2 + 0.1 * (trial % 8);
-    Offsets d;
-    for (const auto& x : random_ball(rng, 40, 1.5, 0.3))
-      if (x[2] >= -wall) d.push_back(x);
-    VrmMoments m = free_space_moments(0.125);
-    m.first[2] = drift(rng);
-    m.second[2] = 0.125 - 0.3 * m.first[2];
-    solved += check_both(d, 0, m, "wall-cut ball");
+    const WallCase c = wall_cut_ball(rng, 0.2 + 0.1 * (trial % 8));
+    solved += check_both(c.d, 0, c.m, "wall-cut ball");
   }
   EXPECT_GT(solved, 100);
 }
@@ -167,15 +192,10 @@ TEST(VrmSolve, NeighbourhoodsCutByAWallMatchTheEigenPath) {
 // are reachable.
 TEST(VrmSolve, RankDeficientLayersNextToAWallMatchTheEigenPath) {
   std::mt19937_64 rng(14);
-  std::uniform_real_distribution<double> jitter(-0.2, 0.2), drift(0.02, 0.3);
+  std::uniform_real_distribution<double> drift(0.02, 0.3);
   for (int trial = 0; trial < 100; ++trial) {
     const bool exact = trial % 2 == 0;  // also the exact lattice: more coincident rows
-    Offsets d{{0, 0, 0}};
-    for (int i = -1; i <= 1; ++i)
-      for (int j = -1; j <= 1; ++j)
-        for (int k = 0; k <= 1; ++k)
-          if ((i || j || k) && i * i + j * j + k * k <= 2)
-            d.push_back({i + (exact ? 0 : jitter(rng)), j + (exact ? 0 : jitter(rng)), double(k)});
+    const Offsets d = lattice_layers(rng, exact ? 0 : 0.2);
     VrmMoments m = free_space_moments(0.125);
     m.first[2] = m.second[2] = drift(rng);
     EXPECT_TRUE(check_both(d, 0, m, exact ? "lattice layers" : "jittered layers"));
@@ -259,29 +279,17 @@ void check_device_path(const Offsets& d, int self, const VrmMoments& target, int
 
 TEST(VrmSolve, TheDevicePathEqualsTheHostsOrDefers) {
   std::mt19937_64 rng(16);
-  std::uniform_real_distribution<double> jitter(-0.2, 0.2), drift(0.0, 0.15);
   int deferred = 0, cases = 0;
   for (int trial = 0; trial < 300; ++trial, ++cases) {
     const Offsets d = random_ball(rng, 12 + trial % 30, 1.5, 0.3);
     check_device_path(d, 0, free_space_moments(0.05 + 0.1 * (trial % 4)), deferred, "ball");
   }
   for (int trial = 0; trial < 100; ++trial, ++cases) {  // next to a wall, with image moments
-    const double wall = 0.2 + 0.1 * (trial % 8);
-    Offsets d;
-    for (const auto& x : random_ball(rng, 40, 1.5, 0.3))
-      if (x[2] >= -wall) d.push_back(x);
-    VrmMoments m = free_space_moments(0.125);
-    m.first[2] = drift(rng);
-    m.second[2] = 0.125 - 0.3 * m.first[2];
-    check_device_path(d, 0, m, deferred, "wall-cut ball");
+    const WallCase c = wall_cut_ball(rng, 0.2 + 0.1 * (trial % 8));
+    check_device_path(c.d, 0, c.m, deferred, "wall-cut ball");
   }
   for (int trial = 0; trial < 50; ++trial, ++cases) {  // exact lattice layers: rank-deficient
-    Offsets d{{0, 0, 0}};
-    for (int i = -1; i <= 1; ++i)
-      for (int j = -1; j <= 1; ++j)
-        for (int k = 0; k <= 1; ++k)
-          if ((i || j || k) && i * i + j * j + k * k <= 2)
-            d.push_back({double(i), double(j), double(k)});
+    const Offsets d = lattice_layers(rng, 0);
     VrmMoments m = free_space_moments(0.125);
     m.first[2] = m.second[2] = 0.02 + 0.005 * trial;
     check_device_path(d, 0, m, deferred, "lattice layers");

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <random>
 
+#include "support/vrm_wall.hpp"
 #include "vortex/diagnostics.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/vrm.hpp"
@@ -84,18 +85,7 @@ TEST(VrmDevice, NextToAWallEqualsTheHostToRounding) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   ParticleSet start = jittered_blob(6, 22);
   for (double& z : start.z) z += 6.6;  // the lowest layer about 0.4 above the wall z = 0
-  VrmOptions host;
-  host.spacing = 1;
-  host.blocked = [](const std::array<double, 3>& p, const std::array<double, 3>& q) {
-    return q[2] < 0 || p[2] + q[2] < 0;
-  };
-  host.wall_distance = [](std::size_t, const std::array<double, 3>& p, double) { return p[2]; };
-  host.moments = [](std::size_t, const std::array<double, 3>& p, double s2, VrmMoments& m) {
-    if (p[2] > 3) return false;
-    m = free_space_moments(s2);
-    m.first[2] = 0.1 * s2;  // a drift away from the wall
-    return true;
-  };
+  const VrmOptions host = testing::plane_wall_options(true);
   VrmOptions device = host;
   device.backend = Backend::Cuda;
   ParticleSet a = start, b = start;

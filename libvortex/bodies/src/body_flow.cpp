@@ -226,11 +226,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   stats.seconds_vrm_wall += since(vrm_start);
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm, vrm_workspace_);
   stats.inserted += v.inserted;
-  stats.vrm_device_solved += v.device_solved;
-  stats.seconds_vrm_setup += v.seconds_setup;
-  stats.seconds_vrm_device += v.seconds_device;
-  stats.seconds_vrm_rounds += v.seconds_rounds;
-  stats.seconds_vrm_redistribute += v.seconds_redistribute;
+  stats.vrm = v;
   stats.vrm_max_residual = std::max(stats.vrm_max_residual, v.max_residual);
   stats.seconds_vrm += since(vrm_start);
   if (options_.wall_diffusion) {

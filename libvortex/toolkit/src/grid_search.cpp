@@ -8,12 +8,6 @@
 
 namespace vortex {
 
-namespace {
-
-constexpr double kLimit = kGridCellLimit;
-
-}  // namespace
-
 void GridSearch::rebuild(PointsView p, double cell) {
   if (!(cell > 0) || !std::isfinite(cell))
     throw std::invalid_argument("GridSearch: the cell size must be positive");
@@ -25,7 +19,8 @@ void GridSearch::rebuild(PointsView p, double cell) {
   for (std::ptrdiff_t q = 0; q < n; ++q) {
     const double c[3] = {std::floor(p.x[q] / cell), std::floor(p.y[q] / cell),
                          std::floor(p.z[q] / cell)};
-    const bool ok = std::abs(c[0]) < kLimit && std::abs(c[1]) < kLimit && std::abs(c[2]) < kLimit;
+    const bool ok = std::abs(c[0]) < kGridCellLimit && std::abs(c[1]) < kGridCellLimit &&
+                    std::abs(c[2]) < kGridCellLimit;
     bad = bad || !ok;
     if (ok)
       order_[q] = {static_cast<std::int32_t>(c[0]), static_cast<std::int32_t>(c[1]),

@@ -344,7 +344,8 @@ class VrmStep {
       own.insert(own.end(), b.begin(), b.end());
     }
     // In chunks of owners in ascending order, so that the device's lists (64 slots an owner) and
-    // their offsets stay bounded.
+    // their offsets stay bounded (each chunk's call uploads the grid again: one call up to 4M
+    // owners).
     for (std::size_t begin = 0; begin < owners.size(); begin += kDeviceChunk) {
       const std::size_t end = std::min(owners.size(), begin + kDeviceChunk);
       const detail::VrmDeviceLists lists = ws_.device->solve(
@@ -376,17 +377,9 @@ class VrmStep {
           const std::int32_t i = owners[t];
           if (lists.outcome[t] == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
           if (lists.outcome[t] != detail::kDeviceSolved) continue;
-          Block& block = ws_.blocks[b];
           const std::int32_t first = lists.first[t], size = lists.first[t + 1] - first;
-          ws_.lists[i] = {block.neighbors.size(), size};
-          block.neighbors.insert(block.neighbors.end(), lists.neighbors + first,
-                                 lists.neighbors + first + size);
-          block.fractions.insert(block.fractions.end(), lists.fractions + first,
-                                 lists.fractions + first + size);
-          ws_.state[i] = kSolved;
-          w.residual = std::max(w.residual, lists.residual[t]);
-          w.neighbor_total += static_cast<double>(size);
-          ++w.solved;
+          record(i, lists.neighbors + first, lists.fractions + first, size);
+          solved(i, lists.residual[t], size, w);
         }
       }
     }
@@ -417,12 +410,23 @@ class VrmStep {
     return o_.blocked(p, q);
   }
 
-  // Owner i's neighbours (w.found) and fractions (w.f) to the storage of its block.
-  void record(std::ptrdiff_t i, const ThreadStore& w) {
+  // Owner i's `count` neighbours and fractions to the storage of its block.
+  void record(std::ptrdiff_t i, const int* neighbors, const double* fractions, int count) {
     Block& b = ws_.blocks[i / kBlock];
-    ws_.lists[i] = {b.neighbors.size(), static_cast<int>(w.found.size())};
-    b.neighbors.insert(b.neighbors.end(), w.found.begin(), w.found.end());
-    b.fractions.insert(b.fractions.end(), w.f.begin(), w.f.end());
+    ws_.lists[i] = {b.neighbors.size(), count};
+    b.neighbors.insert(b.neighbors.end(), neighbors, neighbors + count);
+    b.fractions.insert(b.fractions.end(), fractions, fractions + count);
+  }
+  void record(std::ptrdiff_t i, const ThreadStore& w) {
+    record(i, w.found.data(), w.f.data(), static_cast<int>(w.found.size()));
+  }
+
+  // Owner i solved with non-negative fractions over `count` neighbours (recorded).
+  void solved(std::ptrdiff_t i, double residual, int count, ThreadStore& w) {
+    ws_.state[i] = kSolved;
+    w.residual = std::max(w.residual, residual);
+    w.neighbor_total += static_cast<double>(count);
+    ++w.solved;
   }
 
   // Solves owner i on its neighbours within r (gather); on success records its fractions.
@@ -432,10 +436,7 @@ class VrmStep {
     if (!detail::solve_redistribution(w.offsets, w.self, target(i), w.f, w.solve, &res, nullptr))
       return false;
     record(i, w);
-    ws_.state[i] = kSolved;
-    w.residual = std::max(w.residual, res);
-    w.neighbor_total += static_cast<double>(w.found.size());
-    ++w.solved;
+    solved(i, res, static_cast<int>(w.found.size()), w);
     return true;
   }
 

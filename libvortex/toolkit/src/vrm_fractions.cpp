@@ -28,7 +28,7 @@ Vec10 moment_row(const std::array<double, 3>& d) {
 }
 
 double weight(const std::array<double, 3>& d) {
-  return 1.0 / vrm::inverse_weight(d.data());
+  return vrm::weight(d.data());
 }
 
 // Makes sum f = 1 hold to rounding by adjusting the particle's own share.

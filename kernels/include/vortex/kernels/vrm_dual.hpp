@@ -49,17 +49,20 @@ VORTEX_HD void moment_row(const double* d, double* a) {
   }
 }
 
-// 1 / c_q, c_q = 1 + |d_q|^2: the weights that prefer near neighbours.
+// c_q = 1 + |d_q|^2: the weights that prefer near neighbours, and 1 / c_q.
+VORTEX_HD double weight(const double* d) {
+  return 1.0 + d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
 VORTEX_HD double inverse_weight(const double* d) {
-  return 1.0 / (1.0 + d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  return 1.0 / weight(d);
 }
 
 // The per-neighbour arrays of one solve (m entries each, the caller's).
 struct DualArrays {
   double* inv_c;       // 1 / c_q
   double* f;           // the fractions
-  double* dots;        // a_q . lambda at lambda
-  double* trial_dots;  // the same at a trial point
+  double* dots;        // scratch: a_q . lambda at lambda
+  double* trial_dots;  // scratch: the same at a trial point
 };
 
 // A fallback that declines every step (the device's).
@@ -328,8 +331,6 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
   if (residual_out) *residual_out = residual;
   if (iterations_out) *iterations_out = it;
   if (!ok && residual <= loose) ok = true;  // stalled at rounding level
-  if (dots != a.dots)                       // the caller's dots hold a_q . lambda
-    for (int q = 0; q < m; ++q) a.dots[q] = dots[q];
   return ok ? Outcome::solved : Outcome::no_solution;
 }
 

@@ -79,11 +79,8 @@ struct BodyStepStats {
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
   double seconds_vrm_wall = 0;  // of seconds_vrm: the wall's closest points and image moments
-  // Of seconds_vrm: the phases of vrm_diffuse (VrmStats).
-  double seconds_vrm_setup = 0, seconds_vrm_device = 0, seconds_vrm_rounds = 0;
-  double seconds_vrm_redistribute = 0;
-  std::size_t vrm_device_solved = 0;  // owners whose fractions the GPU found (VrmOptions::backend)
-  double vrm_max_residual = 0;        // largest moment residual of the VRM's fractions (units of h)
+  VrmStats vrm;                 // the last diffusion sub-step's VRM (counts, phase times)
+  double vrm_max_residual = 0;  // largest moment residual of the VRM's fractions (units of h)
   // GPU memory the library's buffers held after the step's last velocity evaluation (0 on the
   // CPU backend).
   std::uint64_t device_bytes = 0;
