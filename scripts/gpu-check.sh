@@ -14,7 +14,8 @@ BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
 STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body vrm discoid compare profile
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
-# times and compares it side by side with this tree (scripts/compare-builds.sh).
+# times and compares it side by side with this tree (scripts/compare-builds.sh); the vrm stage
+# times the base build's diffusion sub-step too when BASE_TARGETS includes vortex-body.
 BASE_SRC=${BASE_SRC:-}
 SIZES_TREE=${SIZES_TREE:-"500000 1000000 10000000"}
 DIRECT_N=${DIRECT_N:-1000000}
@@ -62,7 +63,7 @@ if has build && [ -n "$BASE_SRC" ]; then
   {
     cmake -S base -B build-base -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DVORTEX_WITH_VTK=OFF -DVORTEX_CUDA=ON -DVORTEX_BUILD_TESTS=OFF -DVORTEX_NATIVE=ON &&
-      cmake --build build-base -j"$JOBS" --target vortex-eval vortex-bench
+      cmake --build build-base -j"$JOBS" --target ${BASE_TARGETS:-vortex-eval vortex-bench}
   } >"$OUT/build-base.log" 2>&1
   note "base build: rc=$? in $((SECONDS - start)) s"
 fi
@@ -254,6 +255,14 @@ if has vrm; then
     note "VRM first round on $vb: rc=$? in $((SECONDS - start)) s"
     grep -E "^repeat|VRM phases|diffusion sub-step|residual" "$OUT/vrm-bench-$vb.log" | tee -a "$SUMMARY"
   done
+  if [ -x build-base/vortex-body ]; then
+    # The same sub-step with the other commit's build (BASE_SRC, BASE_TARGETS=vortex-body), after.
+    start=$SECONDS
+    build-base/vortex-body --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
+      --backend cuda --vrm-backend cuda -o "$work/bench-base" >"$OUT/vrm-bench-base.log" 2>&1
+    note "base build, VRM first round on cuda: rc=$? in $((SECONDS - start)) s"
+    grep -E "^repeat|VRM phases|diffusion sub-step|residual" "$OUT/vrm-bench-base.log" | tee -a "$SUMMARY"
+  fi
 fi
 
 if has discoid; then

@@ -1,7 +1,7 @@
 // The VRM's first round on the GPU (VrmOptions::backend) against the host's: the same particles,
 // the same insertions and the same strengths to rounding, in free space and next to a wall (the
-// owners within R of it stay on the host; those with the image moments beyond R go to the device),
-// and the device solving most owners.
+// owners within R/2 of it stay on the host; those beyond, with the image moments, go to the
+// device, leaving out the particles inside the body), and the device solving most owners.
 
 #include <gtest/gtest.h>
 
@@ -60,6 +60,21 @@ void expect_same(const ParticleSet& host, const ParticleSet& device, const VrmSt
     EXPECT_NEAR(a.total_vorticity[k], b.total_vorticity[k], 1e-13 * a.sum_strength) << k;
 }
 
+// One VRM step of `start` next to the plane wall z = 0 on the host and with the device.
+struct NextToTheWall {
+  ParticleSet host, device;
+  VrmStats hs, ds;
+};
+NextToTheWall next_to_the_wall(const ParticleSet& start) {
+  const VrmOptions host = testing::plane_wall_options(true);
+  VrmOptions device = host;
+  device.backend = Backend::Cuda;
+  NextToTheWall r{start, start, {}, {}};
+  r.hs = vrm_diffuse(r.host, 1, 0.125, host);
+  r.ds = vrm_diffuse(r.device, 1, 0.125, device);
+  return r;
+}
+
 TEST(VrmDevice, FreeSpaceEqualsTheHostToRounding) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   const ParticleSet start = jittered_blob(8, 21);
@@ -85,16 +100,42 @@ TEST(VrmDevice, NextToAWallEqualsTheHostToRounding) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   ParticleSet start = jittered_blob(6, 22);
   for (double& z : start.z) z += 6.6;  // the lowest layer about 0.4 above the wall z = 0
-  const VrmOptions host = testing::plane_wall_options(true);
-  VrmOptions device = host;
-  device.backend = Backend::Cuda;
-  ParticleSet a = start, b = start;
-  const VrmStats hs = vrm_diffuse(a, 1, 0.125, host);
-  const VrmStats ds = vrm_diffuse(b, 1, 0.125, device);
-  EXPECT_GT(ds.device_solved, start.size() / 2);
-  EXPECT_LT(ds.device_solved, hs.diffused);  // the owners within R of the wall stay on the host
-  expect_same(a, b, hs, ds);
-  for (double z : b.z) EXPECT_GE(z, 0);
+  const NextToTheWall r = next_to_the_wall(start);
+  EXPECT_GT(r.ds.device_solved, start.size() / 2);
+  EXPECT_LT(r.ds.device_solved, r.hs.diffused);  // the owners within R/2 of it stay on the host
+  expect_same(r.host, r.device, r.hs, r.ds);
+  for (double z : r.device.z) EXPECT_GE(z, 0);
+}
+
+// Particles inside the body (below the wall, without strength) are no one's neighbours: the owners
+// between R/2 and R from the wall, solved on the device, leave them out as the host does.
+TEST(VrmDevice, ParticlesInsideTheBodyAreNoNeighbours) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  ParticleSet start = jittered_blob(6, 23);
+  for (double& z : start.z) z += 6.6;
+  const std::size_t fluid = start.size();
+  std::size_t reached = 0;  // owners between R/2 and R from the wall with one of them within R
+  for (int i = -4; i <= 4; ++i)
+    for (int j = -4; j <= 4; ++j) start.push_back(i, j, -0.3, 0, 0, 0, 0.8);
+  const double radius = 1.5;  // R = max(3.5 sqrt(nu dt), 1.5 h)
+  for (std::size_t i = 0; i < fluid; ++i) {
+    if (!(start.z[i] > 0.5 * radius && start.z[i] <= radius)) continue;
+    for (std::size_t j = fluid; j < start.size(); ++j) {
+      const double dx = start.x[j] - start.x[i], dy = start.y[j] - start.y[i],
+                   dz = start.z[j] - start.z[i];
+      if (dx * dx + dy * dy + dz * dz <= radius * radius) {
+        ++reached;
+        break;
+      }
+    }
+  }
+  ASSERT_GT(reached, 10u);
+  const NextToTheWall r = next_to_the_wall(start);
+  EXPECT_NEAR(r.hs.radius, radius, 1e-12);
+  EXPECT_GT(r.ds.device_solved, fluid / 2);
+  expect_same(r.host, r.device, r.hs, r.ds);
+  for (std::size_t j = fluid; j < fluid + 81; ++j)  // nothing handed to the particles inside
+    EXPECT_TRUE(r.device.gx[j] == 0 && r.device.gy[j] == 0 && r.device.gz[j] == 0) << j;
 }
 
 }  // namespace

@@ -1,12 +1,11 @@
 // The VRM's first round on the GPU (vortex/gpu/vrm_round.hpp).
 
-#include <cub/device/device_scan.cuh>
-
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/vrm_round.hpp"
 #include "vortex/kernels/vrm_dual.hpp"
+#include "vortex/kernels/vrm_handover.hpp"
 
 namespace vortex::gpu {
 
@@ -25,9 +24,10 @@ __global__ void vrm_round_kernel(
     GridView grid, const double* __restrict__ x, const double* __restrict__ y,
     const double* __restrict__ z, const std::int32_t* __restrict__ owners, int count, double radius,
     double inv_h, Moments moments, const std::int32_t* __restrict__ moment_row,
-    const double* __restrict__ own_moments, std::int8_t* __restrict__ outcome,
-    std::int32_t* __restrict__ sizes, double* __restrict__ residual,
-    std::int32_t* __restrict__ slot_neighbors, double* __restrict__ slot_fractions) {
+    const double* __restrict__ own_moments, const double* __restrict__ distance,
+    std::int8_t* __restrict__ outcome, std::int32_t* __restrict__ sizes,
+    double* __restrict__ residual, std::int32_t* __restrict__ slot_neighbors,
+    double* __restrict__ slot_fractions) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= count) return;
   const std::int32_t i = owners[t];
@@ -35,6 +35,7 @@ __global__ void vrm_round_kernel(
   std::int32_t nb[kMax];
   int m = 0;
   grid_query(grid, xi, yi, zi, radius, [&](std::int32_t j) {
+    if (distance != nullptr && distance[j] < 0) return;  // inside the body
     if (m < kMax) nb[m] = j;
     ++m;
   });
@@ -84,21 +85,28 @@ __global__ void vrm_round_kernel(
   }
 }
 
-// The solved lists, from their slots to one after another.
-__global__ void vrm_compact_kernel(int count, const std::int32_t* __restrict__ first,
-                                   const std::int32_t* __restrict__ slot_neighbors,
-                                   const double* __restrict__ slot_fractions,
-                                   std::int32_t* __restrict__ neighbors,
-                                   double* __restrict__ fractions) {
-  const int t = blockIdx.x * blockDim.x / 32 + threadIdx.x / 32;  // a warp per owner
-  const int lane = threadIdx.x % 32;
-  if (t >= count) return;
-  const int begin = first[t], size = first[t + 1] - begin;
-  const std::size_t slot = static_cast<std::size_t>(t) * kMax;
-  for (int k = lane; k < size; k += 32) {
-    neighbors[begin + k] = slot_neighbors[slot + k];
-    fractions[begin + k] = slot_fractions[slot + k];
-  }
+// Marks each solved owner's slot in the per-particle map (cleared to -1 before).
+__global__ void vrm_slot_kernel(int count, const std::int32_t* __restrict__ owners,
+                                const std::int8_t* __restrict__ outcome,
+                                std::int32_t* __restrict__ slot_of) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < count && outcome[t] == kVrmSolved) slot_of[owners[t]] = t;
+}
+
+// One thread per particle: what the solved owners give it.
+__global__ void vrm_handover_kernel(GridView grid, const double* __restrict__ x,
+                                    const double* __restrict__ y, const double* __restrict__ z,
+                                    const double* __restrict__ gx, const double* __restrict__ gy,
+                                    const double* __restrict__ gz, vrm::SolvedSlots slots, int n,
+                                    double radius, double* __restrict__ out_x,
+                                    double* __restrict__ out_y, double* __restrict__ out_z) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  double r[3];
+  vrm::received(grid, x, y, z, gx, gy, gz, slots, j, radius, r);
+  out_x[j] = r[0];
+  out_y[j] = r[1];
+  out_z[j] = r[2];
 }
 
 template <class T>
@@ -120,15 +128,13 @@ void download(PinnedBuffer<T>& to, const DeviceBuffer<T>& from, std::size_t n, c
 struct VrmRoundKernel::Impl {
   Stream stream;
   DeviceBuffer<GridCell> table;
-  DeviceBuffer<double> sorted_x, sorted_y, sorted_z, x, y, z;
-  DeviceBuffer<std::int32_t> sorted_index, owners, sizes, first, slot_neighbors, neighbors;
-  DeviceBuffer<std::int32_t> moment_row;
-  DeviceBuffer<double> residual, slot_fractions, fractions, own_moments;
+  DeviceBuffer<double> sorted_x, sorted_y, sorted_z, x, y, z, gx, gy, gz;
+  DeviceBuffer<std::int32_t> sorted_index, owners, sizes, slot_of, slot_neighbors, moment_row;
+  DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z;
   DeviceBuffer<std::int8_t> outcome;
-  DeviceBuffer<unsigned char> scan_storage;
   PinnedBuffer<std::int8_t> host_outcome;
-  PinnedBuffer<std::int32_t> host_first, host_neighbors;
-  PinnedBuffer<double> host_fractions, host_residual;
+  PinnedBuffer<std::int32_t> host_sizes;
+  PinnedBuffer<double> host_residual, host_x, host_y, host_z;
 };
 
 VrmRoundKernel::VrmRoundKernel() : impl_(std::make_unique<Impl>()) {}
@@ -137,7 +143,7 @@ VrmRoundKernel::~VrmRoundKernel() = default;
 VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   Impl& m = *impl_;
   cudaStream_t s = m.stream.get();
-  const std::size_t count = in.count;
+  const std::size_t count = in.count, n = in.n;
   // The grid and the particles.
   GridView grid = in.grid;
   upload(m.table, in.grid.table, in.grid.slots, s);
@@ -150,57 +156,61 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   grid.y = m.sorted_y.data();
   grid.z = m.sorted_z.data();
   grid.index = m.sorted_index.data();
-  upload(m.x, in.x, in.n, s);
-  upload(m.y, in.y, in.n, s);
-  upload(m.z, in.z, in.n, s);
+  DeviceBuffer<double>* particles[6] = {&m.x, &m.y, &m.z, &m.gx, &m.gy, &m.gz};
+  const double* given[6] = {in.x, in.y, in.z, in.gx, in.gy, in.gz};
+  for (int k = 0; k < 6; ++k) upload(*particles[k], given[k], n, s);
   upload(m.owners, in.owners, count, s);
+  if (in.distance != nullptr) upload(m.distance, in.distance, n, s);
   const bool own = in.moment_row != nullptr;
   if (own) {
     upload(m.moment_row, in.moment_row, count, s);
     upload(m.own_moments, in.own_moments, 10 * in.own_count, s);
   }
-  // The solves, then the lists one after another.
   m.outcome.reserve(count + 1);
   m.sizes.reserve(count + 1);
   m.residual.reserve(count + 1);
-  m.first.reserve(count + 1);
   m.slot_neighbors.reserve(count * kMax + 1);
   m.slot_fractions.reserve(count * kMax + 1);
+  m.slot_of.reserve(n + 1);
+  m.sum_x.reserve(n + 1);
+  m.sum_y.reserve(n + 1);
+  m.sum_z.reserve(n + 1);
   Moments moments;
   for (int k = 0; k < 10; ++k) moments.b[k] = in.moments[k];
-  const int n_owners = static_cast<int>(count);
-  std::int32_t total = 0;
+  const int n_owners = static_cast<int>(count), n_points = static_cast<int>(n);
+  // The solves, then each particle's share of the solved owners' strengths.
   if (count > 0) {
     vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
         grid, m.x.data(), m.y.data(), m.z.data(), m.owners.data(), n_owners, in.radius,
         1.0 / in.spacing, moments, own ? m.moment_row.data() : nullptr,
-        own ? m.own_moments.data() : nullptr, m.outcome.data(), m.sizes.data(), m.residual.data(),
-        m.slot_neighbors.data(), m.slot_fractions.data());
+        own ? m.own_moments.data() : nullptr, in.distance ? m.distance.data() : nullptr,
+        m.outcome.data(), m.sizes.data(), m.residual.data(), m.slot_neighbors.data(),
+        m.slot_fractions.data());
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
-    VORTEX_CUDA_CHECK(cudaMemsetAsync(m.sizes.data() + count, 0, sizeof(std::int32_t), s));
-    std::size_t temp = 0;
-    VORTEX_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, m.sizes.data(), m.first.data(),
-                                                    n_owners + 1, s));
-    VORTEX_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
-        m.scan_storage.reserve(temp), temp, m.sizes.data(), m.first.data(), n_owners + 1, s));
-    VORTEX_CUDA_CHECK(cudaMemcpyAsync(&total, m.first.data() + count, sizeof(std::int32_t),
-                                      cudaMemcpyDeviceToHost, s));
-    m.stream.synchronize();
-    const int warps_per_block = kThreads / 32;
-    vrm_compact_kernel<<<(n_owners + warps_per_block - 1) / warps_per_block, kThreads, 0, s>>>(
-        n_owners, m.first.data(), m.slot_neighbors.data(), m.slot_fractions.data(),
-        m.neighbors.reserve(total + 1), m.fractions.reserve(total + 1));
-    VORTEX_CUDA_CHECK_LAUNCH("vrm_compact_kernel");
+  }
+  if (n > 0) {
+    VORTEX_CUDA_CHECK(cudaMemsetAsync(m.slot_of.data(), 0xFF, n * sizeof(std::int32_t), s));
+    if (count > 0) {
+      vrm_slot_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
+          n_owners, m.owners.data(), m.outcome.data(), m.slot_of.data());
+      VORTEX_CUDA_CHECK_LAUNCH("vrm_slot_kernel");
+    }
+    const vrm::SolvedSlots slots{m.slot_of.data(), m.sizes.data(), m.slot_neighbors.data(),
+                                 m.slot_fractions.data(), kMax};
+    vrm_handover_kernel<<<(n_points + kThreads - 1) / kThreads, kThreads, 0, s>>>(
+        grid, m.x.data(), m.y.data(), m.z.data(), m.gx.data(), m.gy.data(), m.gz.data(), slots,
+        n_points, in.radius, m.sum_x.data(), m.sum_y.data(), m.sum_z.data());
+    VORTEX_CUDA_CHECK_LAUNCH("vrm_handover_kernel");
   }
   download(m.host_outcome, m.outcome, count, s);
-  download(m.host_first, m.first, count > 0 ? count + 1 : 0, s);
+  download(m.host_sizes, m.sizes, count, s);
   download(m.host_residual, m.residual, count, s);
-  download(m.host_neighbors, m.neighbors, total, s);
-  download(m.host_fractions, m.fractions, total, s);
+  PinnedBuffer<double>* sums[3] = {&m.host_x, &m.host_y, &m.host_z};
+  const DeviceBuffer<double>* summed[3] = {&m.sum_x, &m.sum_y, &m.sum_z};
+  for (int k = 0; k < 3; ++k) download(*sums[k], *summed[k], n, s);
   m.stream.synchronize();
-  if (count == 0) m.host_first.data()[0] = 0;
-  return {m.host_outcome.data(), m.host_first.data(), m.host_neighbors.data(),
-          m.host_fractions.data(), m.host_residual.data()};
+  return {m.host_outcome.data(), m.host_sizes.data(), m.host_residual.data(),
+          m.host_x.data(),       m.host_y.data(),     m.host_z.data()};
 }
 
 }  // namespace vortex::gpu

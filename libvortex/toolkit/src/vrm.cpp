@@ -32,7 +32,8 @@ std::uint64_t node_key(long i, long j, long k) {
 
 // Solution state of a particle that owns strength this step.
 // kMoved: kept, and handed to a new particle at the drifted position.
-enum State : char { kUnsolved, kSolved, kEmpty, kSigned, kKept, kMoved };
+// kHandedOver: solved on the device, which also handed its strength to its neighbours.
+enum State : char { kUnsolved, kSolved, kEmpty, kSigned, kKept, kMoved, kHandedOver };
 
 double strength(const ParticleSet& p, std::size_t i) {
   return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
@@ -144,9 +145,10 @@ struct VrmWorkspace::Impl {
   std::vector<char> custom;         // per owner: the moments hook gave its own moments
   std::vector<char> device_failed;  // per owner: the device found no solution within R
   std::vector<std::int32_t> device_owners, device_moment_row;
-  std::vector<double> device_moments;         // 10 a row: the owners' own moments (units of h)
-  std::unique_ptr<detail::VrmDevice> device;  // made at the first call that asks for it
-  std::vector<double> distance;               // per particle, the wall_distance hook's
+  std::vector<double> device_moments;  // 10 a row: the owners' own moments (units of h)
+  std::vector<double> device_gx, device_gy, device_gz;  // per particle: what the device handed over
+  std::unique_ptr<detail::VrmDevice> device;            // made at the first call that asks for it
+  std::vector<double> distance;                         // per particle, the wall_distance hook's
   std::vector<VrmMoments> target;
   std::vector<std::size_t> moved;
   std::vector<double> gx, gy, gz, mx, my, mz;
@@ -192,6 +194,9 @@ class VrmStep {
     ws_.device_failed.assign(n0_, 0);
     ws_.moved.clear();
     ws_.occupied.clear();
+    ws_.device_gx.clear();
+    ws_.device_gy.clear();
+    ws_.device_gz.clear();
     if (o.moments) set_targets(s2 * h_ * h_);
     const auto n = static_cast<std::ptrdiff_t>(n0_);
     double max_strength = 0;
@@ -323,10 +328,12 @@ class VrmStep {
     }
   }
 
-  // The first round's owners that no wall can block (none within R) on the device, with the
-  // moments hook's moments where it gave them; its lists go to the blocks' storage as the host's
-  // solves would put them, and the owners it leaves (deferred or without a solution) to the
-  // host's first round.
+  // The first round's owners whose paths to their neighbours no wall can block on the device (none
+  // within R/2: every path within R is then in a ball free of the wall, blocked() below), with the
+  // moments hook's moments where it gave them; the neighbours inside the body are left out, as
+  // blocked() does. The device hands the strengths of those it solves
+  // over to their neighbours (the sums come back per particle); the owners it leaves (deferred or
+  // without a solution) go to the host's first round.
   void device_round(VrmStats& stats) {
     if (!ws_.device) ws_.device = detail::VrmDevice::create();
     std::vector<std::int32_t>& owners = ws_.device_owners;
@@ -336,51 +343,55 @@ class VrmStep {
     rows.clear();
     own.clear();
     for (std::size_t i = 0; i < n0_; ++i) {
-      if (ws_.state[i] != kUnsolved || may_block(static_cast<std::ptrdiff_t>(i), radius_)) continue;
+      if (ws_.state[i] != kUnsolved || may_block(static_cast<std::ptrdiff_t>(i), 0.5 * radius_))
+        continue;
       owners.push_back(static_cast<std::int32_t>(i));
       rows.push_back(ws_.custom[i] ? static_cast<std::int32_t>(own.size() / 10) : -1);
       if (!ws_.custom[i]) continue;
       const auto b = detail::moment_target(ws_.target[i]);
       own.insert(own.end(), b.begin(), b.end());
     }
-    // In chunks of owners in ascending order, so that the device's lists (64 slots an owner) and
-    // their offsets stay bounded (each chunk's call uploads the grid again: one call up to 4M
-    // owners).
+    if (owners.empty()) return;
+    ws_.device_gx.assign(n0_, 0.0);
+    ws_.device_gy.assign(n0_, 0.0);
+    ws_.device_gz.assign(n0_, 0.0);
+    // In chunks of owners in ascending order, so that the device's lists (64 slots an owner) stay
+    // bounded (each chunk's call uploads the grid again: one call up to 4M owners); each particle
+    // adds the chunks' sums in this order.
     for (std::size_t begin = 0; begin < owners.size(); begin += kDeviceChunk) {
       const std::size_t end = std::min(owners.size(), begin + kDeviceChunk);
-      const detail::VrmDeviceLists lists = ws_.device->solve(
-          ws_.base.view(), PointsView(p_), owners.data() + begin, end - begin, radius_, h_,
+      const detail::VrmDeviceResult r = ws_.device->solve(
+          ws_.base.view(), p_, owners.data() + begin, end - begin, radius_, h_,
           detail::moment_target(free_), own.empty() ? nullptr : rows.data() + begin, own.data(),
-          own.size() / 10);
-      record_device_lists(owners.data() + begin, end - begin, lists, stats);
+          own.size() / 10, ws_.distance.empty() ? nullptr : ws_.distance.data());
+      take_device_result(owners.data() + begin, end - begin, r, stats);
     }
   }
 
-  // The device's lists of `count` owners (ascending) to the blocks' storage.
-  void record_device_lists(const std::int32_t* owners, std::size_t count,
-                           const detail::VrmDeviceLists& lists, VrmStats& stats) {
+  // The device's outcomes of `count` owners and what it handed over.
+  void take_device_result(const std::int32_t* owners, std::size_t count,
+                          const detail::VrmDeviceResult& r, VrmStats& stats) {
     for (std::size_t t = 0; t < count; ++t) {
-      stats.device_solved += lists.outcome[t] == detail::kDeviceSolved;
-      stats.device_deferred += lists.outcome[t] == detail::kDeviceDeferred;
+      stats.device_solved += r.outcome[t] == detail::kDeviceSolved;
+      stats.device_deferred += r.outcome[t] == detail::kDeviceDeferred;
     }
-    const auto b0 = static_cast<std::ptrdiff_t>(owners[0] / kBlock);
-    const auto b1 = static_cast<std::ptrdiff_t>(owners[count - 1] / kBlock) + 1;
+    const auto n = static_cast<std::ptrdiff_t>(n0_);
 #pragma omp parallel if (count > 500)
     {
       ThreadStore& w = ws_.threads[omp_get_thread_num()];
 #pragma omp for schedule(static)
-      for (std::ptrdiff_t b = b0; b < b1; ++b) {
-        // The owners of block b, one thread per block (record appends to the block's storage).
-        const auto lo = std::lower_bound(owners, owners + count, b * kBlock) - owners;
-        const auto hi = std::lower_bound(owners, owners + count, (b + 1) * kBlock) - owners;
-        for (auto t = lo; t < hi; ++t) {
-          const std::int32_t i = owners[t];
-          if (lists.outcome[t] == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
-          if (lists.outcome[t] != detail::kDeviceSolved) continue;
-          const std::int32_t first = lists.first[t], size = lists.first[t + 1] - first;
-          record(i, lists.neighbors + first, lists.fractions + first, size);
-          solved(i, lists.residual[t], size, w);
-        }
+      for (std::ptrdiff_t t = 0; t < static_cast<std::ptrdiff_t>(count); ++t) {
+        const std::int32_t i = owners[t];
+        if (r.outcome[t] == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
+        if (r.outcome[t] != detail::kDeviceSolved) continue;
+        solved(i, r.residual[t], r.size[t], w);
+        ws_.state[i] = kHandedOver;
+      }
+#pragma omp for schedule(static)
+      for (std::ptrdiff_t j = 0; j < n; ++j) {
+        ws_.device_gx[j] += r.gx[j];
+        ws_.device_gy[j] += r.gy[j];
+        ws_.device_gz[j] += r.gz[j];
       }
     }
   }
@@ -525,8 +536,9 @@ class VrmStep {
     return added;
   }
 
-  // Each owner's strength to its neighbours by its fractions (or kept). Every receiver sums what
-  // it gets in ascending owner order, as one pass in particle order would: the receivers are split
+  // Each owner's strength to its neighbours by its fractions (or kept), on top of what the device
+  // handed over. Every receiver sums what it gets in ascending owner order, as one pass in
+  // particle order would: the receivers are split
   // in ranges, one per thread, and each thread walks all owners and adds what lands in its range
   // (its share of the sums stays in its cache), so the result does not depend on the threads.
   void redistribute(VrmStats& stats) {
@@ -535,9 +547,14 @@ class VrmStep {
     gx.assign(n, 0.0);
     gy.assign(n, 0.0);
     gz.assign(n, 0.0);
+    if (!ws_.device_gx.empty()) {  // first what the device handed over
+      std::copy(ws_.device_gx.begin(), ws_.device_gx.end(), gx.begin());
+      std::copy(ws_.device_gy.begin(), ws_.device_gy.end(), gy.begin());
+      std::copy(ws_.device_gz.begin(), ws_.device_gz.end(), gz.begin());
+    }
     for (std::size_t i = 0; i < n0_; ++i) {
       const char state = ws_.state[i];
-      if (state == kSolved) {
+      if (state == kSolved || state == kHandedOver) {
         ++stats.diffused;
       } else if (state == kSigned) {
         ++stats.signed_fallback;
@@ -560,7 +577,7 @@ class VrmStep {
       const std::size_t lo = range * width, hi = std::min(n, lo + width);
       for (std::size_t i = 0; i < n0_ && lo < hi; ++i) {
         const char state = ws_.state[i];
-        if (state == kMoved) continue;
+        if (state == kMoved || state == kHandedOver) continue;
         if (state != kSolved && state != kSigned) {
           if (i >= lo && i < hi) {
             gx[i] += p_.gx[i];

@@ -4,7 +4,9 @@
 // order as the host's search returns them, and solves for their non-negative fractions by the
 // dual method the host runs too (vortex/kernels/vrm_dual.hpp). Owners with more neighbours than
 // kVrmMaxNeighbors, and solves that need a step only the host takes (an eigendecomposition or an
-// LDL^T factorization), come back `deferred` for the host to solve.
+// LDL^T factorization), come back `deferred` for the host to solve. The solved owners' lists stay
+// on the device: every particle gathers what they give it (vortex/kernels/vrm_handover.hpp), and
+// only these sums come back.
 
 #include <cstddef>
 #include <cstdint>
@@ -19,8 +21,9 @@ constexpr int kVrmMaxNeighbors = 64;
 enum VrmRoundOutcome : std::int8_t { kVrmSolved = 0, kVrmNoSolution = 1, kVrmDeferred = 2 };
 
 struct VrmRoundInput {
-  GridView grid;            // built on the host over the particles below, cells >= radius
-  const double *x, *y, *z;  // the particles (host arrays)
+  GridView grid;               // built on the host over the particles below, cells >= radius
+  const double *x, *y, *z;     // the particles (host arrays)
+  const double *gx, *gy, *gz;  // their strengths
   std::size_t n;
   const std::int32_t* owners;  // the owners to solve (host array)
   std::size_t count;
@@ -32,15 +35,17 @@ struct VrmRoundInput {
   const std::int32_t* moment_row = nullptr;
   const double* own_moments = nullptr;
   std::size_t own_count = 0;
+  // Optional, per particle: its distance from the wall; particles below 0 (inside a body) are no
+  // one's neighbours.
+  const double* distance = nullptr;
 };
 
 // Host arrays, valid until the next run.
 struct VrmRoundResult {
-  const std::int8_t* outcome;     // per owner
-  const std::int32_t* first;      // per owner and one more: its list (empty unless solved)
-  const std::int32_t* neighbors;  // ascending particle indices, owner by owner
-  const double* fractions;        // the same layout
-  const double* residual;         // per owner: the moment residual of its solve
+  const std::int8_t* outcome;  // per owner
+  const std::int32_t* size;    // per owner: its neighbours (0 unless solved)
+  const double* residual;      // per owner: the moment residual of its solve
+  const double *gx, *gy, *gz;  // per particle: what the solved owners give it
 };
 
 class VrmRoundKernel {

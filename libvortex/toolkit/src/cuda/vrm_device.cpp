@@ -7,23 +7,28 @@ namespace vortex::detail {
 
 namespace {
 
-static_assert(kDeviceSolved == gpu::kVrmSolved && kDeviceNoSolution == gpu::kVrmNoSolution &&
-                  kDeviceDeferred == gpu::kVrmDeferred,
+static_assert(int{kDeviceSolved} == int{gpu::kVrmSolved} &&
+                  int{kDeviceNoSolution} == int{gpu::kVrmNoSolution} &&
+                  int{kDeviceDeferred} == int{gpu::kVrmDeferred},
               "the device's outcomes");
 
 class CudaVrm final : public VrmDevice {
  public:
-  VrmDeviceLists solve(const GridView& grid, PointsView p, const std::int32_t* owners,
-                       std::size_t count, double radius, double h,
-                       const std::array<double, 10>& moments, const std::int32_t* moment_row,
-                       const double* own_moments, std::size_t own_count) override {
-    gpu::VrmRoundInput in{grid, p.x, p.y, p.z, p.size(), owners, count, radius, h, {}};
+  VrmDeviceResult solve(const GridView& grid, const ParticleSet& p, const std::int32_t* owners,
+                        std::size_t count, double radius, double h,
+                        const std::array<double, 10>& moments, const std::int32_t* moment_row,
+                        const double* own_moments, std::size_t own_count,
+                        const double* distance) override {
+    gpu::VrmRoundInput in{grid,        p.x.data(),  p.y.data(), p.z.data(), p.gx.data(),
+                          p.gy.data(), p.gz.data(), p.size(),   owners,     count,
+                          radius,      h,           {}};
     for (int k = 0; k < 10; ++k) in.moments[k] = moments[k];
     in.moment_row = moment_row;
     in.own_moments = own_moments;
     in.own_count = own_count;
+    in.distance = distance;
     const gpu::VrmRoundResult r = kernel_.run(in);
-    return {r.outcome, r.first, r.neighbors, r.fractions, r.residual};
+    return {r.outcome, r.size, r.residual, r.gx, r.gy, r.gz};
   }
 
  private:
