@@ -162,6 +162,7 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
   rec.impulse = impulse;
   rec.vorticity = flow.total_vorticity(r.particles);
   rec.host_bytes = cli::resident_memory();
+  rec.max_strength = compute_diagnostics(r.particles).max_strength;
   return rec;
 }
 

@@ -23,6 +23,7 @@ struct StepRecord {
   bodies::Vec3 impulse, vorticity;
   bodies::BodyStepStats stats;
   std::uint64_t host_bytes = 0;  // the process's resident memory after the step
+  double max_strength = 0;       // the largest |Gamma| of a particle after the step
 };
 
 // Bytes per particle (0 for none).

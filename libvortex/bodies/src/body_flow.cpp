@@ -243,6 +243,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   const ParticleControlStats c = control_particles(particles, options_.control);
   stats.seconds_control += since(control_start);
   stats.removed += c.removed + c.merged;
+  stats.control_threshold = c.threshold;
   stats.correction_impulse += particle_impulse(particles) - before;
   stats.seconds_diffuse += since(start);
 }

@@ -80,6 +80,9 @@ struct BodyStepStats {
   double seconds_vrm = 0, seconds_control = 0;
   double seconds_vrm_wall = 0;  // of seconds_vrm: the wall's closest points and image moments
   VrmStats vrm;                 // the last diffusion sub-step's VRM (counts, phase times)
+  // The last particle control's strength threshold of removal (its relative threshold times the
+  // largest strength, or higher to keep within max_particles).
+  double control_threshold = 0;
   double vrm_max_residual = 0;  // largest moment residual of the VRM's fractions (units of h)
   // GPU memory the library's buffers held after the step's last velocity evaluation (0 on the
   // CPU backend).
