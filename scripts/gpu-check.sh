@@ -76,7 +76,7 @@ if has test; then
   note "ctest: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
   grep -E "^\s*[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess)" "$OUT/ctest.log" | head -30 | tee -a "$SUMMARY"
   # Whether the GPU suites really ran (they skip without a device).
-  gpu='Test +#[0-9]+: .*(Gpu|/cuda|cuda_).*'
+  gpu='Test +#[0-9]+: .*(Gpu|Device[A-Za-z]*\.|/cuda|cuda_).*'
   note "  GPU tests: $(grep -cE "$gpu Passed" "$OUT/ctest.log") passed, $(grep -cE "$gpu\*?Skipped" "$OUT/ctest.log") skipped, $(grep -cE "$gpu(Failed|Exception|Timeout)" "$OUT/ctest.log") failed"
 fi
 
