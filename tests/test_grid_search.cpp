@@ -66,8 +66,9 @@ TEST(GridSearch, MatchesBruteForce) {
   EXPECT_THROW(grid.rebuild(few, 0.0), std::invalid_argument);
 }
 
-// Sets larger than one thread's part are sorted on all threads: the same layout and answers for
-// any thread count (three threads: a part left over in the pairwise merges).
+// Sets larger than one thread's part are sorted, and their cells entered in the table, on all
+// threads: the same answers in the same order for any thread count (three threads: a part left
+// over in the pairwise merges).
 TEST(GridSearch, ParallelBuildMatchesTheSerialOne) {
   std::mt19937_64 rng(22);
   std::uniform_real_distribution<double> u(-1, 1);

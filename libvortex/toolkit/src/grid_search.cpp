@@ -47,16 +47,30 @@ void GridSearch::rebuild(PointsView p, double cell) {
   std::size_t slots = 64;
   while (slots < 2 * cells) slots *= 2;
   table_.assign(slots, GridCell{0, 0, 0, 0, -1});
-  for (std::size_t s = 0; s < order_.size();) {
-    std::size_t e = s + 1;
-    while (e < order_.size() &&
-           std::equal(order_[e].begin(), order_[e].begin() + 3, order_[s].begin()))
-      ++e;
+  // One slot per run of points in the same cell, the runs taken in parallel: a thread claims a
+  // free slot by a compare-and-swap of its end. Which free slot a cell lands in may vary from run
+  // to run; what a lookup finds, and so every query's result and order, does not.
+  const std::size_t mask = slots - 1;
+  const auto same_cell = [&](std::ptrdiff_t a, std::ptrdiff_t b) {
+    return std::equal(order_[a].begin(), order_[a].begin() + 3, order_[b].begin());
+  };
+#pragma omp parallel for if (n > 20000) schedule(static)
+  for (std::ptrdiff_t s = 0; s < n; ++s) {
+    if (s > 0 && same_cell(s, s - 1)) continue;
+    std::ptrdiff_t e = s + 1;
+    while (e < n && same_cell(e, s)) ++e;
     const auto& c = order_[s];
-    std::size_t slot = grid_slot(c[0], c[1], c[2]) & (slots - 1);
-    while (table_[slot].end >= 0) slot = (slot + 1) & (slots - 1);
-    table_[slot] = {c[0], c[1], c[2], static_cast<std::int32_t>(s), static_cast<std::int32_t>(e)};
-    s = e;
+    for (std::size_t slot = grid_slot(c[0], c[1], c[2]) & mask;; slot = (slot + 1) & mask) {
+      std::int32_t free = -1;
+      if (!__atomic_compare_exchange_n(&table_[slot].end, &free, static_cast<std::int32_t>(e),
+                                       false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        continue;
+      table_[slot].i = c[0];
+      table_[slot].j = c[1];
+      table_[slot].k = c[2];
+      table_[slot].begin = static_cast<std::int32_t>(s);
+      break;
+    }
   }
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <omp.h>
+
 #include "vortex/grid_search.hpp"
 #include "vortex/vrm.hpp"
 
@@ -204,21 +206,12 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
       }
   }
   std::vector<char> removed(n, 0);
-  for (std::size_t b = 0; b < blocks; ++b) {
-    std::size_t at = 0;
+  for (std::size_t b = 0; b < blocks; ++b)
     for (std::size_t k = b * kBlock; k < std::min(order.size(), (b + 1) * kBlock); ++k) {
       const std::size_t i = order[k];
-      const int count = counts[b][k - b * kBlock];
-      if (count == 0) {
+      if (counts[b][k - b * kBlock] == 0) {
         ++stats.kept;
         continue;
-      }
-      for (int q = 0; q < count; ++q, ++at) {
-        const int j = receivers[b][at];
-        const double f = fractions[b][at];
-        p.gx[j] += f * p.gx[i];
-        p.gy[j] += f * p.gy[i];
-        p.gz[j] += f * p.gz[i];
       }
       removed[i] = 1;
       stats.removed_strength += s[i];
@@ -226,6 +219,30 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
         ++stats.merged;
       else
         ++stats.removed;
+    }
+  // The hand-over: the receivers are split in ranges of indices, one per thread; each thread walks
+  // every candidate's list in the order of `order` and adds what lands in its range, so that each
+  // receiver sums in that order whatever the threads (receivers are never candidates: no thread
+  // reads a strength another one writes).
+  const int ranges = order.size() > 512 ? std::max(1, omp_get_max_threads()) : 1;
+  const std::size_t width = (n + ranges - 1) / ranges;
+#pragma omp parallel for schedule(static, 1) if (ranges > 1)
+  for (int range = 0; range < ranges; ++range) {
+    const auto lo = static_cast<int>(range * width), hi = static_cast<int>(std::min(n, lo + width));
+    for (std::size_t b = 0; b < blocks; ++b) {
+      std::size_t at = 0;
+      for (std::size_t k = b * kBlock; k < std::min(order.size(), (b + 1) * kBlock); ++k) {
+        const std::size_t i = order[k];
+        const int count = counts[b][k - b * kBlock];
+        for (int q = 0; q < count; ++q, ++at) {
+          const int j = receivers[b][at];
+          if (j < lo || j >= hi) continue;
+          const double f = fractions[b][at];
+          p.gx[j] += f * p.gx[i];
+          p.gy[j] += f * p.gy[i];
+          p.gz[j] += f * p.gz[i];
+        }
+      }
     }
   }
   compact(p, removed);
