@@ -391,6 +391,44 @@ TEST(ParticleControl, SameResultOnAnyThreadCount) {
   EXPECT_EQ(one.size() + s1.removed + s1.merged, p0.size());
 }
 
+// A workspace kept across calls (warmed on a larger set with other options) gives the result of a
+// call without one, bit for bit.
+TEST(ParticleControl, AWorkspaceGivesTheSameResult) {
+  std::mt19937_64 rng(8);
+  std::uniform_real_distribution<double> u(-1, 1);
+  ParticleSet p0, larger;
+  for (int i = 0; i < 5000; ++i) {
+    const double scale = i % 5 == 0 ? 1e-9 : 1.0;
+    p0.push_back(u(rng), u(rng), u(rng), scale * u(rng), scale * u(rng), scale * u(rng), 0.1);
+  }
+  for (int i = 0; i < 9000; ++i) {
+    const double scale = i % 3 == 0 ? 1e-9 : 1.0;
+    larger.push_back(2 * u(rng), u(rng), u(rng), scale * u(rng), scale * u(rng), scale, 0.1);
+  }
+  ParticleControlOptions control;
+  control.spacing = 0.06;
+  control.merge_distance = 0.3;
+  control.remove_threshold = 1e-6;
+  ParticleControlOptions other = control;
+  other.spacing = 0.08;
+  other.merge_distance = 0;
+  ParticleControlWorkspace workspace;
+  const ParticleControlStats warm = control_particles(larger, other, workspace);
+  EXPECT_GT(warm.removed, 0u);
+  ParticleSet a = p0, b = p0;
+  const ParticleControlStats sa = control_particles(a, control);
+  const ParticleControlStats sb = control_particles(b, control, workspace);
+  EXPECT_GT(sa.removed, 500u);
+  EXPECT_GT(sa.merged, 0u);
+  EXPECT_EQ(sa.removed, sb.removed);
+  EXPECT_EQ(sa.merged, sb.merged);
+  EXPECT_EQ(sa.kept, sb.kept);
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.gx, b.gx);
+  EXPECT_EQ(a.gy, b.gy);
+  EXPECT_EQ(a.gz, b.gz);
+}
+
 TEST(ParticleControl, MergesClosePairsIntoNeighbours) {
   ParticleSet p;
   for (int i = -2; i <= 2; ++i)

@@ -240,7 +240,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   wall_points_.clear();  // the particles move from here on
   const Vec3 before = particle_impulse(particles);
   const auto control_start = Clock::now();
-  const ParticleControlStats c = control_particles(particles, options_.control);
+  const ParticleControlStats c = control_particles(particles, options_.control, control_workspace_);
   stats.seconds_control += since(control_start);
   stats.removed += c.removed + c.merged;
   stats.control_threshold = c.threshold;

@@ -67,13 +67,33 @@ double removal_threshold(const std::vector<double>& s, double smax,
   return threshold;
 }
 
-// Candidates, weakest first: weak ones, and the weaker partner of every pair closer than the merge
-// distance (flagged in `merge`).
-std::vector<std::size_t> removal_order(const ParticleSet& p, const std::vector<double>& s,
-                                       double threshold, const GridSearch& search,
-                                       const ParticleControlOptions& o, std::vector<char>& merge) {
+// The scratch kept between calls.
+struct Scratch {
+  GridSearch search;
+  std::vector<double> strength;
+  std::vector<char> candidate, merge, removed;
+  std::vector<std::vector<std::pair<std::size_t, int>>> pairs;  // per block of particles
+  std::vector<std::size_t> order;
+  std::vector<std::vector<int>> receivers, counts;  // per block of candidates
+  std::vector<std::vector<double>> fractions;
+};
+
+// Keeps the first `count` inner vectors, emptied (their storage stays).
+template <class T>
+void clear_blocks(std::vector<std::vector<T>>& blocks, std::size_t count) {
+  if (blocks.size() < count) blocks.resize(count);
+  for (std::size_t b = 0; b < count; ++b) blocks[b].clear();
+}
+
+// Candidates, weakest first (w.order): weak ones, and the weaker partner of every pair closer than
+// the merge distance (flagged in w.merge); w.candidate flags them all.
+void removal_order(const ParticleSet& p, double threshold, const ParticleControlOptions& o,
+                   Scratch& w) {
   const std::size_t n = p.size();
-  std::vector<char> candidate(n, 0);
+  const std::vector<double>& s = w.strength;
+  std::vector<char>& candidate = w.candidate;
+  std::vector<char>& merge = w.merge;
+  candidate.assign(n, 0);
   merge.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) candidate[i] = s[i] < threshold;
   if (o.merge_distance > 0) {
@@ -81,8 +101,9 @@ std::vector<std::size_t> removal_order(const ParticleSet& p, const std::vector<d
     // within the merge distance, neither weak. Then in particle order: i merges when such a j has
     // not merged itself (a j > i has not yet, when i is decided).
     constexpr std::size_t kBlock = 1024;
-    std::vector<std::vector<std::pair<std::size_t, int>>> pairs((n + kBlock - 1) / kBlock);
-    const auto blocks = static_cast<std::ptrdiff_t>(pairs.size());
+    const std::size_t count = (n + kBlock - 1) / kBlock;
+    clear_blocks(w.pairs, count);
+    const auto blocks = static_cast<std::ptrdiff_t>(count);
 #pragma omp parallel if (n > 2000)
     {
       std::vector<int> found;
@@ -90,27 +111,27 @@ std::vector<std::size_t> removal_order(const ParticleSet& p, const std::vector<d
       for (std::ptrdiff_t b = 0; b < blocks; ++b)
         for (std::size_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i) {
           if (candidate[i]) continue;
-          search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * o.spacing, found);
+          w.search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * o.spacing, found);
           for (int j : found) {
             if (static_cast<std::size_t>(j) == i || candidate[j]) continue;
             if (s[j] > s[i] || (s[j] == s[i] && static_cast<std::size_t>(j) < i))
-              pairs[b].emplace_back(i, j);
+              w.pairs[b].emplace_back(i, j);
           }
         }
     }
-    for (const auto& block : pairs)
-      for (const auto& [i, j] : block)
+    for (std::size_t b = 0; b < count; ++b)
+      for (const auto& [i, j] : w.pairs[b])
         if (!merge[i] && (static_cast<std::size_t>(j) > i || !candidate[j])) {
           candidate[i] = 1;
           merge[i] = 1;
         }
   }
-  std::vector<std::size_t> order;
+  std::vector<std::size_t>& order = w.order;
+  order.clear();
   for (std::size_t i = 0; i < n; ++i)
     if (candidate[i]) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
-  return order;
 }
 
 // One thread's scratch of absorb().
@@ -169,31 +190,48 @@ void compact(ParticleSet& p, const std::vector<char>& removed) {
 
 }  // namespace
 
+struct ParticleControlWorkspace::Impl : Scratch {};
+
+ParticleControlWorkspace::ParticleControlWorkspace() : impl_(std::make_unique<Impl>()) {}
+ParticleControlWorkspace::~ParticleControlWorkspace() = default;
+ParticleControlWorkspace::ParticleControlWorkspace(ParticleControlWorkspace&&) noexcept = default;
+ParticleControlWorkspace& ParticleControlWorkspace::operator=(ParticleControlWorkspace&&) noexcept =
+    default;
+
 ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOptions& o) {
+  ParticleControlWorkspace workspace;
+  return control_particles(p, o, workspace);
+}
+
+ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOptions& o,
+                                       ParticleControlWorkspace& workspace) {
   validate(o);
   ParticleControlStats stats;
   const std::size_t n = p.size();
   if (n == 0) return stats;
-  std::vector<double> s(n);
+  Scratch& w = *workspace.impl_;
+  std::vector<double>& s = w.strength;
+  s.resize(n);
   double smax = 0;
   for (std::size_t i = 0; i < n; ++i) smax = std::max(smax, s[i] = strength(p, i));
   stats.threshold = removal_threshold(s, smax, o);
   // Cells of h: a merge query (radius merge_distance h < h) reads at most 27 cells, an absorb
   // query (1.5 h) at most 125.
-  GridSearch search;
-  search.rebuild(p, o.spacing);
-  std::vector<char> merge;
-  const std::vector<std::size_t> order = removal_order(p, s, stats.threshold, search, o, merge);
-  std::vector<char> candidate(n, 0);
-  for (std::size_t i : order) candidate[i] = 1;
+  w.search.rebuild(p, o.spacing);
+  removal_order(p, stats.threshold, o, w);
+  const std::vector<std::size_t>& order = w.order;
+  const std::vector<char>& candidate = w.candidate;
   // Candidates give their strength only to particles that stay, so no candidate's strength
   // changes and each one's receivers and fractions are found on its own, in parallel (blocks of
   // candidates keep their lists, whichever thread took them); the strengths are then handed over
   // in the order of `order`, so that the sums do not depend on the threads.
   constexpr std::size_t kBlock = 256;
   const std::size_t blocks = (order.size() + kBlock - 1) / kBlock;
-  std::vector<std::vector<int>> receivers(blocks), counts(blocks);
-  std::vector<std::vector<double>> fractions(blocks);
+  clear_blocks(w.receivers, blocks);
+  clear_blocks(w.counts, blocks);
+  clear_blocks(w.fractions, blocks);
+  std::vector<std::vector<int>>&receivers = w.receivers, &counts = w.counts;
+  std::vector<std::vector<double>>& fractions = w.fractions;
 #pragma omp parallel if (order.size() > 512)
   {
     AbsorbScratch scratch;
@@ -201,11 +239,12 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
     for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
       for (std::size_t k = b * kBlock; k < std::min(order.size(), (b + 1) * kBlock); ++k) {
         const std::size_t before = receivers[b].size();
-        absorb(p, order[k], candidate, search, o, scratch, receivers[b], fractions[b]);
+        absorb(p, order[k], candidate, w.search, o, scratch, receivers[b], fractions[b]);
         counts[b].push_back(static_cast<int>(receivers[b].size() - before));
       }
   }
-  std::vector<char> removed(n, 0);
+  std::vector<char>& removed = w.removed;
+  removed.assign(n, 0);
   for (std::size_t b = 0; b < blocks; ++b)
     for (std::size_t k = b * kBlock; k < std::min(order.size(), (b + 1) * kBlock); ++k) {
       const std::size_t i = order[k];
@@ -215,7 +254,7 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
       }
       removed[i] = 1;
       stats.removed_strength += s[i];
-      if (merge[i])
+      if (w.merge[i])
         ++stats.merged;
       else
         ++stats.removed;

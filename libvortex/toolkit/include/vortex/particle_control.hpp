@@ -14,6 +14,7 @@
 // over in order of increasing |Gamma|, the same sums for any number of threads.
 
 #include <cstddef>
+#include <memory>
 
 #include "vortex/particles.hpp"
 
@@ -39,5 +40,27 @@ struct ParticleControlStats {
 
 ParticleControlStats control_particles(ParticleSet& particles,
                                        const ParticleControlOptions& options);
+
+// The scratch of control_particles (its grid, flags, lists), kept from one call to the next so
+// that a call like an earlier one allocates nothing.
+class ParticleControlWorkspace {
+ public:
+  ParticleControlWorkspace();
+  ~ParticleControlWorkspace();
+  ParticleControlWorkspace(ParticleControlWorkspace&&) noexcept;
+  ParticleControlWorkspace& operator=(ParticleControlWorkspace&&) noexcept;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  friend ParticleControlStats control_particles(ParticleSet&, const ParticleControlOptions&,
+                                                ParticleControlWorkspace&);
+};
+
+// The same in a workspace kept across calls (the same result).
+ParticleControlStats control_particles(ParticleSet& particles,
+                                       const ParticleControlOptions& options,
+                                       ParticleControlWorkspace& workspace);
 
 }  // namespace vortex

@@ -148,7 +148,8 @@ class BodyFlow {
   std::vector<WallPoint> wall_points_;  // per particle of a sub-step's start (panel -1: far)
   std::vector<VrmMoments> spread_;      // per particle, of the wall's image kernel
   std::vector<char> has_spread_;
-  VrmWorkspace vrm_workspace_;        // kept from one diffusion sub-step to the next
+  VrmWorkspace vrm_workspace_;                  // kept from one diffusion sub-step to the next
+  ParticleControlWorkspace control_workspace_;  // the same for the particle control
   std::vector<Vec3> near_wall_;       // per panel: exact point-vortex average - cored quadrature
   std::vector<double> wall_reach_;    // per particle: its reach if next to the wall, else 0
   NearWallParticles wall_near_;       // the particles next to the wall, ascending
