@@ -52,7 +52,13 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
       solver_(&particle_solver),
       options_(std::move(options)),
       wall_(surface),
-      near_wall_sums_(surface, bem_.op().rules().target, particle_solver.options().backend) {
+      near_wall_sums_(surface, bem_.op().rules().target, particle_solver.options().backend),
+      integrator_(
+          [this](const ParticleSet& stage, bool gradient, VelocityField& out) {
+            solve_for(stage);
+            particle_velocity(stage, gradient, out);
+          },
+          {options_.scheme, options_.stretching, options_.free_stream}) {
   validate(options_);
   const double h = options_.spacing;
   if (options_.shedding.spacing == 0) options_.shedding.spacing = h;
@@ -157,20 +163,27 @@ bool BodyFlow::sheet_solved_for(const ParticleSet& particles) const {
 }
 
 VelocityField BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient) {
+  VelocityField f;
+  particle_velocity(particles, gradient, f);
+  return f;
+}
+
+void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, VelocityField& out) {
   // Sources: the particles and the sheet's quadrature points, regularized with sheet_core.
-  ParticleSet sources = particles;
+  ParticleSet& sources = sources_;
+  const std::size_t need = particles.size() + sheet_points_.size();
+  if (sources.x.capacity() < need) sources.reserve(need + need / 4);  // room for N to grow
+  sources = particles;  // into the storage of the last call
   const std::vector<Vec3> g = sheet_vectors(*surface_, bem_.gamma());
   const std::size_t nq = sheet_rule_.size();
-  sources.reserve(particles.size() + sheet_points_.size());
   for (std::size_t k = 0; k < sheet_points_.size(); ++k) {
     const std::size_t j = k / nq;
     const double w = surface_->panels[j].area * sheet_rule_.weight[k % nq];
     sources.push_back(sheet_points_.x[k], sheet_points_.y[k], sheet_points_.z[k], w * g[j].x,
                       w * g[j].y, w * g[j].z, options_.sheet_core);
   }
-  VelocityField f = solver_->evaluate(sources, PointsView(particles), gradient);
-  if (current_) current_->device_bytes = f.stats.device_bytes;
-  return f;
+  solver_->evaluate(sources, PointsView(particles), gradient, out);
+  if (current_) current_->device_bytes = out.stats.device_bytes;
 }
 
 void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
@@ -272,14 +285,8 @@ BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
     diffuse(particles, dt / 2, stats, sheet_solved_for(particles));
     const auto convect_start = Clock::now();
     const double bem_before = stats.seconds_bem;
-    // The stage hook: each stage re-solves the BEM for the stage's particles.
-    TimeIntegrator integrator(
-        [this](const ParticleSet& stage, bool gradient, VelocityField& out) {
-          solve_for(stage);
-          out = particle_velocity(stage, gradient);
-        },
-        {options_.scheme, options_.stretching, options_.free_stream});
-    integrator.step(particles, dt);
+    // The stage hook (integrator_) re-solves the BEM for each stage's particles.
+    integrator_.step(particles, dt);
     keep_in_fluid(particles, stats);
     stats.seconds_convect += since(convect_start) - (stats.seconds_bem - bem_before);
     diffuse(particles, dt / 2, stats, false);

@@ -152,6 +152,7 @@ const VelocityField& TimeIntegrator::step(ParticleSet& p, double dt) {
   for (int s = 0; s < t.stages; ++s) {
     const ParticleSet* at = &p;
     if (s > 0) {
+      if (stage_.x.capacity() < n) stage_.reserve(n + n / 4);  // room for N to grow
       stage_ = p;
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {

@@ -112,6 +112,8 @@ class BodyFlow {
 
   // Velocity (and gradient) at the particles from the particles and the current sheet.
   VelocityField particle_velocity(const ParticleSet& particles, bool gradient);
+  // The same into `out`, reusing its storage.
+  void particle_velocity(const ParticleSet& particles, bool gradient, VelocityField& out);
 
   // Linear impulse (per unit density) of the particles plus the current sheet.
   Vec3 impulse(const ParticleSet& particles) const;
@@ -154,6 +156,10 @@ class BodyFlow {
   std::vector<double> wall_reach_;    // per particle: its reach if next to the wall, else 0
   NearWallParticles wall_near_;       // the particles next to the wall, ascending
   BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
+  // The convection's integrator (its stage hook re-solves the sheet) and the sources of the
+  // particles' velocity (particles and sheet), kept so that a step allocates none of them anew.
+  TimeIntegrator integrator_;
+  ParticleSet sources_;
   // The digest of the particles the sheet was last solved for (solved_known_: a sheet solved
   // by solve_sheet, set_sheet or a step's end, not by a stage).
   std::uint64_t solved_digest_ = 0;
