@@ -40,11 +40,12 @@
 // instead of the free-space moments.
 //
 // Particles are solved in parallel (OpenMP; the first round's free-space owners on the GPU with
-// VrmOptions::backend); strengths are scattered in particle order, so the
-// result does not depend on the thread count. The neighbour search is built once per call (the
-// particles inserted by a round get a small search of their own), every solve works in its
-// thread's storage, and a VrmWorkspace passed from call to call keeps all of it, so that a
-// repeated step allocates only where the particle set outgrows what an earlier step had.
+// VrmOptions::backend); strengths are handed over in a fixed order (particle order on the host,
+// the grid's order on the device), so the result does not depend on the thread count. The neighbour
+// search is built once per call (the particles inserted by a round get a small search of their
+// own), every solve works in its thread's storage, and a VrmWorkspace passed from call to call
+// keeps all of it, so that a repeated step allocates only where the particle set outgrows what an
+// earlier step had.
 
 #include <array>
 #include <cstddef>
@@ -101,10 +102,10 @@ struct VrmOptions {
                      VrmMoments& moments)>
       moments;
   // Backend::Cuda (or Auto where a device is present): the first round's owners that no wall can
-  // block (none within R; with the moments hook's moments) are solved on the GPU by the same dual
-  // method
-  // (vortex/kernels/vrm_dual.hpp); the others, and the later rounds, on the host. The fractions
-  // equal the host's to rounding; the insertions and the hand-over of strengths are the host's.
+  // block (none within R/2, given the wall_distance hook; with the moments hook's moments) are
+  // solved on the GPU by the same dual method (vortex/kernels/vrm_dual.hpp), which also hands
+  // their strengths over (vortex/kernels/vrm_handover.hpp); the others, and the later rounds with
+  // their insertions, on the host. The results equal the host's to rounding.
   Backend backend = Backend::Cpu;
 };
 
@@ -128,7 +129,8 @@ struct VrmStats {
   double mean_neighbors = 0;
   double seconds = 0;
   // Of seconds: the set-up (states, wall distances and moments, the grid), the device's first
-  // round, the host's rounds (with the insertions), the hand-over of the strengths.
+  // round (with the hand-over of its owners' strengths), the host's rounds (with the insertions),
+  // the hand-over of the other strengths.
   double seconds_setup = 0, seconds_device = 0, seconds_rounds = 0, seconds_redistribute = 0;
 };
 
