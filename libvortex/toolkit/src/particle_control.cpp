@@ -72,7 +72,8 @@ struct Scratch {
   GridSearch search;
   std::vector<double> strength;
   std::vector<char> candidate, merge, removed;
-  std::vector<std::vector<std::pair<std::size_t, int>>> pairs;  // per block of particles
+  std::vector<std::vector<std::pair<std::size_t, int>>> pairs;  // per block of the grid's order
+  std::vector<std::pair<std::size_t, int>> all_pairs;
   std::vector<std::size_t> order;
   std::vector<std::vector<int>> receivers, counts;  // per block of candidates
   std::vector<std::vector<double>> fractions;
@@ -97,9 +98,11 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
   merge.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) candidate[i] = s[i] < threshold;
   if (o.merge_distance > 0) {
-    // In parallel, per block of particles: the pairs (i, j) of a particle and a stronger one
-    // within the merge distance, neither weak. Then in particle order: i merges when such a j has
-    // not merged itself (a j > i has not yet, when i is decided).
+    // In parallel, per block of the grid's order (neighbouring particles one after another, so
+    // that their queries read the same cells): the pairs (i, j) of a particle and a stronger one
+    // within the merge distance, neither weak. Then in particle order (the pairs sorted by i):
+    // i merges when such a j has not merged itself (a j > i has not yet, when i is decided).
+    const GridView grid = w.search.view();
     constexpr std::size_t kBlock = 1024;
     const std::size_t count = (n + kBlock - 1) / kBlock;
     clear_blocks(w.pairs, count);
@@ -109,9 +112,10 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
       std::vector<int> found;
 #pragma omp for schedule(dynamic, 1)
       for (std::ptrdiff_t b = 0; b < blocks; ++b)
-        for (std::size_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i) {
+        for (std::size_t at = b * kBlock; at < std::min(n, (b + 1) * kBlock); ++at) {
+          const auto i = static_cast<std::size_t>(grid.index[at]);
           if (candidate[i]) continue;
-          w.search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * o.spacing, found);
+          w.search.query(grid.x[at], grid.y[at], grid.z[at], o.merge_distance * o.spacing, found);
           for (int j : found) {
             if (static_cast<std::size_t>(j) == i || candidate[j]) continue;
             if (s[j] > s[i] || (s[j] == s[i] && static_cast<std::size_t>(j) < i))
@@ -119,12 +123,18 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
           }
         }
     }
+    std::vector<std::pair<std::size_t, int>>& pairs = w.all_pairs;
+    pairs.clear();
     for (std::size_t b = 0; b < count; ++b)
-      for (const auto& [i, j] : w.pairs[b])
-        if (!merge[i] && (static_cast<std::size_t>(j) > i || !candidate[j])) {
-          candidate[i] = 1;
-          merge[i] = 1;
-        }
+      pairs.insert(pairs.end(), w.pairs[b].begin(), w.pairs[b].end());
+    // Only the order of the i matters: for one i, each j decides on its own.
+    std::sort(pairs.begin(), pairs.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [i, j] : pairs)
+      if (!merge[i] && (static_cast<std::size_t>(j) > i || !candidate[j])) {
+        candidate[i] = 1;
+        merge[i] = 1;
+      }
   }
   std::vector<std::size_t>& order = w.order;
   order.clear();
