@@ -1,5 +1,7 @@
 // The VRM's first round on the GPU (vortex/gpu/vrm_round.hpp).
 
+#include <stdexcept>
+
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/stream.hpp"
@@ -93,15 +95,17 @@ __global__ void vrm_slot_kernel(int count, const std::int32_t* __restrict__ owne
   if (t < count && outcome[t] == kVrmSolved) slot_of[owners[t]] = t;
 }
 
-// One thread per particle: what the solved owners give it.
+// One thread per particle, in the grid's order (neighbouring threads walk the same cells): what
+// the solved owners give it.
 __global__ void vrm_handover_kernel(GridView grid, const double* __restrict__ x,
                                     const double* __restrict__ y, const double* __restrict__ z,
                                     const double* __restrict__ gx, const double* __restrict__ gy,
                                     const double* __restrict__ gz, vrm::SolvedSlots slots, int n,
                                     double radius, double* __restrict__ out_x,
                                     double* __restrict__ out_y, double* __restrict__ out_z) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= n) return;
+  const int at = blockIdx.x * blockDim.x + threadIdx.x;
+  if (at >= n) return;
+  const std::int32_t j = grid.index[at];
   double r[3];
   vrm::received(grid, x, y, z, gx, gy, gz, slots, j, radius, r);
   out_x[j] = r[0];
@@ -144,6 +148,8 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   Impl& m = *impl_;
   cudaStream_t s = m.stream.get();
   const std::size_t count = in.count, n = in.n;
+  if (in.grid.size != n)
+    throw std::invalid_argument("VRM on the GPU: the grid must hold exactly the given particles");
   // The grid and the particles.
   GridView grid = in.grid;
   upload(m.table, in.grid.table, in.grid.slots, s);

@@ -342,10 +342,12 @@ class VrmStep {
     owners.clear();
     rows.clear();
     own.clear();
-    for (std::size_t i = 0; i < n0_; ++i) {
-      if (ws_.state[i] != kUnsolved || may_block(static_cast<std::ptrdiff_t>(i), 0.5 * radius_))
-        continue;
-      owners.push_back(static_cast<std::int32_t>(i));
+    // In the grid's order: neighbouring owners on neighbouring threads walk the same cells.
+    const GridView grid = ws_.base.view();
+    for (std::size_t at = 0; at < grid.size; ++at) {
+      const std::int32_t i = grid.index[at];
+      if (ws_.state[i] != kUnsolved || may_block(i, 0.5 * radius_)) continue;
+      owners.push_back(i);
       rows.push_back(ws_.custom[i] ? static_cast<std::int32_t>(own.size() / 10) : -1);
       if (!ws_.custom[i]) continue;
       const auto b = detail::moment_target(ws_.target[i]);
@@ -355,9 +357,9 @@ class VrmStep {
     ws_.device_gx.assign(n0_, 0.0);
     ws_.device_gy.assign(n0_, 0.0);
     ws_.device_gz.assign(n0_, 0.0);
-    // In chunks of owners in ascending order, so that the device's lists (64 slots an owner) stay
-    // bounded (each chunk's call uploads the grid again: one call up to 4M owners); each particle
-    // adds the chunks' sums in this order.
+    // In chunks of owners, so that the device's lists (64 slots an owner) stay bounded (each
+    // chunk's call uploads the grid again: one call up to 4M owners); each particle adds the
+    // chunks' sums in this order.
     for (std::size_t begin = 0; begin < owners.size(); begin += kDeviceChunk) {
       const std::size_t end = std::min(owners.size(), begin + kDeviceChunk);
       const detail::VrmDeviceResult r = ws_.device->solve(

@@ -21,8 +21,8 @@ constexpr int kVrmMaxNeighbors = 64;
 enum VrmRoundOutcome : std::int8_t { kVrmSolved = 0, kVrmNoSolution = 1, kVrmDeferred = 2 };
 
 struct VrmRoundInput {
-  GridView grid;               // built on the host over the particles below, cells >= radius
-  const double *x, *y, *z;     // the particles (host arrays)
+  GridView grid;            // built on the host over exactly the particles below, cells >= radius
+  const double *x, *y, *z;  // the particles (host arrays)
   const double *gx, *gy, *gz;  // their strengths
   std::size_t n;
   const std::int32_t* owners;  // the owners to solve (host array)
