@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -67,6 +68,11 @@ double removal_threshold(const std::vector<double>& s, double smax,
   return threshold;
 }
 
+// Where a candidate's receivers and fractions lie: a block's lists, from `first`, `count` of them.
+struct ListSpan {
+  std::size_t block = 0, first = 0, count = 0;
+};
+
 // The scratch kept between calls.
 struct Scratch {
   GridSearch search;
@@ -74,9 +80,11 @@ struct Scratch {
   std::vector<char> candidate, merge, removed;
   std::vector<std::vector<std::pair<std::size_t, int>>> pairs;  // per block of the grid's order
   std::vector<std::pair<std::size_t, int>> all_pairs;
-  std::vector<std::size_t> order;
-  std::vector<std::vector<int>> receivers, counts;  // per block of candidates
+  std::vector<std::size_t> order, spatial;
+  std::vector<std::int32_t> rank;
+  std::vector<std::vector<int>> receivers;  // per block of candidates in the grid's order
   std::vector<std::vector<double>> fractions;
+  std::vector<ListSpan> lists;  // per candidate in `order`: where its receivers lie
 };
 
 // Keeps the first `count` inner vectors, emptied (their storage stays).
@@ -232,43 +240,52 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
   const std::vector<std::size_t>& order = w.order;
   const std::vector<char>& candidate = w.candidate;
   // Candidates give their strength only to particles that stay, so no candidate's strength
-  // changes and each one's receivers and fractions are found on its own, in parallel (blocks of
-  // candidates keep their lists, whichever thread took them); the strengths are then handed over
-  // in the order of `order`, so that the sums do not depend on the threads.
+  // changes and each one's receivers and fractions are found on its own, in parallel and in the
+  // grid's order (neighbouring candidates one after another read the same cells; blocks of them
+  // keep their lists, whichever thread took them); the strengths are then handed over in the
+  // order of `order`, so that the sums do not depend on the threads.
+  const GridView grid = w.search.view();
+  std::vector<std::size_t>& spatial = w.spatial;  // the candidates' ranks in `order`, grid order
+  std::vector<std::int32_t>& rank = w.rank;
+  rank.resize(n);
+  for (std::size_t k = 0; k < order.size(); ++k) rank[order[k]] = static_cast<std::int32_t>(k);
+  spatial.clear();
+  for (std::size_t at = 0; at < grid.size; ++at)
+    if (candidate[grid.index[at]]) spatial.push_back(rank[grid.index[at]]);
   constexpr std::size_t kBlock = 256;
-  const std::size_t blocks = (order.size() + kBlock - 1) / kBlock;
+  const std::size_t blocks = (spatial.size() + kBlock - 1) / kBlock;
   clear_blocks(w.receivers, blocks);
-  clear_blocks(w.counts, blocks);
   clear_blocks(w.fractions, blocks);
-  std::vector<std::vector<int>>&receivers = w.receivers, &counts = w.counts;
+  std::vector<std::vector<int>>& receivers = w.receivers;
   std::vector<std::vector<double>>& fractions = w.fractions;
+  std::vector<ListSpan>& lists = w.lists;  // per rank in `order`
+  lists.resize(order.size());
 #pragma omp parallel if (order.size() > 512)
   {
     AbsorbScratch scratch;
 #pragma omp for schedule(dynamic, 1)
     for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
-      for (std::size_t k = b * kBlock; k < std::min(order.size(), (b + 1) * kBlock); ++k) {
-        const std::size_t before = receivers[b].size();
+      for (std::size_t q = b * kBlock; q < std::min(spatial.size(), (b + 1) * kBlock); ++q) {
+        const std::size_t k = spatial[q], before = receivers[b].size();
         absorb(p, order[k], candidate, w.search, o, scratch, receivers[b], fractions[b]);
-        counts[b].push_back(static_cast<int>(receivers[b].size() - before));
+        lists[k] = {static_cast<std::size_t>(b), before, receivers[b].size() - before};
       }
   }
   std::vector<char>& removed = w.removed;
   removed.assign(n, 0);
-  for (std::size_t b = 0; b < blocks; ++b)
-    for (std::size_t k = b * kBlock; k < std::min(order.size(), (b + 1) * kBlock); ++k) {
-      const std::size_t i = order[k];
-      if (counts[b][k - b * kBlock] == 0) {
-        ++stats.kept;
-        continue;
-      }
-      removed[i] = 1;
-      stats.removed_strength += s[i];
-      if (w.merge[i])
-        ++stats.merged;
-      else
-        ++stats.removed;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    if (lists[k].count == 0) {
+      ++stats.kept;
+      continue;
     }
+    removed[i] = 1;
+    stats.removed_strength += s[i];
+    if (w.merge[i])
+      ++stats.merged;
+    else
+      ++stats.removed;
+  }
   // The hand-over: the receivers are split in ranges of indices, one per thread; each thread walks
   // every candidate's list in the order of `order` and adds what lands in its range, so that each
   // receiver sums in that order whatever the threads (receivers are never candidates: no thread
@@ -278,19 +295,17 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
 #pragma omp parallel for schedule(static, 1) if (ranges > 1)
   for (int range = 0; range < ranges; ++range) {
     const auto lo = static_cast<int>(range * width), hi = static_cast<int>(std::min(n, lo + width));
-    for (std::size_t b = 0; b < blocks; ++b) {
-      std::size_t at = 0;
-      for (std::size_t k = b * kBlock; k < std::min(order.size(), (b + 1) * kBlock); ++k) {
-        const std::size_t i = order[k];
-        const int count = counts[b][k - b * kBlock];
-        for (int q = 0; q < count; ++q, ++at) {
-          const int j = receivers[b][at];
-          if (j < lo || j >= hi) continue;
-          const double f = fractions[b][at];
-          p.gx[j] += f * p.gx[i];
-          p.gy[j] += f * p.gy[i];
-          p.gz[j] += f * p.gz[i];
-        }
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const std::size_t i = order[k];
+      const ListSpan& l = lists[k];
+      const int* to = receivers[l.block].data() + l.first;
+      const double* f = fractions[l.block].data() + l.first;
+      for (std::size_t q = 0; q < l.count; ++q) {
+        const int j = to[q];
+        if (j < lo || j >= hi) continue;
+        p.gx[j] += f[q] * p.gx[i];
+        p.gy[j] += f[q] * p.gy[i];
+        p.gz[j] += f[q] * p.gz[i];
       }
     }
   }
