@@ -270,8 +270,8 @@ if has discoid; then
   # about DISCOID_SLOT seconds have passed (vortex-body --stop-after, with a checkpoint) in
   # $BUILD/discoid-run, which a warm machine keeps, so that the same command run again continues.
   # Once all 185 steps are done and the slot has time left, the last step's velocity evaluation on
-  # the GPU and the CPU (--bench-last). The CSV, the projection grids and the benchmarks come back
-  # in $OUT.
+  # the GPU and the CPU (--bench-last) and its diffusion sub-step by phase. The CSV, the projection
+  # grids and the benchmarks come back in $OUT.
   run=$BUILD/discoid-run
   start=$SECONDS
   scripts/discoid.sh --build "$BUILD" --out "$run" -- --no-plot \
@@ -282,6 +282,12 @@ if has discoid; then
     scripts/discoid.sh --build "$BUILD" --out "$run" --bench-last >"$OUT/discoid-bench.log" 2>&1
     note "discoid last-step benchmarks: rc=$? in $((SECONDS - start)) s"
     grep -hE "^(velocity evaluation|errors)" "$run"/bench-velocity-*.txt | tee -a "$SUMMARY"
+    # The last step's diffusion sub-step by phase (the first repeat warms up).
+    "$BUILD/vortex-body" --case data/discoid.json --restart "$last" --bench-diffusion 3 \
+      -o "$run/bench-diffusion" >"$OUT/discoid-bench-diffusion.log" 2>&1
+    note "discoid last-step diffusion: rc=$? in $((SECONDS - start)) s"
+    grep -E "^repeat|VRM phases|diffusion sub-step" "$OUT/discoid-bench-diffusion.log" |
+      tee -a "$SUMMARY"
   fi
   cp "$run/diagnostics.csv" "$OUT/discoid.csv" 2>/dev/null
   (cd "$run" && tar czf "$OUT/discoid-projections.tgz" projection-*.dat bench-velocity-*.txt \
