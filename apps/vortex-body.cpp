@@ -253,10 +253,14 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const RunState& 
     std::printf(
         "repeat %d: diffusion %.4f s (VRM %.4f s, of it the wall's points and moments %.4f s; "
         "control %.4f s); %zu of %zu owners solved on the GPU, %zu inserted\n"
-        "  VRM phases: set-up %.4f s, GPU round %.4f s, host rounds %.4f s, hand-over %.4f s\n",
+        "  VRM phases: set-up %.4f s, GPU round %.4f s, host rounds %.4f s, hand-over %.4f s\n"
+        "  of them: grid %.4f s; device upload %.4f, solves %.4f, hand-over %.4f, download %.4f s; "
+        "insertions %.4f s\n",
         k + 1, st.seconds_diffuse, st.seconds_vrm, st.seconds_vrm_wall, st.seconds_control,
         st.vrm.device_solved, r.particles.size(), st.inserted, st.vrm.seconds_setup,
-        st.vrm.seconds_device, st.vrm.seconds_rounds, st.vrm.seconds_redistribute);
+        st.vrm.seconds_device, st.vrm.seconds_rounds, st.vrm.seconds_redistribute,
+        st.vrm.seconds_grid, st.vrm.seconds_upload, st.vrm.seconds_solve, st.vrm.seconds_handover,
+        st.vrm.seconds_download, st.vrm.seconds_insert);
   }
   std::printf(
       "diffusion sub-step: N = %zu -> %zu, median of %d: %.4f s (VRM %.4f s, control %.4f s), "

@@ -253,7 +253,7 @@ if has vrm; then
     "$BUILD/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
       --backend cuda --vrm-backend "$vb" -o "$work/bench" >"$OUT/vrm-bench-$vb.log" 2>&1
     note "VRM first round on $vb: rc=$? in $((SECONDS - start)) s"
-    grep -E "^repeat|VRM phases|diffusion sub-step|residual" "$OUT/vrm-bench-$vb.log" | tee -a "$SUMMARY"
+    grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/vrm-bench-$vb.log" | tee -a "$SUMMARY"
   done
   if [ -x build-base/vortex-body ]; then
     # The same sub-step with the other commit's build (BASE_SRC, BASE_TARGETS=vortex-body), after.
@@ -261,7 +261,7 @@ if has vrm; then
     build-base/vortex-body --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
       --backend cuda --vrm-backend cuda -o "$work/bench-base" >"$OUT/vrm-bench-base.log" 2>&1
     note "base build, VRM first round on cuda: rc=$? in $((SECONDS - start)) s"
-    grep -E "^repeat|VRM phases|diffusion sub-step|residual" "$OUT/vrm-bench-base.log" | tee -a "$SUMMARY"
+    grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/vrm-bench-base.log" | tee -a "$SUMMARY"
   fi
 fi
 
@@ -286,7 +286,7 @@ if has discoid; then
     "$BUILD/vortex-body" --case data/discoid.json --restart "$last" --bench-diffusion 3 \
       -o "$run/bench-diffusion" >"$OUT/discoid-bench-diffusion.log" 2>&1
     note "discoid last-step diffusion: rc=$? in $((SECONDS - start)) s"
-    grep -E "^repeat|VRM phases|diffusion sub-step" "$OUT/discoid-bench-diffusion.log" |
+    grep -E "^repeat|VRM phases|of them:|diffusion sub-step" "$OUT/discoid-bench-diffusion.log" |
       tee -a "$SUMMARY"
   fi
   cp "$run/diagnostics.csv" "$OUT/discoid.csv" 2>/dev/null

@@ -139,6 +139,7 @@ struct VrmRoundKernel::Impl {
   PinnedBuffer<std::int8_t> host_outcome;
   PinnedBuffer<std::int32_t> host_sizes;
   PinnedBuffer<double> host_residual, host_x, host_y, host_z;
+  Event start, uploaded, solved, handed_over, downloaded;  // the phases' times
 };
 
 VrmRoundKernel::VrmRoundKernel() : impl_(std::make_unique<Impl>()) {}
@@ -150,6 +151,7 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   const std::size_t count = in.count, n = in.n;
   if (in.grid.size != n)
     throw std::invalid_argument("VRM on the GPU: the grid must hold exactly the given particles");
+  m.start.record(m.stream);
   // The grid and the particles.
   GridView grid = in.grid;
   upload(m.table, in.grid.table, in.grid.slots, s);
@@ -184,6 +186,7 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   Moments moments;
   for (int k = 0; k < 10; ++k) moments.b[k] = in.moments[k];
   const int n_owners = static_cast<int>(count), n_points = static_cast<int>(n);
+  m.uploaded.record(m.stream);
   // The solves, then each particle's share of the solved owners' strengths.
   if (count > 0) {
     vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
@@ -194,6 +197,7 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
         m.slot_fractions.data());
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
   }
+  m.solved.record(m.stream);
   if (n > 0) {
     VORTEX_CUDA_CHECK(cudaMemsetAsync(m.slot_of.data(), 0xFF, n * sizeof(std::int32_t), s));
     if (count > 0) {
@@ -208,15 +212,22 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
         n_points, in.radius, m.sum_x.data(), m.sum_y.data(), m.sum_z.data());
     VORTEX_CUDA_CHECK_LAUNCH("vrm_handover_kernel");
   }
+  m.handed_over.record(m.stream);
   download(m.host_outcome, m.outcome, count, s);
   download(m.host_sizes, m.sizes, count, s);
   download(m.host_residual, m.residual, count, s);
   PinnedBuffer<double>* sums[3] = {&m.host_x, &m.host_y, &m.host_z};
   const DeviceBuffer<double>* summed[3] = {&m.sum_x, &m.sum_y, &m.sum_z};
   for (int k = 0; k < 3; ++k) download(*sums[k], *summed[k], n, s);
+  m.downloaded.record(m.stream);
   m.stream.synchronize();
-  return {m.host_outcome.data(), m.host_sizes.data(), m.host_residual.data(),
-          m.host_x.data(),       m.host_y.data(),     m.host_z.data()};
+  VrmRoundResult r{m.host_outcome.data(), m.host_sizes.data(), m.host_residual.data(),
+                   m.host_x.data(),       m.host_y.data(),     m.host_z.data()};
+  r.seconds_upload = m.uploaded.seconds_since(m.start);
+  r.seconds_solve = m.solved.seconds_since(m.uploaded);
+  r.seconds_handover = m.handed_over.seconds_since(m.solved);
+  r.seconds_download = m.downloaded.seconds_since(m.handed_over);
+  return r;
 }
 
 }  // namespace vortex::gpu

@@ -211,7 +211,9 @@ class VrmStep {
     }
     ws_.distance.clear();
     if (o.blocked && o.wall_distance) wall_distances(0);
+    const auto grid_start = Clock::now();
     ws_.base.rebuild(p_, radius_);
+    seconds_grid_ = std::chrono::duration<double>(Clock::now() - grid_start).count();
   }
 
   // The wall distances of the particles from `first` on (exact within the reach of the widest
@@ -252,12 +254,15 @@ class VrmStep {
       t = now;
       return s;
     };
+    stats.seconds_grid = seconds_grid_;
     if (resolve_backend(o_.backend) == Backend::Cuda) device_round(stats);
     stats.seconds_device = lap();
     for (int round = 0; round < o_.max_rounds; ++round) {
       stats.rounds = round + 1;
       solve_round(round + 1 == o_.max_rounds);
+      const auto insert_start = Clock::now();
       const std::size_t added = insert_proposed();
+      stats.seconds_insert += std::chrono::duration<double>(Clock::now() - insert_start).count();
       stats.inserted += added;
       if (std::none_of(ws_.state.begin(), ws_.state.end(), [](char s) { return s == kUnsolved; }))
         break;
@@ -373,6 +378,10 @@ class VrmStep {
   // The device's outcomes of `count` owners and what it handed over.
   void take_device_result(const std::int32_t* owners, std::size_t count,
                           const detail::VrmDeviceResult& r, VrmStats& stats) {
+    stats.seconds_upload += r.seconds_upload;
+    stats.seconds_solve += r.seconds_solve;
+    stats.seconds_handover += r.seconds_handover;
+    stats.seconds_download += r.seconds_download;
     for (std::size_t t = 0; t < count; ++t) {
       stats.device_solved += r.outcome[t] == detail::kDeviceSolved;
       stats.device_deferred += r.outcome[t] == detail::kDeviceDeferred;
@@ -645,6 +654,7 @@ class VrmStep {
   const VrmMoments free_;    // the free-space moments, in units of h
   const std::size_t n0_;     // particles that own strength this step
   std::size_t n_added_ = 0;  // particles inserted so far (indices n0_ ...)
+  double seconds_grid_ = 0;  // the set-up's grid build
 };
 
 }  // namespace

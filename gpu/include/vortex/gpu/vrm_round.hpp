@@ -46,6 +46,8 @@ struct VrmRoundResult {
   const std::int32_t* size;    // per owner: its neighbours (0 unless solved)
   const double* residual;      // per owner: the moment residual of its solve
   const double *gx, *gy, *gz;  // per particle: what the solved owners give it
+  // The device's time (CUDA events) for the uploads, the solves, the hand-over, the downloads.
+  double seconds_upload = 0, seconds_solve = 0, seconds_handover = 0, seconds_download = 0;
 };
 
 class VrmRoundKernel {

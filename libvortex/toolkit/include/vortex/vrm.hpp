@@ -132,6 +132,11 @@ struct VrmStats {
   // round (with the hand-over of its owners' strengths), the host's rounds (with the insertions),
   // the hand-over of the other strengths.
   double seconds_setup = 0, seconds_device = 0, seconds_rounds = 0, seconds_redistribute = 0;
+  // Of seconds_setup: the grid's build. Of seconds_device: the device's own time (CUDA events) for
+  // the uploads, the solves, the hand-over and the downloads. Of seconds_rounds: the insertions
+  // (the proposed nodes made particles, their wall distances and search).
+  double seconds_grid = 0, seconds_upload = 0, seconds_solve = 0, seconds_handover = 0,
+         seconds_download = 0, seconds_insert = 0;
 };
 
 // The fractions of one particle. `offsets` are d_q / h (the particle itself at index `self`, zero

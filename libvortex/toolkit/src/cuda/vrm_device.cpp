@@ -28,7 +28,16 @@ class CudaVrm final : public VrmDevice {
     in.own_count = own_count;
     in.distance = distance;
     const gpu::VrmRoundResult r = kernel_.run(in);
-    return {r.outcome, r.size, r.residual, r.gx, r.gy, r.gz};
+    return {r.outcome,
+            r.size,
+            r.residual,
+            r.gx,
+            r.gy,
+            r.gz,
+            r.seconds_upload,
+            r.seconds_solve,
+            r.seconds_handover,
+            r.seconds_download};
   }
 
  private:
