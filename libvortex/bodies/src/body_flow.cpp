@@ -215,7 +215,7 @@ void BodyFlow::find_wall_points(const ParticleSet& particles, double dt) {
 void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
   const double s2 = 2 * options_.nu * dt, reach = image_reach(options_.nu, dt);
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
-  spread_.assign(particles.size(), VrmMoments{});
+  spread_.resize(particles.size());  // read only where has_spread_: not filled anew
   has_spread_.assign(particles.size(), 0);
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::ptrdiff_t i = 0; i < n; ++i) {

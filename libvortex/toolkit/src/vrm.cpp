@@ -94,7 +94,8 @@ struct Span {
 struct Block {
   std::vector<int> neighbors;       // of the owners solved, one after another
   std::vector<double> fractions;    // the same layout
-  std::vector<std::uint64_t> keys;  // insertion proposals of this round
+  std::vector<std::uint64_t> keys;  // insertion proposals of this round, one owner after another
+  std::vector<std::pair<std::int32_t, int>> proposers;  // their owners, ascending, and key counts
 };
 
 // One thread's scratch.
@@ -140,7 +141,7 @@ struct VrmWorkspace::Impl {
   GridSearch added;  // the particles inserted since
   std::vector<ThreadStore> threads;
   std::vector<Block> blocks;
-  std::vector<Span> lists, proposals;
+  std::vector<Span> lists;  // per owner, where its list lies (valid for the owners recorded)
   std::vector<char> state, weak;
   std::vector<char> custom;         // per owner: the moments hook gave its own moments
   std::vector<char> device_failed;  // per owner: the device found no solution within R
@@ -186,17 +187,13 @@ class VrmStep {
       ws_.blocks[b].neighbors.clear();
       ws_.blocks[b].fractions.clear();
     }
-    ws_.lists.assign(n0_, Span{});
+    ws_.lists.resize(n0_);  // read only for the owners it records
     ws_.state.assign(n0_, kUnsolved);
     ws_.weak.assign(n0_, 0);
-    ws_.target.clear();
     ws_.custom.assign(n0_, 0);
     ws_.device_failed.assign(n0_, 0);
     ws_.moved.clear();
     ws_.occupied.clear();
-    ws_.device_gx.clear();
-    ws_.device_gy.clear();
-    ws_.device_gz.clear();
     if (o.moments) set_targets(s2 * h_ * h_);
     const auto n = static_cast<std::ptrdiff_t>(n0_);
     double max_strength = 0;
@@ -227,9 +224,10 @@ class VrmStep {
           o_.wall_distance(static_cast<std::size_t>(i), {p_.x[i], p_.y[i], p_.z[i]}, 2 * radius_);
   }
 
-  // The hook's moments per owner, in units of h (owners it leaves alone use free_).
+  // The hook's moments per owner, in units of h (owners it leaves alone use free_; their entries
+  // are neither written nor read, so that the array is not filled anew every call).
   void set_targets(double two_nu_dt) {
-    ws_.target.assign(n0_, free_);
+    ws_.target.resize(n0_);
     const double h2 = h_ * h_;
 #pragma omp parallel for if (n0_ > 500) schedule(dynamic, 256)
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n0_); ++i) {
@@ -244,7 +242,7 @@ class VrmStep {
   }
 
   const VrmMoments& target(std::ptrdiff_t i) const {
-    return ws_.target.empty() ? free_ : ws_.target[i];
+    return ws_.custom[i] ? ws_.target[i] : free_;
   }
 
   void run(VrmStats& stats) {
@@ -296,9 +294,11 @@ class VrmStep {
   }
 
   void solve_round(bool last_round) {
-    ws_.proposals.assign(n0_, Span{});
     const auto blocks = static_cast<std::ptrdiff_t>((n0_ + kBlock - 1) / kBlock);
-    for (std::ptrdiff_t b = 0; b < blocks; ++b) ws_.blocks[b].keys.clear();
+    for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+      ws_.blocks[b].keys.clear();
+      ws_.blocks[b].proposers.clear();
+    }
 #pragma omp parallel if (n0_ > 500)
     {
       ThreadStore& w = ws_.threads[omp_get_thread_num()];
@@ -344,24 +344,55 @@ class VrmStep {
     std::vector<std::int32_t>& owners = ws_.device_owners;
     std::vector<std::int32_t>& rows = ws_.device_moment_row;
     std::vector<double>& own = ws_.device_moments;
-    owners.clear();
-    rows.clear();
-    own.clear();
-    // In the grid's order: neighbouring owners on neighbouring threads walk the same cells.
+    // In the grid's order: neighbouring owners on neighbouring threads walk the same cells. The
+    // order is split in one range per thread; each counts its owners (and their own moments),
+    // then writes them at its offset.
     const GridView grid = ws_.base.view();
-    for (std::size_t at = 0; at < grid.size; ++at) {
-      const std::int32_t i = grid.index[at];
-      if (ws_.state[i] != kUnsolved || may_block(i, 0.5 * radius_)) continue;
-      owners.push_back(i);
-      rows.push_back(ws_.custom[i] ? static_cast<std::int32_t>(own.size() / 10) : -1);
-      if (!ws_.custom[i]) continue;
-      const auto b = detail::moment_target(ws_.target[i]);
-      own.insert(own.end(), b.begin(), b.end());
+    const int ranges = std::max(1, omp_get_max_threads());
+    const std::size_t width = (grid.size + ranges - 1) / ranges;
+    std::vector<std::size_t> at_owner(ranges + 1, 0), at_row(ranges + 1, 0);
+    const auto eligible = [&](std::int32_t i) {
+      return ws_.state[i] == kUnsolved && !may_block(i, 0.5 * radius_);
+    };
+#pragma omp parallel for schedule(static, 1) if (grid.size > 20000)
+    for (int range = 0; range < ranges; ++range) {
+      const std::size_t lo = range * width, hi = std::min(grid.size, lo + width);
+      std::size_t count = 0, custom = 0;
+      for (std::size_t at = lo; at < hi; ++at) {
+        const std::int32_t i = grid.index[at];
+        if (!eligible(i)) continue;
+        ++count;
+        custom += ws_.custom[i];
+      }
+      at_owner[range + 1] = count;
+      at_row[range + 1] = custom;
+    }
+    for (int range = 0; range < ranges; ++range) {
+      at_owner[range + 1] += at_owner[range];
+      at_row[range + 1] += at_row[range];
+    }
+    owners.resize(at_owner[ranges]);
+    rows.resize(at_owner[ranges]);
+    own.resize(10 * at_row[ranges]);
+#pragma omp parallel for schedule(static, 1) if (grid.size > 20000)
+    for (int range = 0; range < ranges; ++range) {
+      const std::size_t lo = range * width, hi = std::min(grid.size, lo + width);
+      std::size_t t = at_owner[range], row = at_row[range];
+      for (std::size_t at = lo; at < hi; ++at) {
+        const std::int32_t i = grid.index[at];
+        if (!eligible(i)) continue;
+        owners[t] = i;
+        rows[t++] = ws_.custom[i] ? static_cast<std::int32_t>(row) : -1;
+        if (!ws_.custom[i]) continue;
+        const auto b = detail::moment_target(ws_.target[i]);
+        std::copy(b.begin(), b.end(), own.begin() + 10 * row++);
+      }
     }
     if (owners.empty()) return;
-    ws_.device_gx.assign(n0_, 0.0);
-    ws_.device_gy.assign(n0_, 0.0);
-    ws_.device_gz.assign(n0_, 0.0);
+    device_handed_over_ = true;
+    ws_.device_gx.resize(n0_);  // the first chunk's sums are written, the others added
+    ws_.device_gy.resize(n0_);
+    ws_.device_gz.resize(n0_);
     // In chunks of owners, so that the device's lists (64 slots an owner) stay bounded (each
     // chunk's call uploads the grid again: one call up to 4M owners); each particle adds the
     // chunks' sums in this order.
@@ -371,13 +402,13 @@ class VrmStep {
           ws_.base.view(), p_, owners.data() + begin, end - begin, radius_, h_,
           detail::moment_target(free_), own.empty() ? nullptr : rows.data() + begin, own.data(),
           own.size() / 10, ws_.distance.empty() ? nullptr : ws_.distance.data());
-      take_device_result(owners.data() + begin, end - begin, r, stats);
+      take_device_result(owners.data() + begin, end - begin, r, begin == 0, stats);
     }
   }
 
   // The device's outcomes of `count` owners and what it handed over.
   void take_device_result(const std::int32_t* owners, std::size_t count,
-                          const detail::VrmDeviceResult& r, VrmStats& stats) {
+                          const detail::VrmDeviceResult& r, bool first, VrmStats& stats) {
     stats.seconds_upload += r.seconds_upload;
     stats.seconds_solve += r.seconds_solve;
     stats.seconds_handover += r.seconds_handover;
@@ -400,9 +431,9 @@ class VrmStep {
       }
 #pragma omp for schedule(static)
       for (std::ptrdiff_t j = 0; j < n; ++j) {
-        ws_.device_gx[j] += r.gx[j];
-        ws_.device_gy[j] += r.gy[j];
-        ws_.device_gz[j] += r.gz[j];
+        ws_.device_gx[j] = first ? r.gx[j] : ws_.device_gx[j] + r.gx[j];
+        ws_.device_gy[j] = first ? r.gy[j] : ws_.device_gy[j] + r.gy[j];
+        ws_.device_gz[j] = first ? r.gz[j] : ws_.device_gz[j] + r.gz[j];
       }
     }
   }
@@ -489,7 +520,8 @@ class VrmStep {
     const long ci = std::lround(p_.x[i] / h_), cj = std::lround(p_.y[i] / h_),
                ck = std::lround(p_.z[i] / h_);
     const bool wall = may_block(i, radius_);
-    std::vector<std::uint64_t>& keys = ws_.blocks[i / kBlock].keys;
+    Block& block = ws_.blocks[i / kBlock];
+    std::vector<std::uint64_t>& keys = block.keys;
     const std::size_t first = keys.size();
     for (long di = -r_cells; di <= r_cells; ++di)
       for (long dj = -r_cells; dj <= r_cells; ++dj)
@@ -500,7 +532,8 @@ class VrmStep {
           if (!node_is_free(i, nx, ny, nz, wall, w)) continue;
           keys.push_back(node_key(ci + di, cj + dj, ck + dk));
         }
-    ws_.proposals[i] = {first, static_cast<int>(keys.size() - first)};
+    block.proposers.emplace_back(static_cast<std::int32_t>(i),
+                                 static_cast<int>(keys.size() - first));
   }
 
   // Occupied only by a particle that is also a neighbour of i (a particle near the node but outside
@@ -520,18 +553,22 @@ class VrmStep {
   // particles then get their own search.
   std::size_t insert_proposed() {
     std::size_t added = 0;
-    for (std::size_t i = 0; i < n0_; ++i) {
-      const Span& s = ws_.proposals[i];
-      const std::uint64_t* keys = ws_.blocks[i / kBlock].keys.data() + s.offset;
-      for (int k = 0; k < s.count; ++k) {
-        const std::uint64_t key = keys[k];
-        if (!ws_.occupied.insert(key)) continue;
-        const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
-        const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
-        const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
-        const double sigma = o_.core_radius > 0 ? o_.core_radius : p_.sigma[i];
-        p_.push_back(ki * h_, kj * h_, kk * h_, 0, 0, 0, sigma);
-        ++added;
+    const std::size_t blocks = (n0_ + kBlock - 1) / kBlock;
+    for (std::size_t b = 0; b < blocks; ++b) {  // the blocks' owners ascend: particle order
+      const Block& block = ws_.blocks[b];
+      const std::uint64_t* keys = block.keys.data();
+      for (const auto& [i, count] : block.proposers) {
+        for (int k = 0; k < count; ++k) {
+          const std::uint64_t key = keys[k];
+          if (!ws_.occupied.insert(key)) continue;
+          const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
+          const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
+          const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
+          const double sigma = o_.core_radius > 0 ? o_.core_radius : p_.sigma[i];
+          p_.push_back(ki * h_, kj * h_, kk * h_, 0, 0, 0, sigma);
+          ++added;
+        }
+        keys += count;
       }
     }
     if (added > 0) {
@@ -555,13 +592,16 @@ class VrmStep {
   void redistribute(VrmStats& stats) {
     std::vector<double>&gx = ws_.gx, &gy = ws_.gy, &gz = ws_.gz;
     const std::size_t n = p_.size();
-    gx.assign(n, 0.0);
-    gy.assign(n, 0.0);
-    gz.assign(n, 0.0);
-    if (!ws_.device_gx.empty()) {  // first what the device handed over
-      std::copy(ws_.device_gx.begin(), ws_.device_gx.end(), gx.begin());
-      std::copy(ws_.device_gy.begin(), ws_.device_gy.end(), gy.begin());
-      std::copy(ws_.device_gz.begin(), ws_.device_gz.end(), gz.begin());
+    gx.resize(n);
+    gy.resize(n);
+    gz.resize(n);
+    const bool device = device_handed_over_;  // first what the device handed over
+#pragma omp parallel for if (n > 20000)
+    for (std::ptrdiff_t j = 0; j < static_cast<std::ptrdiff_t>(n); ++j) {
+      const bool from = device && static_cast<std::size_t>(j) < n0_;
+      gx[j] = from ? ws_.device_gx[j] : 0.0;
+      gy[j] = from ? ws_.device_gy[j] : 0.0;
+      gz[j] = from ? ws_.device_gz[j] : 0.0;
     }
     for (std::size_t i = 0; i < n0_; ++i) {
       const char state = ws_.state[i];
@@ -569,7 +609,7 @@ class VrmStep {
         ++stats.diffused;
       } else if (state == kSigned) {
         ++stats.signed_fallback;
-      } else if (state == kKept && !ws_.target.empty() && drifts(ws_.target[i])) {
+      } else if (state == kKept && ws_.custom[i] && drifts(ws_.target[i])) {
         // Its strength to a new particle at the drifted position (appended below).
         ws_.state[i] = kMoved;
         ws_.moved.push_back(i);
@@ -651,10 +691,11 @@ class VrmStep {
   const VrmOptions& o_;
   VrmWorkspace::Impl& ws_;
   const double h_, radius_;
-  const VrmMoments free_;    // the free-space moments, in units of h
-  const std::size_t n0_;     // particles that own strength this step
-  std::size_t n_added_ = 0;  // particles inserted so far (indices n0_ ...)
-  double seconds_grid_ = 0;  // the set-up's grid build
+  const VrmMoments free_;            // the free-space moments, in units of h
+  const std::size_t n0_;             // particles that own strength this step
+  std::size_t n_added_ = 0;          // particles inserted so far (indices n0_ ...)
+  double seconds_grid_ = 0;          // the set-up's grid build
+  bool device_handed_over_ = false;  // device_gx ... hold the device's sums of this call
 };
 
 }  // namespace
