@@ -17,8 +17,8 @@ void Stream::wait(cudaEvent_t event) const {
   VORTEX_CUDA_CHECK(cudaStreamWaitEvent(stream_, event, 0));
 }
 
-Event::Event() {
-  VORTEX_CUDA_CHECK(cudaEventCreate(&event_));
+Event::Event(unsigned flags) {
+  VORTEX_CUDA_CHECK(cudaEventCreateWithFlags(&event_, flags));
 }
 Event::~Event() {
   if (event_) cudaEventDestroy(event_);

@@ -139,7 +139,8 @@ struct VrmRoundKernel::Impl {
   PinnedBuffer<std::int8_t> host_outcome;
   PinnedBuffer<std::int32_t> host_sizes;
   PinnedBuffer<double> host_residual, host_x, host_y, host_z;
-  Event start, uploaded, solved, handed_over, downloaded;  // the phases' times
+  Event start, uploaded, solved, handed_over;  // the phases' times
+  Event downloaded{cudaEventBlockingSync};     // waited for without spinning
 };
 
 VrmRoundKernel::VrmRoundKernel() : impl_(std::make_unique<Impl>()) {}
@@ -220,7 +221,7 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   const DeviceBuffer<double>* summed[3] = {&m.sum_x, &m.sum_y, &m.sum_z};
   for (int k = 0; k < 3; ++k) download(*sums[k], *summed[k], n, s);
   m.downloaded.record(m.stream);
-  m.stream.synchronize();
+  m.downloaded.synchronize();
   VrmRoundResult r{m.host_outcome.data(), m.host_sizes.data(), m.host_residual.data(),
                    m.host_x.data(),       m.host_y.data(),     m.host_z.data()};
   r.seconds_upload = m.uploaded.seconds_since(m.start);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <future>
 #include <stdexcept>
 #include <string>
 
@@ -33,7 +34,19 @@ std::uint64_t node_key(long i, long j, long k) {
 // Solution state of a particle that owns strength this step.
 // kMoved: kept, and handed to a new particle at the drifted position.
 // kHandedOver: solved on the device, which also handed its strength to its neighbours.
-enum State : char { kUnsolved, kSolved, kEmpty, kSigned, kKept, kMoved, kHandedOver };
+// kOnDevice: given to the device's round, which is running; kReturned: the device gave it back
+// unsolved, for the host's first round.
+enum State : char {
+  kUnsolved,
+  kSolved,
+  kEmpty,
+  kSigned,
+  kKept,
+  kMoved,
+  kHandedOver,
+  kOnDevice,
+  kReturned
+};
 
 double strength(const ParticleSet& p, std::size_t i) {
   return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
@@ -91,11 +104,19 @@ struct Span {
   int count = 0;
 };
 
+// The keys an owner proposed this round: keys[first, first + count) of its block.
+struct Proposal {
+  std::int32_t owner;
+  int count;
+  std::size_t first;
+  bool operator<(const Proposal& o) const { return owner < o.owner; }
+};
+
 struct Block {
   std::vector<int> neighbors;       // of the owners solved, one after another
   std::vector<double> fractions;    // the same layout
   std::vector<std::uint64_t> keys;  // insertion proposals of this round, one owner after another
-  std::vector<std::pair<std::int32_t, int>> proposers;  // their owners, ascending, and key counts
+  std::vector<Proposal> proposers;  // their owners (ascending once sorted) and keys
 };
 
 // One thread's scratch.
@@ -253,11 +274,20 @@ class VrmStep {
       return s;
     };
     stats.seconds_grid = seconds_grid_;
-    if (resolve_backend(o_.backend) == Backend::Cuda) device_round(stats);
-    stats.seconds_device = lap();
+    // The device's first round runs beside the host's first round over the other owners (those
+    // near the wall); the owners the device gives back join the host's round after it.
+    std::future<detail::VrmDeviceResult> device;
+    if (resolve_backend(o_.backend) == Backend::Cuda) device = start_device_round();
+    double seconds_host_first = 0;
     for (int round = 0; round < o_.max_rounds; ++round) {
       stats.rounds = round + 1;
-      solve_round(round + 1 == o_.max_rounds);
+      solve_round(round + 1 == o_.max_rounds, kUnsolved);
+      if (device.valid()) {
+        seconds_host_first = lap();
+        finish_device_round(device, stats);
+        stats.seconds_device = lap();
+        solve_round(round + 1 == o_.max_rounds, kReturned);
+      }
       const auto insert_start = Clock::now();
       const std::size_t added = insert_proposed();
       stats.seconds_insert += std::chrono::duration<double>(Clock::now() - insert_start).count();
@@ -266,7 +296,7 @@ class VrmStep {
         break;
       if (added == 0 && round + 2 < o_.max_rounds) round = o_.max_rounds - 2;  // to the last round
     }
-    stats.seconds_rounds = lap();
+    stats.seconds_rounds = lap() + seconds_host_first;
     reserve_alike(ws_.threads);
     redistribute(stats);
     drop_unused_insertions(stats);
@@ -293,20 +323,26 @@ class VrmStep {
     for (int j : w.extra) out.push_back(j + static_cast<int>(n0_));
   }
 
-  void solve_round(bool last_round) {
+  // Solves the owners in state `which` (kUnsolved, or kReturned: those the device gave back, in
+  // the same round; their proposals join the round's).
+  void solve_round(bool last_round, char which) {
     const auto blocks = static_cast<std::ptrdiff_t>((n0_ + kBlock - 1) / kBlock);
-    for (std::ptrdiff_t b = 0; b < blocks; ++b) {
-      ws_.blocks[b].keys.clear();
-      ws_.blocks[b].proposers.clear();
-    }
+    if (which == kUnsolved)
+      for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+        ws_.blocks[b].keys.clear();
+        ws_.blocks[b].proposers.clear();
+      }
 #pragma omp parallel if (n0_ > 500)
     {
       ThreadStore& w = ws_.threads[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 1)
       for (std::ptrdiff_t b = 0; b < blocks; ++b) {
         const std::size_t end = std::min(n0_, (b + 1) * kBlock);
-        for (std::size_t i = b * kBlock; i < end; ++i)
-          if (ws_.state[i] == kUnsolved) solve_owner(static_cast<std::ptrdiff_t>(i), last_round, w);
+        for (std::size_t i = b * kBlock; i < end; ++i) {
+          if (ws_.state[i] != which) continue;
+          ws_.state[i] = kUnsolved;
+          solve_owner(static_cast<std::ptrdiff_t>(i), last_round, w);
+        }
       }
     }
   }
@@ -339,7 +375,7 @@ class VrmStep {
   // blocked() does. The device hands the strengths of those it solves
   // over to their neighbours (the sums come back per particle); the owners it leaves (deferred or
   // without a solution) go to the host's first round.
-  void device_round(VrmStats& stats) {
+  std::future<detail::VrmDeviceResult> start_device_round() {
     if (!ws_.device) ws_.device = detail::VrmDevice::create();
     std::vector<std::int32_t>& owners = ws_.device_owners;
     std::vector<std::int32_t>& rows = ws_.device_moment_row;
@@ -381,6 +417,7 @@ class VrmStep {
       for (std::size_t at = lo; at < hi; ++at) {
         const std::int32_t i = grid.index[at];
         if (!eligible(i)) continue;
+        ws_.state[i] = kOnDevice;
         owners[t] = i;
         rows[t++] = ws_.custom[i] ? static_cast<std::int32_t>(row) : -1;
         if (!ws_.custom[i]) continue;
@@ -388,21 +425,36 @@ class VrmStep {
         std::copy(b.begin(), b.end(), own.begin() + 10 * row++);
       }
     }
-    if (owners.empty()) return;
+    if (owners.empty()) return {};
     device_handed_over_ = true;
     ws_.device_gx.resize(n0_);  // the first chunk's sums are written, the others added
     ws_.device_gy.resize(n0_);
     ws_.device_gz.resize(n0_);
-    // In chunks of owners, so that the device's lists (64 slots an owner) stay bounded (each
-    // chunk's call uploads the grid again: one call up to 4M owners); each particle adds the
-    // chunks' sums in this order.
+    // The first chunk on a thread of its own (it reads the particles and the grid, which the
+    // host's round does not change); the others after it, in finish_device_round.
+    return std::async(std::launch::async, [this] { return device_chunk(0); });
+  }
+
+  // In chunks of owners, so that the device's lists (64 slots an owner) stay bounded (each
+  // chunk's call uploads the grid again: one call up to 4M owners); each particle adds the
+  // chunks' sums in this order.
+  detail::VrmDeviceResult device_chunk(std::size_t begin) {
+    const std::vector<std::int32_t>& owners = ws_.device_owners;
+    const std::vector<double>& own = ws_.device_moments;
+    const std::size_t end = std::min(owners.size(), begin + kDeviceChunk);
+    return ws_.device->solve(
+        ws_.base.view(), p_, owners.data() + begin, end - begin, radius_, h_,
+        detail::moment_target(free_), own.empty() ? nullptr : ws_.device_moment_row.data() + begin,
+        own.data(), own.size() / 10, ws_.distance.empty() ? nullptr : ws_.distance.data());
+  }
+
+  // Waits for the first chunk, takes its outcomes and sums, then runs the other chunks.
+  void finish_device_round(std::future<detail::VrmDeviceResult>& first, VrmStats& stats) {
+    const std::vector<std::int32_t>& owners = ws_.device_owners;
     for (std::size_t begin = 0; begin < owners.size(); begin += kDeviceChunk) {
-      const std::size_t end = std::min(owners.size(), begin + kDeviceChunk);
-      const detail::VrmDeviceResult r = ws_.device->solve(
-          ws_.base.view(), p_, owners.data() + begin, end - begin, radius_, h_,
-          detail::moment_target(free_), own.empty() ? nullptr : rows.data() + begin, own.data(),
-          own.size() / 10, ws_.distance.empty() ? nullptr : ws_.distance.data());
-      take_device_result(owners.data() + begin, end - begin, r, begin == 0, stats);
+      const detail::VrmDeviceResult r = begin == 0 ? first.get() : device_chunk(begin);
+      const std::size_t count = std::min(owners.size() - begin, kDeviceChunk);
+      take_device_result(owners.data() + begin, count, r, begin == 0, stats);
     }
   }
 
@@ -425,7 +477,10 @@ class VrmStep {
       for (std::ptrdiff_t t = 0; t < static_cast<std::ptrdiff_t>(count); ++t) {
         const std::int32_t i = owners[t];
         if (r.outcome[t] == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
-        if (r.outcome[t] != detail::kDeviceSolved) continue;
+        if (r.outcome[t] != detail::kDeviceSolved) {
+          ws_.state[i] = kReturned;
+          continue;
+        }
         solved(i, r.residual[t], r.size[t], w);
         ws_.state[i] = kHandedOver;
       }
@@ -532,8 +587,8 @@ class VrmStep {
           if (!node_is_free(i, nx, ny, nz, wall, w)) continue;
           keys.push_back(node_key(ci + di, cj + dj, ck + dk));
         }
-    block.proposers.emplace_back(static_cast<std::int32_t>(i),
-                                 static_cast<int>(keys.size() - first));
+    block.proposers.push_back(
+        {static_cast<std::int32_t>(i), static_cast<int>(keys.size() - first), first});
   }
 
   // Occupied only by a particle that is also a neighbour of i (a particle near the node but outside
@@ -554,12 +609,15 @@ class VrmStep {
   std::size_t insert_proposed() {
     std::size_t added = 0;
     const std::size_t blocks = (n0_ + kBlock - 1) / kBlock;
-    for (std::size_t b = 0; b < blocks; ++b) {  // the blocks' owners ascend: particle order
-      const Block& block = ws_.blocks[b];
-      const std::uint64_t* keys = block.keys.data();
-      for (const auto& [i, count] : block.proposers) {
-        for (int k = 0; k < count; ++k) {
-          const std::uint64_t key = keys[k];
+    for (std::size_t b = 0; b < blocks; ++b) {  // blocks and owners ascending: particle order
+      Block& block = ws_.blocks[b];
+      // A round's owners given back by the device propose after the others of their block.
+      if (!std::is_sorted(block.proposers.begin(), block.proposers.end()))
+        std::sort(block.proposers.begin(), block.proposers.end());
+      for (const Proposal& proposal : block.proposers) {
+        const std::int32_t i = proposal.owner;
+        for (int k = 0; k < proposal.count; ++k) {
+          const std::uint64_t key = block.keys[proposal.first + k];
           if (!ws_.occupied.insert(key)) continue;
           const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
           const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
@@ -568,7 +626,6 @@ class VrmStep {
           p_.push_back(ki * h_, kj * h_, kk * h_, 0, 0, 0, sigma);
           ++added;
         }
-        keys += count;
       }
     }
     if (added > 0) {

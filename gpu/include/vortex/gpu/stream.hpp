@@ -23,7 +23,9 @@ class Stream {
 
 class Event {
  public:
-  Event();  // with timing
+  // With timing; cudaEventBlockingSync makes synchronize() sleep rather than spin (the waiting
+  // thread leaves its core to the host's work).
+  explicit Event(unsigned flags = cudaEventDefault);
   ~Event();
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
