@@ -6,7 +6,6 @@
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/vrm_round.hpp"
-#include "vortex/kernels/lanes.hpp"
 #include "vortex/kernels/vrm_dual.hpp"
 #include "vortex/kernels/vrm_handover.hpp"
 
@@ -16,100 +15,75 @@ namespace {
 
 constexpr int kMax = kVrmMaxNeighbors;
 constexpr int kThreads = 128;
-constexpr int kWarps = 4;  // owners a block solves at a time, one a warp
 
 struct Moments {
   double b[10];
 };
 
-// One owner's neighbours and the arrays of its solve, in the shared memory of its warp.
-struct OwnerScratch {
-  std::int32_t found[kMax];  // neighbours in the order the lanes found them
-  std::int32_t nb[kMax];     // ascending
-  double found_d[3 * kMax];  // their offsets in units of h, as found
-  double d[3 * kMax];        // ascending
-  double inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
-};
-
-// One warp per owner: its lanes scan the grid's runs of points around it (each lane a point of
-// each chunk of 32) for the neighbours within R, sort them into ascending order, and solve for
-// the fractions together (vrm::solve_redistribution with WarpLanes). Solved owners write their
-// lists to their fixed slots (kMax entries each).
-__global__ void __launch_bounds__(32 * kWarps)
-    vrm_round_kernel(GridView grid, const double* __restrict__ x, const double* __restrict__ y,
-                     const double* __restrict__ z, const std::int32_t* __restrict__ owners,
-                     int count, double radius, double inv_h, Moments moments,
-                     const std::int32_t* __restrict__ moment_row,
-                     const double* __restrict__ own_moments, const double* __restrict__ distance,
-                     std::int8_t* __restrict__ outcome, std::int32_t* __restrict__ sizes,
-                     double* __restrict__ residual, std::int32_t* __restrict__ slot_neighbors,
-                     double* __restrict__ slot_fractions) {
-  __shared__ OwnerScratch scratch[kWarps];
-  const WarpLanes lanes;
-  const int lane = lanes.lane();
-  const int t = blockIdx.x * kWarps + static_cast<int>(threadIdx.x / 32);
-  if (t >= count) return;  // the whole warp
-  OwnerScratch& w = scratch[threadIdx.x / 32];
+// One thread per owner: its neighbours within R, ascending; their offsets in units of h; the
+// shared dual solve. Solved owners write their lists to their fixed slots (kMax entries each).
+__global__ void vrm_round_kernel(
+    GridView grid, const double* __restrict__ x, const double* __restrict__ y,
+    const double* __restrict__ z, const std::int32_t* __restrict__ owners, int count, double radius,
+    double inv_h, Moments moments, const std::int32_t* __restrict__ moment_row,
+    const double* __restrict__ own_moments, const double* __restrict__ distance,
+    std::int8_t* __restrict__ outcome, std::int32_t* __restrict__ sizes,
+    double* __restrict__ residual, std::int32_t* __restrict__ slot_neighbors,
+    double* __restrict__ slot_fractions) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= count) return;
   const std::int32_t i = owners[t];
   const double xi = x[i], yi = y[i], zi = z[i];
-  const double r2 = radius * radius;
+  std::int32_t nb[kMax];
   int m = 0;
-  grid_rows(grid, xi, yi, zi, radius, [&](std::int32_t begin, std::int32_t end) {
-    for (std::int32_t base = begin; base < end; base += 32) {
-      const std::int32_t s = base + lane;
-      bool take = false;
-      std::int32_t j = -1;
-      if (s < end && grid_within(grid, s, xi, yi, zi, r2)) {
-        j = grid.index[s];
-        take = distance == nullptr || !(distance[j] < 0);  // inside the body: no one's neighbour
-      }
-      const unsigned mask = lanes.ballot(take);
-      const int at = m + __popc(mask & ((1u << lane) - 1u));
-      if (take && at < kMax) {
-        w.found[at] = j;
-        w.found_d[3 * at] = (grid.x[s] - xi) * inv_h;
-        w.found_d[3 * at + 1] = (grid.y[s] - yi) * inv_h;
-        w.found_d[3 * at + 2] = (grid.z[s] - zi) * inv_h;
-      }
-      m += __popc(mask);
-    }
+  grid_query(grid, xi, yi, zi, radius, [&](std::int32_t j) {
+    if (distance != nullptr && distance[j] < 0) return;  // inside the body
+    if (m < kMax) nb[m] = j;
+    ++m;
   });
+  sizes[t] = 0;
+  residual[t] = 0;
   if (m > kMax) {
-    if (lane == 0) {
-      outcome[t] = kVrmDeferred;
-      sizes[t] = 0;
-      residual[t] = 0;
-    }
+    outcome[t] = kVrmDeferred;
     return;
   }
-  lanes.sync();
-  for (int q = lane; q < m; q += 32) {  // ascending, as the host's search: each one's rank
-    const std::int32_t j = w.found[q];
-    int rank = 0;
-    for (int o = 0; o < m; ++o) rank += w.found[o] < j;
-    w.nb[rank] = j;
-    for (int c = 0; c < 3; ++c) w.d[3 * rank + c] = w.found_d[3 * q + c];
+  for (int a = 1; a < m; ++a) {  // ascending, as the host's search
+    const std::int32_t v = nb[a];
+    int b = a - 1;
+    for (; b >= 0 && nb[b] > v; --b) nb[b + 1] = nb[b];
+    nb[b + 1] = v;
   }
-  lanes.sync();
-  const int self = vrm::find_ascending(w.nb, m, i);
+  double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
+  int self = -1;
+  for (int k = 0; k < m; ++k) {
+    const std::int32_t j = nb[k];
+    if (j == i) self = k;
+    d[3 * k] = (x[j] - xi) * inv_h;
+    d[3 * k + 1] = (y[j] - yi) * inv_h;
+    d[3 * k + 2] = (z[j] - zi) * inv_h;
+  }
   const std::int32_t row = moment_row ? moment_row[t] : -1;
   const double* b = row >= 0 ? own_moments + 10 * static_cast<std::size_t>(row) : moments.b;
   vrm::NoFallback fallback;
   double res = 0;
-  const vrm::Outcome o = vrm::solve_redistribution(m, w.d, self, b, {w.inv_c, w.f, w.dots, w.trial},
-                                                   true, fallback, &res, nullptr, lanes);
-  const bool solved = o == vrm::Outcome::solved;
-  if (lane == 0) {
-    residual[t] = res;
-    sizes[t] = solved ? m : 0;
-    outcome[t] = solved ? kVrmSolved : o == vrm::Outcome::deferred ? kVrmDeferred : kVrmNoSolution;
+  const vrm::Outcome o = vrm::solve_redistribution(m, d, self, b, {inv_c, f, dots, trial}, true,
+                                                   fallback, &res, nullptr);
+  residual[t] = res;
+  if (o == vrm::Outcome::deferred) {
+    outcome[t] = kVrmDeferred;
+    return;
   }
-  if (!solved) return;
+  if (o == vrm::Outcome::no_solution) {
+    outcome[t] = kVrmNoSolution;
+    return;
+  }
+  outcome[t] = kVrmSolved;
+  sizes[t] = m;
   std::int32_t* out_nb = slot_neighbors + static_cast<std::size_t>(t) * kMax;
   double* out_f = slot_fractions + static_cast<std::size_t>(t) * kMax;
-  for (int q = lane; q < m; q += 32) {
-    out_nb[q] = w.nb[q];
-    out_f[q] = w.f[q];
+  for (int k = 0; k < m; ++k) {
+    out_nb[k] = nb[k];
+    out_f[k] = f[k];
   }
 }
 
@@ -216,7 +190,7 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   m.uploaded.record(m.stream);
   // The solves, then each particle's share of the solved owners' strengths.
   if (count > 0) {
-    vrm_round_kernel<<<(n_owners + kWarps - 1) / kWarps, 32 * kWarps, 0, s>>>(
+    vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
         grid, m.x.data(), m.y.data(), m.z.data(), m.owners.data(), n_owners, in.radius,
         1.0 / in.spacing, moments, own ? m.moment_row.data() : nullptr,
         own ? m.own_moments.data() : nullptr, in.distance ? m.distance.data() : nullptr,

@@ -48,20 +48,22 @@ VORTEX_HD const GridCell* grid_find(const GridView& g, std::int32_t i, std::int3
   }
 }
 
-// Calls row(begin, end) for every run of sorted points that may hold one within `radius` of q:
-// the cells of one row (i, j) and k from lo to hi follow one another in the sorted arrays (sorted
-// by i, j, k), one run per row, from the first cell of the row that exists to the last.
-template <class Row>
-VORTEX_HD void grid_rows(const GridView& g, double qx, double qy, double qz, double radius,
-                         Row&& row) {
+// Calls visit(caller index) for every point with |p - q|^2 <= radius^2, row of cells by row of
+// cells (not sorted).
+template <class Visit>
+VORTEX_HD void grid_query(const GridView& g, double qx, double qy, double qz, double radius,
+                          Visit&& visit) {
   if (g.size == 0 || !(radius >= 0)) return;
+  const double r2 = radius * radius;
   // The cells that may hold a point within the radius; the margin covers the rounding of q -+ r.
   const double reach = radius + 1e-9 * g.cell;
   const double lo[3] = {floor((qx - reach) / g.cell), floor((qy - reach) / g.cell),
                         floor((qz - reach) / g.cell)};
   const double hi[3] = {floor((qx + reach) / g.cell), floor((qy + reach) / g.cell),
                         floor((qz + reach) / g.cell)};
-  // Cells beyond the range of any point hold none.
+  // Cells beyond the range of any point hold none. The cells of one row (i, j) and k from lo to
+  // hi follow one another in the sorted arrays (sorted by i, j, k): one run of points per row,
+  // from the first cell of the row that exists to the last.
   const double limit = kGridCellLimit;
   const double k_lo = fmax(lo[2], -limit), k_hi = fmin(hi[2], limit);
   for (double i = fmax(lo[0], -limit); i <= fmin(hi[0], limit); ++i)
@@ -77,27 +79,11 @@ VORTEX_HD void grid_rows(const GridView& g, double qx, double qy, double qz, dou
           last = c;
           break;
         }
-      row(first->begin, last->end);
+      for (std::int32_t s = first->begin; s < last->end; ++s) {
+        const double dx = g.x[s] - qx, dy = g.y[s] - qy, dz = g.z[s] - qz;
+        if (dx * dx + dy * dy + dz * dz <= r2) visit(g.index[s]);
+      }
     }
-}
-
-// Whether sorted point s lies within sqrt(r2) of q.
-VORTEX_HD bool grid_within(const GridView& g, std::int32_t s, double qx, double qy, double qz,
-                           double r2) {
-  const double dx = g.x[s] - qx, dy = g.y[s] - qy, dz = g.z[s] - qz;
-  return dx * dx + dy * dy + dz * dz <= r2;
-}
-
-// Calls visit(caller index) for every point with |p - q|^2 <= radius^2, row of cells by row of
-// cells (not sorted).
-template <class Visit>
-VORTEX_HD void grid_query(const GridView& g, double qx, double qy, double qz, double radius,
-                          Visit&& visit) {
-  const double r2 = radius * radius;
-  grid_rows(g, qx, qy, qz, radius, [&](std::int32_t begin, std::int32_t end) {
-    for (std::int32_t s = begin; s < end; ++s)
-      if (grid_within(g, s, qx, qy, qz, r2)) visit(g.index[s]);
-  });
 }
 
 }  // namespace vortex

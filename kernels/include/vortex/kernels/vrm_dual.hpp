@@ -13,7 +13,6 @@
 #include <cmath>
 
 #include "vortex/kernels/hd.hpp"
-#include "vortex/kernels/lanes.hpp"
 #include "vortex/kernels/small_cholesky.hpp"
 
 namespace vortex::vrm {
@@ -145,19 +144,15 @@ VORTEX_HD Direction cholesky_direction(const double (&h)[K][K], const double* r,
 // The fractions of least weighted norm of m neighbours at offsets d (3 m values) for the moments
 // b[K]; a.f gets them. `cholesky_first` false takes every direction from the fallback's
 // eigendecomposition (the host's reference path). `residual` gets the max-norm moment residual,
-// `iterations` the Newton count. With WarpLanes the lanes of a warp solve together (vortex/
-// kernels/lanes.hpp): d and the arrays of `a` are then the warp's (shared memory), each lane
-// works on its neighbours, and every lane returns the same outcome.
-template <int K, class Fallback, class Lanes = SerialLanes>
+// `iterations` the Newton count.
+template <int K, class Fallback>
 VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, DualArrays a,
                                     bool cholesky_first, Fallback& fallback, double* residual_out,
-                                    int* iterations_out, const Lanes& lanes = Lanes{}) {
-  const int lane = lanes.lane(), width = lanes.width();
-  for (int q = lane; q < m; q += width) {
+                                    int* iterations_out) {
+  for (int q = 0; q < m; ++q) {
     a.f[q] = 0;
     a.inv_c[q] = inverse_weight(d + 3 * q);
   }
-  lanes.sync();  // the Gram path reads other lanes' weights
   if (m == 0) return Outcome::no_solution;
   const double* inv_c = a.inv_c;
   double* f = a.f;
@@ -178,8 +173,6 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
     moment_row<K>(d + 3 * q, row);
     return detail::dot<K>(row, v);
   };
-  // A sum's first term goes to lane 0 alone (with one lane: the plain sum in neighbour order).
-  auto first_term = [&](double v) { return lane == 0 ? v : 0.0; };
   // Adds a_q a_q^T / c_q to the lower triangle of h (the factorizations read no other).
   auto add_row = [&](double(&h)[K][K], const double* row, int q) {
     for (int j = 0; j < K; ++j) {
@@ -189,27 +182,27 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
   };
   // The dual at lambda, from the dots a_q . lambda.
   auto dual_at_dots = [&](const double* lambda) {
-    double v = first_term(detail::dot<K>(b, lambda));
-    for (int q = lane; q < m; q += width) {
+    double v = detail::dot<K>(b, lambda);
+    for (int q = 0; q < m; ++q) {
       const double t = fmax(0.0, dots[q]);
       v -= 0.5 * t * t * inv_c[q];
     }
-    return lanes.sum(v);
+    return v;
   };
   // The dual at a trial point; keeps its dots (for residual_at_trial and the next iteration).
   auto dual_value = [&](const double* trial) {
-    double v = first_term(detail::dot<K>(b, trial));
-    for (int q = lane; q < m; q += width) {
+    double v = detail::dot<K>(b, trial);
+    for (int q = 0; q < m; ++q) {
       const double t = fmax(0.0, trial_dots[q] = row_dot(q, trial));
       v -= 0.5 * t * t * inv_c[q];
     }
-    return lanes.sum(v);
+    return v;
   };
   // The moment residual at the trial point of the last dual_value call.
   auto residual_at_trial = [&]() {
     double r[K];
-    for (int i = 0; i < K; ++i) r[i] = first_term(b[i]);
-    for (int q = lane; q < m; q += width) {
+    for (int i = 0; i < K; ++i) r[i] = b[i];
+    for (int q = 0; q < m; ++q) {
       const double t = trial_dots[q];
       if (!(t > 0)) continue;
       double row[K];
@@ -217,25 +210,19 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
       for (int i = 0; i < K; ++i) r[i] -= (t * inv_c[q]) * row[i];
     }
     double worst = 0;
-    for (int i = 0; i < K; ++i) worst = fmax(worst, fabs(lanes.sum(r[i])));
+    for (int i = 0; i < K; ++i) worst = fmax(worst, fabs(r[i]));
     return worst;
   };
 
   // Start from the multipliers of the problem without the sign constraints: exact where all
   // neighbours' rows are well conditioned (then, if every fraction is positive, already the
   // solution), regularized otherwise.
-  // The sums of the lower triangle of a matrix across the lanes.
-  auto sum_lower = [&](double(&h)[K][K]) {
-    for (int j = 0; j < K; ++j)
-      for (int i = j; i < K; ++i) h[i][j] = lanes.sum(h[i][j]);
-  };
   double h_all[K][K] = {};
-  for (int q = lane; q < m; q += width) {
+  for (int q = 0; q < m; ++q) {
     double row[K];
     moment_row<K>(d + 3 * q, row);
     add_row(h_all, row, q);
   }
-  sum_lower(h_all);
   double trace = 0;
   for (int i = 0; i < K; ++i) trace += h_all[i][i];
   const double scale = fmax(1.0, trace / K);
@@ -278,32 +265,22 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
   bool ok = false;
   for (; it < 80; ++it) {
     double r[K], h[K][K] = {};
-    for (int i = 0; i < K; ++i) r[i] = first_term(b[i]);
+    for (int i = 0; i < K; ++i) r[i] = b[i];
     int active[K], k = 0;  // the first K active neighbours, and how many there are
-    for (int base = 0; base < m; base += width) {  // every lane takes every chunk (the ballot)
-      const int q = base + lane;
-      bool is_active = false;
-      if (q < m) {
-        double row[K];
-        moment_row<K>(d + 3 * q, row);
-        const double t = dots_known ? dots[q] : (dots[q] = detail::dot<K>(row, lambda));
-        if (t > 0) {
-          f[q] = t * inv_c[q];
-          for (int i = 0; i < K; ++i) r[i] -= f[q] * row[i];
-          add_row(h, row, q);
-          is_active = true;
-        } else {
-          f[q] = 0;
-        }
-      }
-      for (unsigned mask = lanes.ballot(is_active), bit = 0; mask != 0; mask >>= 1, ++bit) {
-        if (!(mask & 1u)) continue;
-        if (k < K) active[k] = base + static_cast<int>(bit);
+    for (int q = 0; q < m; ++q) {
+      double row[K];
+      moment_row<K>(d + 3 * q, row);
+      const double t = dots_known ? dots[q] : (dots[q] = detail::dot<K>(row, lambda));
+      if (t > 0) {
+        f[q] = t * inv_c[q];
+        for (int i = 0; i < K; ++i) r[i] -= f[q] * row[i];
+        add_row(h, row, q);
+        if (k < K) active[k] = q;
         ++k;
+      } else {
+        f[q] = 0;
       }
     }
-    for (int i = 0; i < K; ++i) r[i] = lanes.sum(r[i]);
-    sum_lower(h);
     residual = 0;
     bool finite = true;
     for (int i = 0; i < K; ++i) {
@@ -332,11 +309,10 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
       // dual is unbounded and no non-negative solution exists.
       const double* v = step;
       double length = HUGE_VAL;
-      for (int q = lane; q < m; q += width) {
+      for (int q = 0; q < m; ++q) {
         const double t = dots[q], rate = row_dot(q, v);
         if (t <= 0 && rate > 0) length = fmin(length, -t / rate);
       }
-      length = lanes.min(length);
       if (length == HUGE_VAL) break;
       const double move = length * (1 + 1e-9) + 1e-12 / detail::norm<K>(v);
       for (int i = 0; i < K; ++i) lambda[i] += move * v[i];
@@ -355,7 +331,6 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
   if (residual_out) *residual_out = residual;
   if (iterations_out) *iterations_out = it;
   if (!ok && residual <= loose) ok = true;  // stalled at rounding level
-  lanes.sync();
   return ok ? Outcome::solved : Outcome::no_solution;
 }
 
@@ -363,27 +338,22 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
 // itself at index `self` of the m offsets. On success the particle's own share is reset to
 // 1 - sum of the others (so that the strength it hands on sums to its own to rounding), and a
 // share below -1e-12 counts as no solution.
-template <class Fallback, class Lanes = SerialLanes>
+template <class Fallback>
 VORTEX_HD Outcome solve_redistribution(int m, const double* d, int self, const double* b,
                                        DualArrays a, bool cholesky_first, Fallback& fallback,
-                                       double* residual, int* iterations,
-                                       const Lanes& lanes = Lanes{}) {
-  const int lane = lanes.lane(), width = lanes.width();
+                                       double* residual, int* iterations) {
   if (m == 0 || self < 0 || self >= m) {
-    for (int q = lane; q < m; q += width) a.f[q] = 0;
-    lanes.sync();
+    for (int q = 0; q < m; ++q) a.f[q] = 0;
     return Outcome::no_solution;
   }
   const Outcome outcome =
-      solve_nonnegative<10>(m, d, b, a, cholesky_first, fallback, residual, iterations, lanes);
+      solve_nonnegative<10>(m, d, b, a, cholesky_first, fallback, residual, iterations);
   if (outcome != Outcome::solved) return outcome;
   double others = 0;
-  for (int q = lane; q < m; q += width)
+  for (int q = 0; q < m; ++q)
     if (q != self) others += a.f[q];
-  const double own = 1.0 - lanes.sum(others);
-  if (self % width == lane) a.f[self] = own;
-  lanes.sync();
-  return own >= -1e-12 ? Outcome::solved : Outcome::no_solution;
+  a.f[self] = 1.0 - others;
+  return a.f[self] >= -1e-12 ? Outcome::solved : Outcome::no_solution;
 }
 
 }  // namespace vortex::vrm
