@@ -279,9 +279,11 @@ if has discoid; then
   note "discoid: rc=$? in $((SECONDS - start)) s: $(grep -E '^(step|stopped)' "$OUT/discoid.log" | tail -1)"
   last=$(ls "$run"/checkpoint-*.bin 2>/dev/null | sort | tail -1)
   if [[ $last == *checkpoint-000185.bin ]] && ((SECONDS - start < ${DISCOID_SLOT:-480})); then
-    scripts/discoid.sh --build "$BUILD" --out "$run" --bench-last >"$OUT/discoid-bench.log" 2>&1
-    note "discoid last-step benchmarks: rc=$? in $((SECONDS - start)) s"
-    grep -hE "^(velocity evaluation|errors)" "$run"/bench-velocity-*.txt | tee -a "$SUMMARY"
+    if [[ ${DISCOID_BENCH_VELOCITY:-1} == 1 ]]; then  # 0: the diffusion sub-step alone
+      scripts/discoid.sh --build "$BUILD" --out "$run" --bench-last >"$OUT/discoid-bench.log" 2>&1
+      note "discoid last-step benchmarks: rc=$? in $((SECONDS - start)) s"
+      grep -hE "^(velocity evaluation|errors)" "$run"/bench-velocity-*.txt | tee -a "$SUMMARY"
+    fi
     # The last step's diffusion sub-step by phase (the first repeat warms up).
     "$BUILD/vortex-body" --case data/discoid.json --restart "$last" --bench-diffusion 3 \
       -o "$run/bench-diffusion" >"$OUT/discoid-bench-diffusion.log" 2>&1
