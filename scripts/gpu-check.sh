@@ -255,6 +255,17 @@ if has vrm; then
     note "VRM first round on $vb: rc=$? in $((SECONDS - start)) s"
     grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/vrm-bench-$vb.log" | tee -a "$SUMMARY"
   done
+  if [[ ${VRM_PROFILE:-0} == 1 ]]; then
+    # Nsight Compute's view of the VRM's device kernels in one sub-step (each kernel's first
+    # launch): throughput, occupancy, memory and warp stalls.
+    start=$SECONDS
+    ncu --kernel-name regex:"vrm_(round|handover)_kernel" --launch-count 2 --section SpeedOfLight \
+      --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+      --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+      "$BUILD/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 1 \
+      --backend cuda --vrm-backend cuda -o "$work/profile" >"$OUT/vrm-ncu.txt" 2>&1
+    note "VRM kernels under ncu: rc=$? in $((SECONDS - start)) s"
+  fi
   if [ -x build-base/vortex-body ]; then
     # The same sub-step with the other commit's build (BASE_SRC, BASE_TARGETS=vortex-body), after.
     start=$SECONDS
