@@ -7,6 +7,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -88,6 +90,40 @@ TEST(GridSearch, ParallelBuildMatchesTheSerialOne) {
     EXPECT_EQ(a, b);
     EXPECT_EQ(b, brute_force(p, p.x[q], p.y[q], p.z[q], 0.05));
   }
+}
+
+// The points lie sorted by cell (i, j, k), then by index: by the radix sort of packed cells where
+// the cells' ranges fit in 64 bits, by the comparison sort where they do not (cells of 1e-7 over a
+// span of 2: 25 bits a dimension), on one thread and on three.
+TEST(GridSearch, PointsAreSortedByCellThenIndex) {
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Points p;
+  for (int i = 0; i < 80000; ++i) p.push_back(u(rng), u(rng), u(rng));
+  for (int i = 0; i < 200; ++i) p.push_back(p.x[i], p.y[i], p.z[i]);  // shared cells
+  const int saved = omp_get_max_threads();
+  for (double cell : {0.05, 1e-7})
+    for (int threads : {1, 3}) {
+      omp_set_num_threads(threads);
+      GridSearch grid;
+      grid.rebuild(p, cell);
+      omp_set_num_threads(saved);
+      const GridView v = grid.view();
+      ASSERT_EQ(v.size, p.size());
+      std::vector<std::array<long long, 4>> expected(p.size());
+      for (std::size_t q = 0; q < p.size(); ++q)
+        expected[q] = {static_cast<long long>(std::floor(p.x[q] / cell)),
+                       static_cast<long long>(std::floor(p.y[q] / cell)),
+                       static_cast<long long>(std::floor(p.z[q] / cell)),
+                       static_cast<long long>(q)};
+      std::sort(expected.begin(), expected.end());
+      std::size_t wrong = 0;
+      for (std::size_t s = 0; s < v.size; ++s) {
+        wrong += v.index[s] != expected[s][3];
+        wrong += v.x[s] != p.x[v.index[s]];
+      }
+      EXPECT_EQ(wrong, 0u) << "cell " << cell << ", " << threads << " threads";
+    }
 }
 
 }  // namespace

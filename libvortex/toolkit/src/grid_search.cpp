@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "parallel_sort.hpp"
+#include "radix_sort.hpp"
 
 namespace vortex {
 
@@ -29,7 +31,7 @@ void GridSearch::rebuild(PointsView p, double cell) {
   if (bad)
     throw std::invalid_argument("GridSearch: a point lies too far from the origin (or is NaN)");
   // By cell, then caller index (a fixed layout).
-  detail::parallel_sort(order_, sort_buffer_, sort_bounds_);
+  sort_by_cell();
   index_.resize(n);
   x_.resize(n);
   y_.resize(n);
@@ -72,6 +74,45 @@ void GridSearch::rebuild(PointsView p, double cell) {
       break;
     }
   }
+}
+
+// The cells packed into one key (i, then j, then k, each relative to its smallest) where their
+// ranges fit in 64 bits, sorted by a stable radix sort of the keys in caller order, which leaves
+// equal cells in caller order: the order of the comparison sort of (i, j, k, caller index), which
+// wider ranges still take.
+void GridSearch::sort_by_cell() {
+  const auto n = static_cast<std::ptrdiff_t>(order_.size());
+  std::int32_t lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, hi[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
+#pragma omp parallel for if (n > 20000) reduction(min : lo[:3]) reduction(max : hi[:3])
+  for (std::ptrdiff_t q = 0; q < n; ++q)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], order_[q][d]);
+      hi[d] = std::max(hi[d], order_[q][d]);
+    }
+  int width[3] = {0, 0, 0};
+  for (int d = 0; d < 3 && n > 0; ++d)
+    while ((static_cast<std::uint64_t>(static_cast<std::int64_t>(hi[d]) - lo[d]) >> width[d]) != 0)
+      ++width[d];
+  const int bits = width[0] + width[1] + width[2];
+  if (n == 0 || bits > 64) {
+    detail::parallel_sort(order_, sort_buffer_, sort_bounds_);
+    return;
+  }
+  keys_.resize(n);
+  values_.resize(n);
+#pragma omp parallel for if (n > 20000)
+  for (std::ptrdiff_t q = 0; q < n; ++q) {
+    const auto& c = order_[q];
+    keys_[q] = (static_cast<std::uint64_t>(c[0] - lo[0]) << (width[1] + width[2])) |
+               (static_cast<std::uint64_t>(c[1] - lo[1]) << width[2]) |
+               static_cast<std::uint64_t>(c[2] - lo[2]);
+    values_[q] = static_cast<std::int32_t>(q);
+  }
+  detail::radix_sort(keys_, values_, bits, key_buffer_, value_buffer_, counts_);
+  sort_buffer_.resize(n);
+#pragma omp parallel for if (n > 20000)
+  for (std::ptrdiff_t s = 0; s < n; ++s) sort_buffer_[s] = order_[values_[s]];
+  order_.swap(sort_buffer_);
 }
 
 void GridSearch::query(double qx, double qy, double qz, double radius,

@@ -36,12 +36,18 @@ class GridSearch {
   }
 
  private:
+  void sort_by_cell();
+
   double cell_ = 1;
   std::vector<std::int32_t> index_;  // caller index of each sorted point
   std::vector<double> x_, y_, z_;    // sorted by cell
   std::vector<GridCell> table_;      // open addressing; end = -1 marks a free slot
   std::vector<std::array<std::int32_t, 4>> order_, sort_buffer_;  // cell, caller index
   std::vector<std::size_t> sort_bounds_;
+  // The radix sort's packed cell keys and caller indices, and its scratch.
+  std::vector<std::uint64_t> keys_, key_buffer_;
+  std::vector<std::int32_t> values_, value_buffer_;
+  std::vector<std::size_t> counts_;
 };
 
 }  // namespace vortex

@@ -1,0 +1,70 @@
+#pragma once
+// A stable least-significant-digit radix sort of 64-bit keys with a 32-bit value beside each, on
+// all OpenMP threads: each pass counts its thread's part of the keys by digit, and each thread
+// then places its part after every earlier thread's keys of the same digit, so the order of equal
+// keys is the given one whatever the thread count.
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace vortex::detail {
+
+// Sorts keys (and values alike) by the low `bits` bits of the keys (the others must be zero).
+// key_buffer, value_buffer and counts are scratch, kept by the caller so that repeated sorts of
+// no more keys allocate nothing.
+inline void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::int32_t>& values,
+                       int bits, std::vector<std::uint64_t>& key_buffer,
+                       std::vector<std::int32_t>& value_buffer, std::vector<std::size_t>& counts) {
+  constexpr int kDigit = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kDigit;
+  const std::size_t n = keys.size();
+  const int threads = n < (std::size_t{1} << 16) ? 1 : std::max(1, omp_get_max_threads());
+  key_buffer.resize(n);
+  value_buffer.resize(n);
+  counts.resize(threads * kBuckets);
+  std::vector<std::uint64_t>*from_keys = &keys, *to_keys = &key_buffer;
+  std::vector<std::int32_t>*from_values = &values, *to_values = &value_buffer;
+  for (int shift = 0; shift < bits; shift += kDigit) {
+    std::size_t* const count = counts.data();
+    const std::uint64_t* in_keys = from_keys->data();
+    const std::int32_t* in_values = from_values->data();
+    std::uint64_t* out_keys = to_keys->data();
+    std::int32_t* out_values = to_values->data();
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+      std::size_t* mine = count + t * kBuckets;
+      std::fill(mine, mine + kBuckets, 0);
+      for (std::size_t s = lo; s < hi; ++s) ++mine[(in_keys[s] >> shift) & (kBuckets - 1)];
+#pragma omp barrier
+#pragma omp single
+      {
+        std::size_t at = 0;  // digit-major, thread-minor: each thread's place for each digit
+        for (std::size_t d = 0; d < kBuckets; ++d)
+          for (int u = 0; u < threads; ++u) {
+            const std::size_t c = count[u * kBuckets + d];
+            count[u * kBuckets + d] = at;
+            at += c;
+          }
+      }
+      for (std::size_t s = lo; s < hi; ++s) {
+        const std::size_t to = mine[(in_keys[s] >> shift) & (kBuckets - 1)]++;
+        out_keys[to] = in_keys[s];
+        out_values[to] = in_values[s];
+      }
+    }
+    std::swap(from_keys, to_keys);
+    std::swap(from_values, to_values);
+  }
+  if (from_keys != &keys) {
+    keys.swap(key_buffer);
+    values.swap(value_buffer);
+  }
+}
+
+}  // namespace vortex::detail
