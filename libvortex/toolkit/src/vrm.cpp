@@ -284,9 +284,12 @@ class VrmStep {
       solve_round(round + 1 == o_.max_rounds, kUnsolved);
       if (device.valid()) {
         seconds_host_first = lap();
+        stats.seconds_host_first = seconds_host_first;
         finish_device_round(device, stats);
         stats.seconds_device = lap();
         solve_round(round + 1 == o_.max_rounds, kReturned);
+        stats.seconds_returned = lap();
+        seconds_host_first += stats.seconds_returned;
       }
       const auto insert_start = Clock::now();
       const std::size_t added = insert_proposed();
@@ -468,6 +471,7 @@ class VrmStep {
     for (std::size_t t = 0; t < count; ++t) {
       stats.device_solved += r.outcome[t] == detail::kDeviceSolved;
       stats.device_deferred += r.outcome[t] == detail::kDeviceDeferred;
+      stats.device_unsolved += r.outcome[t] == detail::kDeviceNoSolution;
     }
     const auto n = static_cast<std::ptrdiff_t>(n0_);
 #pragma omp parallel if (count > 500)

@@ -123,6 +123,7 @@ struct VrmStats {
   std::size_t inserted = 0;         // particles added (and given strength)
   std::size_t device_solved = 0;    // owners the GPU solved (VrmOptions::backend)
   std::size_t device_deferred = 0;  // owners the GPU left to the host (too many neighbours, ...)
+  std::size_t device_unsolved = 0;  // owners the GPU found without a solution within R
   int rounds = 0;
   double radius = 0;        // the neighbourhood radius R used
   double max_residual = 0;  // largest moment residual of an accepted solve
@@ -137,6 +138,9 @@ struct VrmStats {
   // (the proposed nodes made particles, their wall distances and search).
   double seconds_grid = 0, seconds_upload = 0, seconds_solve = 0, seconds_handover = 0,
          seconds_download = 0, seconds_insert = 0;
+  // Of seconds_rounds, with the device: the host's first pass (beside the device's round) and its
+  // pass over the owners the device gave back.
+  double seconds_host_first = 0, seconds_returned = 0;
 };
 
 // The fractions of one particle. `offsets` are d_q / h (the particle itself at index `self`, zero
