@@ -20,16 +20,8 @@ struct Moments {
   double b[10];
 };
 
-// Newton iterations of the first pass: most owners finish within them; the others are solved
-// again from the start in a second pass of their own, so that the long solves of a few do not
-// hold the warps of the many (threads of a warp wait for its slowest).
-constexpr int kFirstPassNewton = 4;
-
 // One thread per owner: its neighbours within R, ascending; their offsets in units of h; the
 // shared dual solve. Solved owners write their lists to their fixed slots (kMax entries each).
-// The first pass takes owner t = thread index with at most kFirstPassNewton iterations and lists
-// the owners it leaves unfinished in `retry`; the second takes the listed ones with the full
-// count. Each owner's solve is the same either way.
 __global__ void vrm_round_kernel(
     GridView grid, const double* __restrict__ x, const double* __restrict__ y,
     const double* __restrict__ z, const std::int32_t* __restrict__ owners, int count, double radius,
@@ -37,15 +29,9 @@ __global__ void vrm_round_kernel(
     const double* __restrict__ own_moments, const double* __restrict__ distance,
     std::int8_t* __restrict__ outcome, std::int32_t* __restrict__ sizes,
     double* __restrict__ residual, std::int32_t* __restrict__ slot_neighbors,
-    double* __restrict__ slot_fractions, int max_iterations, std::int32_t* __restrict__ retry,
-    int* __restrict__ retry_count, bool second_pass) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (second_pass) {
-    if (t >= *retry_count) return;
-    t = retry[t];
-  } else if (t >= count) {
-    return;
-  }
+    double* __restrict__ slot_fractions) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= count) return;
   const std::int32_t i = owners[t];
   const double xi = x[i], yi = y[i], zi = z[i];
   std::int32_t nb[kMax];
@@ -81,11 +67,7 @@ __global__ void vrm_round_kernel(
   vrm::NoFallback fallback;
   double res = 0;
   const vrm::Outcome o = vrm::solve_redistribution(m, d, self, b, {inv_c, f, dots, trial}, true,
-                                                   fallback, &res, nullptr, max_iterations);
-  if (o == vrm::Outcome::unfinished) {
-    retry[atomicAdd(retry_count, 1)] = t;
-    return;
-  }
+                                                   fallback, &res, nullptr);
   residual[t] = res;
   if (o == vrm::Outcome::deferred) {
     outcome[t] = kVrmDeferred;
@@ -154,8 +136,6 @@ struct VrmRoundKernel::Impl {
   DeviceBuffer<std::int32_t> sorted_index, owners, sizes, slot_of, slot_neighbors, moment_row;
   DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z;
   DeviceBuffer<std::int8_t> outcome;
-  DeviceBuffer<std::int32_t> retry;  // owners the first pass left unfinished
-  DeviceBuffer<int> retry_count;
   PinnedBuffer<std::int8_t> host_outcome;
   PinnedBuffer<std::int32_t> host_sizes;
   PinnedBuffer<double> host_residual, host_x, host_y, host_z;
@@ -196,8 +176,6 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
     upload(m.own_moments, in.own_moments, 10 * in.own_count, s);
   }
   m.outcome.reserve(count + 1);
-  m.retry.reserve(count + 1);
-  m.retry_count.reserve(1);
   m.sizes.reserve(count + 1);
   m.residual.reserve(count + 1);
   m.slot_neighbors.reserve(count * kMax + 1);
@@ -212,15 +190,12 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   m.uploaded.record(m.stream);
   // The solves, then each particle's share of the solved owners' strengths.
   if (count > 0) {
-    VORTEX_CUDA_CHECK(cudaMemsetAsync(m.retry_count.data(), 0, sizeof(int), s));
-    for (const bool second : {false, true})
-      vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
-          grid, m.x.data(), m.y.data(), m.z.data(), m.owners.data(), n_owners, in.radius,
-          1.0 / in.spacing, moments, own ? m.moment_row.data() : nullptr,
-          own ? m.own_moments.data() : nullptr, in.distance ? m.distance.data() : nullptr,
-          m.outcome.data(), m.sizes.data(), m.residual.data(), m.slot_neighbors.data(),
-          m.slot_fractions.data(), second ? vrm::kMaxNewton : kFirstPassNewton, m.retry.data(),
-          m.retry_count.data(), second);
+    vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
+        grid, m.x.data(), m.y.data(), m.z.data(), m.owners.data(), n_owners, in.radius,
+        1.0 / in.spacing, moments, own ? m.moment_row.data() : nullptr,
+        own ? m.own_moments.data() : nullptr, in.distance ? m.distance.data() : nullptr,
+        m.outcome.data(), m.sizes.data(), m.residual.data(), m.slot_neighbors.data(),
+        m.slot_fractions.data());
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
   }
   m.solved.record(m.stream);

@@ -28,11 +28,7 @@ enum class Outcome {
   solved,       // non-negative fractions found
   no_solution,  // none exist (or the solve stalled above rounding level)
   deferred,     // the fallback declined a step: solve again where it does not
-  unfinished,   // stopped at a caller's iteration cap below kMaxNewton: solve again without one
 };
-
-// Newton iterations a solve takes at most.
-constexpr int kMaxNewton = 80;
 
 // The moment row of an offset d: K = 10 for the redistribution (1, d, the six second-order
 // products), K = 4 for the first moments only (1, d).
@@ -152,7 +148,7 @@ VORTEX_HD Direction cholesky_direction(const double (&h)[K][K], const double* r,
 template <int K, class Fallback>
 VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, DualArrays a,
                                     bool cholesky_first, Fallback& fallback, double* residual_out,
-                                    int* iterations_out, int max_iterations = kMaxNewton) {
+                                    int* iterations_out) {
   for (int q = 0; q < m; ++q) {
     a.f[q] = 0;
     a.inv_c[q] = inverse_weight(d + 3 * q);
@@ -267,7 +263,7 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
   double residual = 0;
   int it = 0;
   bool ok = false;
-  for (; it < max_iterations; ++it) {
+  for (; it < 80; ++it) {
     double r[K], h[K][K] = {};
     for (int i = 0; i < K; ++i) r[i] = b[i];
     int active[K], k = 0;  // the first K active neighbours, and how many there are
@@ -334,8 +330,6 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
   }
   if (residual_out) *residual_out = residual;
   if (iterations_out) *iterations_out = it;
-  // A caller's cap cut the iterations short: the full solve would go on (not: stalled).
-  if (!ok && it == max_iterations && max_iterations < kMaxNewton) return Outcome::unfinished;
   if (!ok && residual <= loose) ok = true;  // stalled at rounding level
   return ok ? Outcome::solved : Outcome::no_solution;
 }
@@ -347,15 +341,13 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
 template <class Fallback>
 VORTEX_HD Outcome solve_redistribution(int m, const double* d, int self, const double* b,
                                        DualArrays a, bool cholesky_first, Fallback& fallback,
-                                       double* residual, int* iterations,
-                                       int max_iterations = kMaxNewton) {
+                                       double* residual, int* iterations) {
   if (m == 0 || self < 0 || self >= m) {
     for (int q = 0; q < m; ++q) a.f[q] = 0;
     return Outcome::no_solution;
   }
   const Outcome outcome =
-      solve_nonnegative<10>(m, d, b, a, cholesky_first, fallback, residual, iterations,
-                            max_iterations);
+      solve_nonnegative<10>(m, d, b, a, cholesky_first, fallback, residual, iterations);
   if (outcome != Outcome::solved) return outcome;
   double others = 0;
   for (int q = 0; q < m; ++q)
