@@ -36,8 +36,9 @@ inline void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::int32_
     std::int32_t* out_values = to_values->data();
 #pragma omp parallel num_threads(threads)
     {
-      const int t = omp_get_thread_num();
-      const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+      // The team the runtime gave (it may be smaller than asked for): each thread's part of it.
+      const int team = omp_get_num_threads(), t = omp_get_thread_num();
+      const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
       std::size_t* mine = count + t * kBuckets;
       std::fill(mine, mine + kBuckets, 0);
       for (std::size_t s = lo; s < hi; ++s) ++mine[(in_keys[s] >> shift) & (kBuckets - 1)];
@@ -46,7 +47,7 @@ inline void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::int32_
       {
         std::size_t at = 0;  // digit-major, thread-minor: each thread's place for each digit
         for (std::size_t d = 0; d < kBuckets; ++d)
-          for (int u = 0; u < threads; ++u) {
+          for (int u = 0; u < team; ++u) {
             const std::size_t c = count[u * kBuckets + d];
             count[u * kBuckets + d] = at;
             at += c;

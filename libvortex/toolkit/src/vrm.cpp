@@ -278,18 +278,15 @@ class VrmStep {
     // near the wall); the owners the device gives back join the host's round after it.
     std::future<detail::VrmDeviceResult> device;
     if (resolve_backend(o_.backend) == Backend::Cuda) device = start_device_round();
-    double seconds_host_first = 0;
     for (int round = 0; round < o_.max_rounds; ++round) {
       stats.rounds = round + 1;
       solve_round(round + 1 == o_.max_rounds, kUnsolved);
       if (device.valid()) {
-        seconds_host_first = lap();
-        stats.seconds_host_first = seconds_host_first;
+        stats.seconds_host_first = lap();
         finish_device_round(device, stats);
         stats.seconds_device = lap();
         solve_round(round + 1 == o_.max_rounds, kReturned);
         stats.seconds_returned = lap();
-        seconds_host_first += stats.seconds_returned;
       }
       const auto insert_start = Clock::now();
       const std::size_t added = insert_proposed();
@@ -299,7 +296,8 @@ class VrmStep {
         break;
       if (added == 0 && round + 2 < o_.max_rounds) round = o_.max_rounds - 2;  // to the last round
     }
-    stats.seconds_rounds = lap() + seconds_host_first;
+    // The host's rounds: all but the wait for the device.
+    stats.seconds_rounds = lap() + stats.seconds_host_first + stats.seconds_returned;
     reserve_alike(ws_.threads);
     redistribute(stats);
     drop_unused_insertions(stats);
