@@ -73,7 +73,10 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   // The closest points found at the start of the sub-step serve the particles of that start.
   options_.vrm.wall_distance = [this](std::size_t i, const std::array<double, 3>& p, double reach) {
     const Vec3 x{p[0], p[1], p[2]};
-    if (i < wall_points_.size() && wall_points_[i].panel >= 0 && wall_.near(x, reach))
+    // A found point's distance, or the bound of one found farther than 2 R (the VRM compares
+    // distances with at most 2 R, so that the bound decides as the distance would).
+    if (i < wall_points_.size() && wall_.near(x, reach) &&
+        (wall_points_[i].panel >= 0 || wall_points_[i].distance > 0))
       return wall_points_[i].distance;
     return wall_.distance_bound(x, reach);
   };
@@ -206,7 +209,10 @@ void BodyFlow::find_wall_points(const ParticleSet& particles, double dt) {
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const Vec3 x{particles.x[i], particles.y[i], particles.z[i]};
-    wall_points_[i] = wall_.near(x, reach) ? wall_.closest(x) : WallPoint{};
+    // Farther than the reach (with a margin, so that comparisons of the bound with the reach
+    // decide as the distance would), only a bound of the distance is kept.
+    wall_points_[i] =
+        wall_.near(x, reach) ? wall_.closest_within(x, reach * (1 + 1e-6)) : WallPoint{};
   }
 }
 

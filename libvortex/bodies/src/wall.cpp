@@ -100,11 +100,28 @@ WallQueries::WallQueries(const Surface& surface)
 WallPoint WallQueries::closest(const Vec3& x) const {
   double d2 = 0;
   centroids_.nearest(x.x, x.y, x.z, &d2);
+  return closest_from_nearest(x, std::sqrt(d2));
+}
+
+WallPoint WallQueries::closest_within(const Vec3& x, double reach) const {
+  double d2 = 0;
+  centroids_.nearest(x.x, x.y, x.z, &d2);
+  // Every point y of panel j lies within corner_reach_ of its centroid c_j, so
+  // |x - y| >= |x - c_j| - corner_reach_ >= nearest - corner_reach_.
+  const double nearest = std::sqrt(d2), bound = nearest - corner_reach_;
+  if (bound > reach) {
+    WallPoint far;
+    far.distance = bound;
+    return far;
+  }
+  return closest_from_nearest(x, nearest);
+}
+
+WallPoint WallQueries::closest_from_nearest(const Vec3& x, double nearest) const {
   thread_local std::vector<int> candidates;  // kept, so that repeated queries allocate nothing
-  // The closest point y of panel j: |x - c_j| <= |x - y| + |y - c_j| <= sqrt(d2) + corner_reach_
+  // The closest point y of panel j: |x - c_j| <= |x - y| + |y - c_j| <= nearest + corner_reach_
   // (a triangle's farthest point from its centroid is a corner). The margin keeps the panels that
   // tie with it to rounding.
-  const double nearest = std::sqrt(d2);
   centroids_.query(x.x, x.y, x.z, nearest + corner_reach_ + 1e-9 * (1 + nearest + corner_reach_),
                    candidates);
   return closest_among(x, candidates);
@@ -198,8 +215,9 @@ WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance,
     const Vec3 x{ps.x[i], ps.y[i], ps.z[i]};
     // Farther than min_distance from the bounding box: in the fluid and far enough.
     if (!near(x, min_distance)) continue;
-    const bool found = static_cast<std::size_t>(i) < known.size() && known[i].panel >= 0;
-    const WallPoint w = found ? known[i] : closest(x);
+    const bool listed = static_cast<std::size_t>(i) < known.size();
+    if (listed && known[i].panel < 0 && known[i].distance >= min_distance) continue;  // far
+    const WallPoint w = listed && known[i].panel >= 0 ? known[i] : closest(x);
     if (w.distance >= min_distance) continue;
     double target = w.distance;
     if (target < 0) {

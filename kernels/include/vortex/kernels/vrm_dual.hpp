@@ -141,32 +141,100 @@ VORTEX_HD Direction cholesky_direction(const double (&h)[K][K], const double* r,
 
 }  // namespace detail
 
-// The fractions of least weighted norm of m neighbours at offsets d (3 m values) for the moments
-// b[K]; a.f gets them. `cholesky_first` false takes every direction from the fallback's
-// eigendecomposition (the host's reference path). `residual` gets the max-norm moment residual,
-// `iterations` the Newton count.
+// One solve between its Newton iterations, so that it can run one iteration at a time (the
+// device's threads each take the next owner's iterations as soon as theirs is done). The dots of
+// an accepted trial point are kept for the next iteration; a solve resumed elsewhere recomputes
+// them from lambda, which gives the same values (the same products, lambda being that trial point).
+template <int K>
+struct DualSolve {
+  double lambda[K];
+  double scale;  // of the regularization: max(1, trace of the full Hessian / K)
+  double tol, loose, null_floor;
+  double residual = 0;
+  int it = 0;
+  bool dots_known = false;  // dots holds a_q . lambda already (from the accepted trial)
+  bool swapped = false;     // the trial's dots are in a.dots' place and the reverse
+  bool ok = false;
+  bool empty = false;  // no neighbours: no solution, and nothing reported
+};
+
+enum class Progress { running, done, deferred };
+
+// The solve's limits from its moments b: converged residuals sit at 1e-16..1e-12 (rounding of the
+// K x K solves); a stalled line search below `loose` is rounding too, not infeasibility.
+template <int K>
+VORTEX_HD void dual_limits(const double* b, DualSolve<K>& s) {
+  double b_max = 0;
+  for (int i = 0; i < K; ++i) b_max = fmax(b_max, fabs(b[i]));
+  const double size = fmax(1.0, b_max);
+  s.tol = 1e-12 * size;
+  s.loose = 1e-9 * size;
+  s.null_floor = 1e-13 * detail::norm<K>(b);  // a smaller part outside H's range is rounding
+}
+
+// A solve taken up again after dual_start and any iterations elsewhere: the caller's arrays hold
+// inv_c again (inverse_weight of each offset), s.lambda, s.scale and s.it are the saved ones.
+template <int K>
+VORTEX_HD void dual_resume(const double* b, DualSolve<K>& s) {
+  dual_limits<K>(b, s);
+  s.residual = 0;
+  s.dots_known = s.swapped = s.ok = s.empty = false;
+}
+
+// The start: the weights, and the multipliers of the problem without the sign constraints: exact
+// where all neighbours' rows are well conditioned (then, if every fraction is positive, already
+// the solution), regularized otherwise.
 template <int K, class Fallback>
-VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, DualArrays a,
-                                    bool cholesky_first, Fallback& fallback, double* residual_out,
-                                    int* iterations_out) {
+VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArrays a,
+                              bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
   for (int q = 0; q < m; ++q) {
     a.f[q] = 0;
     a.inv_c[q] = inverse_weight(d + 3 * q);
   }
-  if (m == 0) return Outcome::no_solution;
+  s = DualSolve<K>{};
+  if (m == 0) {
+    s.empty = true;
+    return Progress::done;
+  }
+  dual_limits<K>(b, s);
+  double h_all[K][K] = {};
+  for (int q = 0; q < m; ++q) {
+    double row[K];
+    moment_row<K>(d + 3 * q, row);
+    for (int j = 0; j < K; ++j) {
+      const double wa = a.inv_c[q] * row[j];
+      for (int i = j; i < K; ++i) h_all[i][j] += row[i] * wa;
+    }
+  }
+  double trace = 0;
+  for (int i = 0; i < K; ++i) trace += h_all[i][i];
+  s.scale = fmax(1.0, trace / K);
+  vortex::detail::SmallCholesky<K> start;
+  if (cholesky_first && start.factor(K, [&](int i, int j) { return h_all[i][j]; })) {
+    start.solve(b, s.lambda);
+  } else {
+    for (int i = 0; i < K; ++i) h_all[i][i] += 1e-8 * s.scale;
+    if (!fallback.regularized_solve(h_all, 0.0, b, s.lambda)) return Progress::deferred;
+  }
+  return Progress::running;
+}
+
+// One iteration. It works with the active neighbours (a_q . lambda > 0). Their rows need not span
+// all K moments (a lattice stencil has no xy products, say), so the generalized Hessian
+// H = sum_active a_q a_q^T / c_q may be singular: the residual's part in its null space is
+// handled by an exact step to the next breakpoint, the part in its range by Newton's method.
+// A Newton trial point is accepted when the dual rises enough (Armijo) or, near the solution
+// where that rise is below the rounding of the dual value, when the moment residual falls.
+// At most 80 iterations are taken.
+template <int K, class Fallback>
+VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArrays a,
+                                bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
   const double* inv_c = a.inv_c;
   double* f = a.f;
-  double* dots = a.dots;
-  double* trial_dots = a.trial_dots;
-  // Converged residuals sit at 1e-16..1e-12 (rounding of the K x K solves); a stalled line
-  // search below `loose` is rounding too, not infeasibility.
-  double b_max = 0;
-  for (int i = 0; i < K; ++i) b_max = fmax(b_max, fabs(b[i]));
-  const double size = fmax(1.0, b_max);
-  const double tol = 1e-12 * size;
-  const double loose = 1e-9 * size;
-  const double null_floor =
-      1e-13 * detail::norm<K>(b);  // a smaller part outside H's range is rounding
+  double* dots = s.swapped ? a.trial_dots : a.dots;
+  double* trial_dots = s.swapped ? a.dots : a.trial_dots;
+  double* lambda = s.lambda;
+  const double scale = s.scale;
 
   auto row_dot = [&](int q, const double* v) {
     double row[K];
@@ -213,37 +281,6 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
     for (int i = 0; i < K; ++i) worst = fmax(worst, fabs(r[i]));
     return worst;
   };
-
-  // Start from the multipliers of the problem without the sign constraints: exact where all
-  // neighbours' rows are well conditioned (then, if every fraction is positive, already the
-  // solution), regularized otherwise.
-  double h_all[K][K] = {};
-  for (int q = 0; q < m; ++q) {
-    double row[K];
-    moment_row<K>(d + 3 * q, row);
-    add_row(h_all, row, q);
-  }
-  double trace = 0;
-  for (int i = 0; i < K; ++i) trace += h_all[i][i];
-  const double scale = fmax(1.0, trace / K);
-  double lambda[K];
-  {
-    vortex::detail::SmallCholesky<K> start;
-    if (cholesky_first && start.factor(K, [&](int i, int j) { return h_all[i][j]; })) {
-      start.solve(b, lambda);
-    } else {
-      for (int i = 0; i < K; ++i) h_all[i][i] += 1e-8 * scale;
-      if (!fallback.regularized_solve(h_all, 0.0, b, lambda)) return Outcome::deferred;
-    }
-  }
-
-  // Each iteration works with the active neighbours (a_q . lambda > 0). Their rows need not span
-  // all K moments (a lattice stencil has no xy products, say), so the generalized Hessian
-  // H = sum_active a_q a_q^T / c_q may be singular: the residual's part in its null space is
-  // handled by an exact step to the next breakpoint, the part in its range by Newton's method.
-  // A Newton trial point is accepted when the dual rises enough (Armijo) or, near the solution
-  // where that rise is below the rounding of the dual value, when the moment residual falls.
-  bool dots_known = false;  // dots holds a_q . lambda already (from the accepted trial)
   auto ascend = [&](const double* step, double slope, double d0, double r0) {
     if (!(slope > 0)) return false;
     for (double alpha = 1; alpha > 1e-4; alpha *= 0.5) {
@@ -251,87 +288,109 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
       for (int i = 0; i < K; ++i) trial[i] = lambda[i] + alpha * step[i];
       if (dual_value(trial) >= d0 + 1e-4 * alpha * slope || residual_at_trial() < 0.5 * r0) {
         for (int i = 0; i < K; ++i) lambda[i] = trial[i];
+        s.swapped = !s.swapped;  // the trial's dots are lambda's now
         double* swap = dots;
         dots = trial_dots;
         trial_dots = swap;
-        dots_known = true;
+        s.dots_known = true;
         return true;
       }
     }
     return false;
   };
-  double residual = 0;
-  int it = 0;
-  bool ok = false;
-  for (; it < 80; ++it) {
-    double r[K], h[K][K] = {};
-    for (int i = 0; i < K; ++i) r[i] = b[i];
-    int active[K], k = 0;  // the first K active neighbours, and how many there are
-    for (int q = 0; q < m; ++q) {
-      double row[K];
-      moment_row<K>(d + 3 * q, row);
-      const double t = dots_known ? dots[q] : (dots[q] = detail::dot<K>(row, lambda));
-      if (t > 0) {
-        f[q] = t * inv_c[q];
-        for (int i = 0; i < K; ++i) r[i] -= f[q] * row[i];
-        add_row(h, row, q);
-        if (k < K) active[k] = q;
-        ++k;
-      } else {
-        f[q] = 0;
-      }
+  // The end of an iteration that goes on to the next one.
+  auto next = [&]() { return ++s.it < 80 ? Progress::running : Progress::done; };
+
+  double r[K], h[K][K] = {};
+  for (int i = 0; i < K; ++i) r[i] = b[i];
+  int active[K], k = 0;  // the first K active neighbours, and how many there are
+  for (int q = 0; q < m; ++q) {
+    double row[K];
+    moment_row<K>(d + 3 * q, row);
+    const double t = s.dots_known ? dots[q] : (dots[q] = detail::dot<K>(row, lambda));
+    if (t > 0) {
+      f[q] = t * inv_c[q];
+      for (int i = 0; i < K; ++i) r[i] -= f[q] * row[i];
+      add_row(h, row, q);
+      if (k < K) active[k] = q;
+      ++k;
+    } else {
+      f[q] = 0;
     }
-    residual = 0;
-    bool finite = true;
-    for (int i = 0; i < K; ++i) {
-      const double e = fabs(r[i]);
-      finite = finite && e < HUGE_VAL;  // false for inf and NaN
-      residual = fmax(residual, e);
-    }
-    if (!finite) break;
-    if (residual <= tol) {
-      ok = true;
-      break;
-    }
-    const double d0 = dual_at_dots(lambda);
-    double step[K];
-    Direction direction = Direction::unknown;
-    if (cholesky_first)
-      direction = detail::cholesky_direction<K>(h, r, d, inv_c, active, k, null_floor, step);
-    if (direction == Direction::unknown) {
-      direction = fallback.eigen_direction(h, r, null_floor, step);
-      if (direction == Direction::unknown) return Outcome::deferred;
-    }
-    if (direction == Direction::null_space) {
-      // Moments the active neighbours cannot reach: along v, the residual's part outside the
-      // active rows' range, the dual rises linearly until an inactive neighbour q with
-      // a_q . v > 0 turns active. Step just past the first such point; if there is none, the
-      // dual is unbounded and no non-negative solution exists.
-      const double* v = step;
-      double length = HUGE_VAL;
-      for (int q = 0; q < m; ++q) {
-        const double t = dots[q], rate = row_dot(q, v);
-        if (t <= 0 && rate > 0) length = fmin(length, -t / rate);
-      }
-      if (length == HUGE_VAL) break;
-      const double move = length * (1 + 1e-9) + 1e-12 / detail::norm<K>(v);
-      for (int i = 0; i < K; ++i) lambda[i] += move * v[i];
-      dots_known = false;
-      continue;
-    }
-    // A Newton step with backtracking; damped steps if it does not ascend.
-    bool stepped = ascend(step, detail::dot<K>(r, step), d0, residual);
-    for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
-      double damped[K];
-      if (!fallback.regularized_solve(h, damping * scale, r, damped)) return Outcome::deferred;
-      stepped = ascend(damped, detail::dot<K>(r, damped), d0, residual);
-    }
-    if (!stepped) break;  // no ascent left: rounding level, or the dual is unbounded
   }
-  if (residual_out) *residual_out = residual;
-  if (iterations_out) *iterations_out = it;
-  if (!ok && residual <= loose) ok = true;  // stalled at rounding level
-  return ok ? Outcome::solved : Outcome::no_solution;
+  double residual = 0;
+  bool finite = true;
+  for (int i = 0; i < K; ++i) {
+    const double e = fabs(r[i]);
+    finite = finite && e < HUGE_VAL;  // false for inf and NaN
+    residual = fmax(residual, e);
+  }
+  s.residual = residual;
+  if (!finite) return Progress::done;
+  if (residual <= s.tol) {
+    s.ok = true;
+    return Progress::done;
+  }
+  const double d0 = dual_at_dots(lambda);
+  double step[K];
+  Direction direction = Direction::unknown;
+  if (cholesky_first)
+    direction = detail::cholesky_direction<K>(h, r, d, inv_c, active, k, s.null_floor, step);
+  if (direction == Direction::unknown) {
+    direction = fallback.eigen_direction(h, r, s.null_floor, step);
+    if (direction == Direction::unknown) return Progress::deferred;
+  }
+  if (direction == Direction::null_space) {
+    // Moments the active neighbours cannot reach: along v, the residual's part outside the
+    // active rows' range, the dual rises linearly until an inactive neighbour q with
+    // a_q . v > 0 turns active. Step just past the first such point; if there is none, the
+    // dual is unbounded and no non-negative solution exists.
+    const double* v = step;
+    double length = HUGE_VAL;
+    for (int q = 0; q < m; ++q) {
+      const double t = dots[q], rate = row_dot(q, v);
+      if (t <= 0 && rate > 0) length = fmin(length, -t / rate);
+    }
+    if (length == HUGE_VAL) return Progress::done;
+    const double move = length * (1 + 1e-9) + 1e-12 / detail::norm<K>(v);
+    for (int i = 0; i < K; ++i) lambda[i] += move * v[i];
+    s.dots_known = false;
+    return next();
+  }
+  // A Newton step with backtracking; damped steps if it does not ascend.
+  bool stepped = ascend(step, detail::dot<K>(r, step), d0, residual);
+  for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
+    double damped[K];
+    if (!fallback.regularized_solve(h, damping * scale, r, damped)) return Progress::deferred;
+    stepped = ascend(damped, detail::dot<K>(r, damped), d0, residual);
+  }
+  if (!stepped) return Progress::done;  // no ascent left: rounding level, or the dual is unbounded
+  return next();
+}
+
+// The outcome of a solve that is done (a.f holds the fractions of its last iteration).
+template <int K>
+VORTEX_HD Outcome dual_outcome(const DualSolve<K>& s, double* residual_out, int* iterations_out) {
+  if (s.empty) return Outcome::no_solution;
+  if (residual_out) *residual_out = s.residual;
+  if (iterations_out) *iterations_out = s.it;
+  return s.ok || s.residual <= s.loose ? Outcome::solved  // below `loose`: stalled at rounding
+                                       : Outcome::no_solution;
+}
+
+// The fractions of least weighted norm of m neighbours at offsets d (3 m values) for the moments
+// b[K]; a.f gets them. `cholesky_first` false takes every direction from the fallback's
+// eigendecomposition (the host's reference path). `residual` gets the max-norm moment residual,
+// `iterations` the Newton count.
+template <int K, class Fallback>
+VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, DualArrays a,
+                                    bool cholesky_first, Fallback& fallback, double* residual_out,
+                                    int* iterations_out) {
+  DualSolve<K> s;
+  Progress p = dual_start<K>(m, d, b, a, cholesky_first, fallback, s);
+  while (p == Progress::running) p = dual_iterate<K>(m, d, b, a, cholesky_first, fallback, s);
+  if (p == Progress::deferred) return Outcome::deferred;
+  return dual_outcome<K>(s, residual_out, iterations_out);
 }
 
 // The redistribution fractions of one particle (vortex/vrm.hpp): the ten moments b, the particle

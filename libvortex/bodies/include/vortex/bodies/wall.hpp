@@ -20,6 +20,9 @@
 
 namespace vortex::bodies {
 
+// A closest wall point; panel -1 where none was looked for, or where the wall was found farther
+// than the reach asked for (closest_within): then `distance`, if above 0, is a lower bound of the
+// distance to the wall.
 struct WallPoint {
   int panel = -1;
   Vec3 point;           // closest point on the surface
@@ -40,6 +43,9 @@ class WallQueries {
   explicit WallQueries(const Surface& surface);
 
   WallPoint closest(const Vec3& x) const;
+  // closest(x) where the wall may lie within `reach` of x; else panel -1 and a lower bound of the
+  // distance, above `reach`, found from the nearest centroid alone (no panel is tested).
+  WallPoint closest_within(const Vec3& x, double reach) const;
   bool inside(const Vec3& x) const { return closest(x).distance < 0; }
   // Panels whose centroid lies within r of x.
   void panels_near(const Vec3& x, double r, std::vector<int>& out) const {
@@ -60,7 +66,8 @@ class WallQueries {
 
   // Reflects every particle inside the body across the wall to the fluid side (strength kept),
   // then moves every particle closer than `min_distance` out along the normal to that distance.
-  // `known`: closest points already found for the first particles (panel -1: not found).
+  // `known`: closest points already found for the first particles (panel -1: not found, or a
+  // lower bound of the distance).
   WallStats keep_in_fluid(ParticleSet& particles, double min_distance,
                           const std::vector<WallPoint>& known = {}) const;
 
@@ -73,6 +80,8 @@ class WallQueries {
   // The closest point to x among `candidates`: ascending panel indices that include every panel
   // whose centroid lies within (an upper bound of x's distance) + corner_reach_ of x.
   WallPoint closest_among(const Vec3& x, const std::vector<int>& candidates) const;
+  // closest(x) given the distance to the nearest centroid.
+  WallPoint closest_from_nearest(const Vec3& x, double nearest) const;
 
   const Surface* surface_;
   std::uint64_t id_;  // tells this instance's panels kept by blocked() from another's
