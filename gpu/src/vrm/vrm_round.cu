@@ -1,5 +1,6 @@
 // The VRM's first round on the GPU (vortex/gpu/vrm_round.hpp).
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "vortex/gpu/buffer.hpp"
@@ -15,76 +16,179 @@ namespace {
 
 constexpr int kMax = kVrmMaxNeighbors;
 constexpr int kThreads = 128;
+// Newton iterations an owner takes in the first kernel: most owners are done by then, and a warp
+// waits no longer than this for its slowest. The others go on in the second kernel, whose threads
+// each take the next unfinished owner as soon as theirs is done.
+constexpr int kFirstIterations = 4;
+// An unfinished owner's saved solve: its multipliers, the regularization's scale, the iterations.
+constexpr int kSaved = 12;
+// Outcome of an owner the first kernel left unfinished (never returned).
+constexpr std::int8_t kUnfinished = 3;
 
 struct Moments {
   double b[10];
 };
 
-// One thread per owner: its neighbours within R, ascending; their offsets in units of h; the
-// shared dual solve. Solved owners write their lists to their fixed slots (kMax entries each).
-__global__ void vrm_round_kernel(
-    GridView grid, const double* __restrict__ x, const double* __restrict__ y,
-    const double* __restrict__ z, const std::int32_t* __restrict__ owners, int count, double radius,
-    double inv_h, Moments moments, const std::int32_t* __restrict__ moment_row,
-    const double* __restrict__ own_moments, const double* __restrict__ distance,
-    std::int8_t* __restrict__ outcome, std::int32_t* __restrict__ sizes,
-    double* __restrict__ residual, std::int32_t* __restrict__ slot_neighbors,
-    double* __restrict__ slot_fractions) {
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= count) return;
-  const std::int32_t i = owners[t];
-  const double xi = x[i], yi = y[i], zi = z[i];
-  std::int32_t nb[kMax];
-  int m = 0;
-  grid_query(grid, xi, yi, zi, radius, [&](std::int32_t j) {
-    if (distance != nullptr && distance[j] < 0) return;  // inside the body
-    if (m < kMax) nb[m] = j;
-    ++m;
-  });
-  sizes[t] = 0;
-  residual[t] = 0;
-  if (m > kMax) {
-    outcome[t] = kVrmDeferred;
-    return;
-  }
-  for (int a = 1; a < m; ++a) {  // ascending, as the host's search
-    const std::int32_t v = nb[a];
-    int b = a - 1;
-    for (; b >= 0 && nb[b] > v; --b) nb[b + 1] = nb[b];
-    nb[b + 1] = v;
-  }
-  double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
+// The arrays both kernels read and write.
+struct RoundArrays {
+  const double *x, *y, *z;         // the particles, in their own order
+  const std::int32_t* owners;      // the owners to solve
+  double inv_h;                    // 1 / h: offsets are taken in units of h
+  Moments moments;                 // the free-space moments
+  const std::int32_t* moment_row;  // per owner, its row of own_moments or -1 (may be null)
+  const double* own_moments;
+  std::int8_t* outcome;          // per owner
+  std::int32_t* sizes;           // per owner: its neighbours (0 unless solved)
+  double* residual;              // per owner
+  std::int32_t* slot_neighbors;  // per owner, kMax slots: its neighbours, ascending
+  double* slot_fractions;        // per owner, kMax slots: their fractions
+  double* saved;                 // per owner, kSaved values: an unfinished solve
+  std::int32_t* queue;           // the owners left unfinished
+  int* queued;                   // how many
+  int* taken;                    // how many the second kernel's threads have taken
+};
+
+// An owner's moments: its own row where it has one.
+__device__ const double* owner_moments(const RoundArrays& a, int t) {
+  const std::int32_t row = a.moment_row ? a.moment_row[t] : -1;
+  return row >= 0 ? a.own_moments + 10 * static_cast<std::size_t>(row) : a.moments.b;
+}
+
+// The offsets of an owner's m neighbours nb (units of h) and its own place among them.
+__device__ int owner_offsets(const RoundArrays& a, std::int32_t i, const std::int32_t* nb, int m,
+                             double* d) {
+  const double xi = a.x[i], yi = a.y[i], zi = a.z[i];
   int self = -1;
   for (int k = 0; k < m; ++k) {
     const std::int32_t j = nb[k];
     if (j == i) self = k;
-    d[3 * k] = (x[j] - xi) * inv_h;
-    d[3 * k + 1] = (y[j] - yi) * inv_h;
-    d[3 * k + 2] = (z[j] - zi) * inv_h;
+    d[3 * k] = (a.x[j] - xi) * a.inv_h;
+    d[3 * k + 1] = (a.y[j] - yi) * a.inv_h;
+    d[3 * k + 2] = (a.z[j] - zi) * a.inv_h;
   }
-  const std::int32_t row = moment_row ? moment_row[t] : -1;
-  const double* b = row >= 0 ? own_moments + 10 * static_cast<std::size_t>(row) : moments.b;
-  vrm::NoFallback fallback;
+  return self;
+}
+
+// A finished solve's outcome and, where solved, its fractions (its neighbours are in their slots).
+__device__ void finish_owner(const RoundArrays& a, int t, int m, int self, double* f,
+                             vrm::Progress p, const vrm::DualSolve<10>& s) {
+  if (p == vrm::Progress::deferred) {
+    a.outcome[t] = kVrmDeferred;
+    return;
+  }
   double res = 0;
-  const vrm::Outcome o = vrm::solve_redistribution(m, d, self, b, {inv_c, f, dots, trial}, true,
-                                                   fallback, &res, nullptr);
-  residual[t] = res;
-  if (o == vrm::Outcome::deferred) {
-    outcome[t] = kVrmDeferred;
+  const vrm::Outcome o = vrm::own_share(m, self, f, vrm::dual_outcome<10>(s, &res, nullptr));
+  a.residual[t] = res;
+  if (o != vrm::Outcome::solved) {
+    a.outcome[t] = kVrmNoSolution;
     return;
   }
-  if (o == vrm::Outcome::no_solution) {
-    outcome[t] = kVrmNoSolution;
+  a.outcome[t] = kVrmSolved;
+  a.sizes[t] = m;
+  double* out_f = a.slot_fractions + static_cast<std::size_t>(t) * kMax;
+  for (int k = 0; k < m; ++k) out_f[k] = f[k];
+}
+
+// One thread per owner: its neighbours within R, ascending (kept in its slots); their offsets in
+// units of h; the shared dual solve's start and its first iterations. An owner not done by then
+// is saved and queued for vrm_resume_kernel.
+__global__ void vrm_round_kernel(GridView grid, RoundArrays a, int count, double radius,
+                                 const double* __restrict__ distance) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= count) return;
+  const std::int32_t i = a.owners[t];
+  std::int32_t* nb = a.slot_neighbors + static_cast<std::size_t>(t) * kMax;
+  int m = 0;
+  grid_query(grid, a.x[i], a.y[i], a.z[i], radius, [&](std::int32_t j) {
+    if (distance != nullptr && distance[j] < 0) return;  // inside the body
+    if (m < kMax) nb[m] = j;
+    ++m;
+  });
+  a.sizes[t] = 0;
+  a.residual[t] = 0;
+  if (m > kMax) {
+    a.outcome[t] = kVrmDeferred;
     return;
   }
-  outcome[t] = kVrmSolved;
-  sizes[t] = m;
-  std::int32_t* out_nb = slot_neighbors + static_cast<std::size_t>(t) * kMax;
-  double* out_f = slot_fractions + static_cast<std::size_t>(t) * kMax;
-  for (int k = 0; k < m; ++k) {
-    out_nb[k] = nb[k];
-    out_f[k] = f[k];
+  for (int k = 1; k < m; ++k) {  // ascending, as the host's search
+    const std::int32_t v = nb[k];
+    int b = k - 1;
+    for (; b >= 0 && nb[b] > v; --b) nb[b + 1] = nb[b];
+    nb[b + 1] = v;
   }
+  double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
+  const int self = owner_offsets(a, i, nb, m, d);
+  if (m == 0 || self < 0) {  // as vrm::solve_redistribution
+    a.outcome[t] = kVrmNoSolution;
+    return;
+  }
+  const double* b = owner_moments(a, t);
+  const vrm::DualArrays arrays{inv_c, f, dots, trial};
+  vrm::NoFallback fallback;
+  vrm::DualSolve<10> s;
+  vrm::Progress p = vrm::dual_start<10>(m, d, b, arrays, true, fallback, s);
+  for (int k = 0; k < kFirstIterations && p == vrm::Progress::running; ++k)
+    p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
+  if (p != vrm::Progress::running) {
+    finish_owner(a, t, m, self, f, p, s);
+    return;
+  }
+  a.outcome[t] = kUnfinished;
+  a.sizes[t] = m;
+  double* saved = a.saved + static_cast<std::size_t>(t) * kSaved;
+  for (int k = 0; k < 10; ++k) saved[k] = s.lambda[k];
+  saved[10] = s.scale;
+  saved[11] = s.it;
+  a.queue[atomicAdd(a.queued, 1)] = t;
+}
+
+// The unfinished owners, one iteration after another: each thread takes the next queued owner as
+// soon as its own is done, so that the threads of a warp iterate together whatever each owner
+// needs. The order in which owners are taken does not change any owner's result.
+__global__ void vrm_resume_kernel(RoundArrays a) {
+  double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
+  const vrm::DualArrays arrays{inv_c, f, dots, trial};
+  vrm::NoFallback fallback;
+  vrm::DualSolve<10> s;
+  const int queued = *a.queued;
+  int t = -1, m = 0, self = -1;
+  const double* b = nullptr;
+  for (;;) {
+    if (t < 0) {  // the next owner, taken up where the first kernel left it
+      const int at = atomicAdd(a.taken, 1);
+      if (at >= queued) break;
+      t = a.queue[at];
+      m = a.sizes[t];
+      self = owner_offsets(a, a.owners[t], a.slot_neighbors + static_cast<std::size_t>(t) * kMax, m,
+                           d);
+      for (int q = 0; q < m; ++q) inv_c[q] = vrm::inverse_weight(d + 3 * q);
+      b = owner_moments(a, t);
+      const double* saved = a.saved + static_cast<std::size_t>(t) * kSaved;
+      for (int k = 0; k < 10; ++k) s.lambda[k] = saved[k];
+      s.scale = saved[10];
+      s.it = static_cast<int>(saved[11]);
+      vrm::dual_resume<10>(b, s);
+      a.sizes[t] = 0;
+    }
+    const vrm::Progress p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
+    if (p == vrm::Progress::running) continue;
+    finish_owner(a, t, m, self, f, p, s);
+    t = -1;
+  }
+}
+
+// The grid's copy of the coordinates, in its order, from the particles' (a gather on the device
+// rather than a second upload of the same values).
+__global__ void vrm_gather_kernel(int n, const std::int32_t* __restrict__ index,
+                                  const double* __restrict__ x, const double* __restrict__ y,
+                                  const double* __restrict__ z, double* __restrict__ out_x,
+                                  double* __restrict__ out_y, double* __restrict__ out_z) {
+  const int at = blockIdx.x * blockDim.x + threadIdx.x;
+  if (at >= n) return;
+  const std::int32_t j = index[at];
+  out_x[at] = x[j];
+  out_y[at] = y[j];
+  out_z[at] = z[j];
 }
 
 // Marks each solved owner's slot in the per-particle map (cleared to -1 before).
@@ -130,16 +234,20 @@ void download(PinnedBuffer<T>& to, const DeviceBuffer<T>& from, std::size_t n, c
 }  // namespace
 
 struct VrmRoundKernel::Impl {
-  Stream stream;
+  Stream stream, copy;
   DeviceBuffer<GridCell> table;
   DeviceBuffer<double> sorted_x, sorted_y, sorted_z, x, y, z, gx, gy, gz;
   DeviceBuffer<std::int32_t> sorted_index, owners, sizes, slot_of, slot_neighbors, moment_row;
-  DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z;
+  DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved;
+  DeviceBuffer<std::int32_t> queue;
+  DeviceBuffer<int> counters;  // queued, taken
+  int resume_blocks = 0;       // the resume kernel's grid: as many blocks as run at once
   DeviceBuffer<std::int8_t> outcome;
   PinnedBuffer<std::int8_t> host_outcome;
   PinnedBuffer<std::int32_t> host_sizes;
   PinnedBuffer<double> host_residual, host_x, host_y, host_z;
   Event start, uploaded, solved, handed_over;  // the phases' times
+  Event strengths{cudaEventDisableTiming};     // the strengths are on the device
   Event downloaded{cudaEventBlockingSync};     // waited for without spinning
 };
 
@@ -153,27 +261,32 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   if (in.grid.size != n)
     throw std::invalid_argument("VRM on the GPU: the grid must hold exactly the given particles");
   m.start.record(m.stream);
-  // The grid and the particles.
+  // What the solves read first; the strengths, which only the hand-over reads, on a stream of
+  // their own, so that their copy runs beside the solves.
   GridView grid = in.grid;
   upload(m.table, in.grid.table, in.grid.slots, s);
-  upload(m.sorted_x, in.grid.x, in.grid.size, s);
-  upload(m.sorted_y, in.grid.y, in.grid.size, s);
-  upload(m.sorted_z, in.grid.z, in.grid.size, s);
   upload(m.sorted_index, in.grid.index, in.grid.size, s);
-  grid.table = m.table.data();
-  grid.x = m.sorted_x.data();
-  grid.y = m.sorted_y.data();
-  grid.z = m.sorted_z.data();
-  grid.index = m.sorted_index.data();
-  DeviceBuffer<double>* particles[6] = {&m.x, &m.y, &m.z, &m.gx, &m.gy, &m.gz};
-  const double* given[6] = {in.x, in.y, in.z, in.gx, in.gy, in.gz};
-  for (int k = 0; k < 6; ++k) upload(*particles[k], given[k], n, s);
+  upload(m.x, in.x, n, s);
+  upload(m.y, in.y, n, s);
+  upload(m.z, in.z, n, s);
   upload(m.owners, in.owners, count, s);
   if (in.distance != nullptr) upload(m.distance, in.distance, n, s);
   const bool own = in.moment_row != nullptr;
   if (own) {
     upload(m.moment_row, in.moment_row, count, s);
     upload(m.own_moments, in.own_moments, 10 * in.own_count, s);
+  }
+  grid.table = m.table.data();
+  grid.x = m.sorted_x.reserve(n + 1);
+  grid.y = m.sorted_y.reserve(n + 1);
+  grid.z = m.sorted_z.reserve(n + 1);
+  grid.index = m.sorted_index.data();
+  const int n_owners = static_cast<int>(count), n_points = static_cast<int>(n);
+  if (n > 0) {
+    vrm_gather_kernel<<<(n_points + kThreads - 1) / kThreads, kThreads, 0, s>>>(
+        n_points, m.sorted_index.data(), m.x.data(), m.y.data(), m.z.data(), m.sorted_x.data(),
+        m.sorted_y.data(), m.sorted_z.data());
+    VORTEX_CUDA_CHECK_LAUNCH("vrm_gather_kernel");
   }
   m.outcome.reserve(count + 1);
   m.sizes.reserve(count + 1);
@@ -186,19 +299,53 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   m.sum_z.reserve(n + 1);
   Moments moments;
   for (int k = 0; k < 10; ++k) moments.b[k] = in.moments[k];
-  const int n_owners = static_cast<int>(count), n_points = static_cast<int>(n);
   m.uploaded.record(m.stream);
   // The solves, then each particle's share of the solved owners' strengths.
   if (count > 0) {
+    m.saved.reserve(count * kSaved);
+    m.queue.reserve(count);
+    int* counters = m.counters.reserve(2);
+    VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, 2 * sizeof(int), s));
+    const RoundArrays arrays{m.x.data(),
+                             m.y.data(),
+                             m.z.data(),
+                             m.owners.data(),
+                             1.0 / in.spacing,
+                             moments,
+                             own ? m.moment_row.data() : nullptr,
+                             own ? m.own_moments.data() : nullptr,
+                             m.outcome.data(),
+                             m.sizes.data(),
+                             m.residual.data(),
+                             m.slot_neighbors.data(),
+                             m.slot_fractions.data(),
+                             m.saved.data(),
+                             m.queue.data(),
+                             counters,
+                             counters + 1};
+    if (m.resume_blocks == 0) {
+      int per_sm = 0, device = 0, sms = 0;
+      VORTEX_CUDA_CHECK(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vrm_resume_kernel, kThreads, 0));
+      VORTEX_CUDA_CHECK(cudaGetDevice(&device));
+      VORTEX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      m.resume_blocks = std::max(1, per_sm * sms);
+    }
     vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
-        grid, m.x.data(), m.y.data(), m.z.data(), m.owners.data(), n_owners, in.radius,
-        1.0 / in.spacing, moments, own ? m.moment_row.data() : nullptr,
-        own ? m.own_moments.data() : nullptr, in.distance ? m.distance.data() : nullptr,
-        m.outcome.data(), m.sizes.data(), m.residual.data(), m.slot_neighbors.data(),
-        m.slot_fractions.data());
+        grid, arrays, n_owners, in.radius, in.distance ? m.distance.data() : nullptr);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
+    vrm_resume_kernel<<<m.resume_blocks, kThreads, 0, s>>>(arrays);
+    VORTEX_CUDA_CHECK_LAUNCH("vrm_resume_kernel");
   }
   m.solved.record(m.stream);
+  // The strengths' copy (pageable memory: the call returns once they are staged) while the
+  // device solves.
+  cudaStream_t c = m.copy.get();
+  upload(m.gx, in.gx, n, c);
+  upload(m.gy, in.gy, n, c);
+  upload(m.gz, in.gz, n, c);
+  m.strengths.record(m.copy);
+  m.stream.wait(m.strengths.get());
   if (n > 0) {
     VORTEX_CUDA_CHECK(cudaMemsetAsync(m.slot_of.data(), 0xFF, n * sizeof(std::int32_t), s));
     if (count > 0) {

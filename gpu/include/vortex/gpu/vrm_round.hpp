@@ -2,11 +2,15 @@
 // The VRM's first round on the GPU (vortex/vrm.hpp): for each owner it is given, one thread finds
 // the particles within R on the host's grid of cells (vortex/kernels/grid_cells.hpp), in ascending
 // order as the host's search returns them, and solves for their non-negative fractions by the
-// dual method the host runs too (vortex/kernels/vrm_dual.hpp). Owners with more neighbours than
-// kVrmMaxNeighbors, and solves that need a step only the host takes (an eigendecomposition or an
-// LDL^T factorization), come back `deferred` for the host to solve. The solved owners' lists stay
-// on the device: every particle gathers what they give it (vortex/kernels/vrm_handover.hpp), and
-// only these sums come back.
+// dual method the host runs too (vortex/kernels/vrm_dual.hpp): the first few Newton iterations in
+// that thread, the rest of the owners still unsolved in a second kernel whose threads each take the
+// next of them as soon as their own is done (a warp no longer waits for its slowest owner's many
+// iterations). The particles' coordinates and strengths are copied once, the strengths beside the
+// solves; the grid's sorted copy of the coordinates is gathered on the device. Owners with more
+// neighbours than kVrmMaxNeighbors, and solves that need a step only the host takes (an
+// eigendecomposition or an LDL^T factorization), come back `deferred` for the host to solve. The
+// solved owners' lists stay on the device: every particle gathers what they give it
+// (vortex/kernels/vrm_handover.hpp), and only these sums come back.
 
 #include <cstddef>
 #include <cstdint>

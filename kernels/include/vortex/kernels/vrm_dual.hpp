@@ -393,10 +393,20 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
   return dual_outcome<K>(s, residual_out, iterations_out);
 }
 
+// The outcome of a redistribution from that of its non-negative solve: where solved, the
+// particle's own share f[self] is reset to 1 - sum of the others (so that the strength it hands
+// on sums to its own to rounding), and a share below -1e-12 counts as no solution.
+VORTEX_HD Outcome own_share(int m, int self, double* f, Outcome outcome) {
+  if (outcome != Outcome::solved) return outcome;
+  double others = 0;
+  for (int q = 0; q < m; ++q)
+    if (q != self) others += f[q];
+  f[self] = 1.0 - others;
+  return f[self] >= -1e-12 ? Outcome::solved : Outcome::no_solution;
+}
+
 // The redistribution fractions of one particle (vortex/vrm.hpp): the ten moments b, the particle
-// itself at index `self` of the m offsets. On success the particle's own share is reset to
-// 1 - sum of the others (so that the strength it hands on sums to its own to rounding), and a
-// share below -1e-12 counts as no solution.
+// itself at index `self` of the m offsets; its own share as own_share() sets it.
 template <class Fallback>
 VORTEX_HD Outcome solve_redistribution(int m, const double* d, int self, const double* b,
                                        DualArrays a, bool cholesky_first, Fallback& fallback,
@@ -405,14 +415,9 @@ VORTEX_HD Outcome solve_redistribution(int m, const double* d, int self, const d
     for (int q = 0; q < m; ++q) a.f[q] = 0;
     return Outcome::no_solution;
   }
-  const Outcome outcome =
-      solve_nonnegative<10>(m, d, b, a, cholesky_first, fallback, residual, iterations);
-  if (outcome != Outcome::solved) return outcome;
-  double others = 0;
-  for (int q = 0; q < m; ++q)
-    if (q != self) others += a.f[q];
-  a.f[self] = 1.0 - others;
-  return a.f[self] >= -1e-12 ? Outcome::solved : Outcome::no_solution;
+  return own_share(
+      m, self, a.f,
+      solve_nonnegative<10>(m, d, b, a, cholesky_first, fallback, residual, iterations));
 }
 
 }  // namespace vortex::vrm
