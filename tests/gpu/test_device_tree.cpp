@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "backend/tree_plan.hpp"
-#include "cuda/staging_ring.hpp"
 #include "cuda/tree_shape.hpp"
 #include "support/reference.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device_plan.hpp"
 #include "vortex/gpu/device_tree.hpp"
+#include "vortex/gpu/staging_ring.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/tree_launch.hpp"
 #include "vortex/interaction_lists.hpp"
@@ -302,16 +302,16 @@ namespace {
 // leaves the source free to change once upload returns.
 TEST(StagingRing, MovesArraysOfManySlotsExactly) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  const std::size_t slot = detail::StagingRing::kSlotBytes;
+  const std::size_t slot = gpu::StagingRing::kSlotBytes;
   for (std::size_t bytes :
-       {std::size_t(1), slot - 3, 3 * slot, (2 * detail::StagingRing::kSlots + 1) * slot + 12345}) {
+       {std::size_t(1), slot - 3, 3 * slot, (2 * gpu::StagingRing::kSlots + 1) * slot + 12345}) {
     std::vector<unsigned char> host(bytes), back(bytes + 1, 0xAB);
     for (std::size_t i = 0; i < bytes; ++i)
       host[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
     const std::vector<unsigned char> expected = host;
     gpu::DeviceBuffer<unsigned char> device(bytes);
     gpu::Stream stream;
-    detail::StagingRing ring;
+    gpu::StagingRing ring;
     ring.upload(device.data(), host.data(), bytes, stream.get());
     std::fill(host.begin(), host.end(), 0);  // upload has returned: the source may change
     ring.download(back.data() + 1, device.data(), bytes, stream.get());

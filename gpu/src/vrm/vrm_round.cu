@@ -5,6 +5,7 @@
 
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
+#include "vortex/gpu/staging_ring.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/vrm_round.hpp"
 #include "vortex/kernels/vrm_dual.hpp"
@@ -23,7 +24,7 @@ constexpr int kFirstIterations = 4;
 // An unfinished owner's saved solve: its multipliers, the regularization's scale, the iterations.
 constexpr int kSaved = 12;
 // Outcome of an owner the first kernel left unfinished (never returned).
-constexpr std::int8_t kUnfinished = 3;
+constexpr std::int8_t kUnfinished = 4;
 
 struct Moments {
   double b[10];
@@ -107,7 +108,7 @@ __global__ void vrm_round_kernel(GridView grid, RoundArrays a, int count, double
   a.sizes[t] = 0;
   a.residual[t] = 0;
   if (m > kMax) {
-    a.outcome[t] = kVrmDeferred;
+    a.outcome[t] = kVrmCrowded;
     return;
   }
   for (int k = 1; k < m; ++k) {  // ascending, as the host's search
@@ -223,6 +224,15 @@ void upload(DeviceBuffer<T>& to, const T* from, std::size_t n, cudaStream_t s) {
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(to.reserve(n), from, n * sizeof(T), cudaMemcpyHostToDevice, s));
 }
 
+// Through the pinned ring, on a few threads: the host's first round runs beside this on the others.
+constexpr int kCopyThreads = 4;
+
+template <class T>
+void stage(StagingRing& ring, DeviceBuffer<T>& to, const T* from, std::size_t n, cudaStream_t s) {
+  if (n == 0) return;
+  ring.upload(to.reserve(n), from, n * sizeof(T), s, kCopyThreads);
+}
+
 template <class T>
 void download(PinnedBuffer<T>& to, const DeviceBuffer<T>& from, std::size_t n, cudaStream_t s) {
   to.reserve(n > 0 ? n : 1);
@@ -235,6 +245,7 @@ void download(PinnedBuffer<T>& to, const DeviceBuffer<T>& from, std::size_t n, c
 
 struct VrmRoundKernel::Impl {
   Stream stream, copy;
+  StagingRing ring;
   DeviceBuffer<GridCell> table;
   DeviceBuffer<double> sorted_x, sorted_y, sorted_z, x, y, z, gx, gy, gz;
   DeviceBuffer<std::int32_t> sorted_index, owners, sizes, slot_of, slot_neighbors, moment_row;
@@ -264,17 +275,17 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   // What the solves read first; the strengths, which only the hand-over reads, on a stream of
   // their own, so that their copy runs beside the solves.
   GridView grid = in.grid;
-  upload(m.table, in.grid.table, in.grid.slots, s);
-  upload(m.sorted_index, in.grid.index, in.grid.size, s);
-  upload(m.x, in.x, n, s);
-  upload(m.y, in.y, n, s);
-  upload(m.z, in.z, n, s);
-  upload(m.owners, in.owners, count, s);
-  if (in.distance != nullptr) upload(m.distance, in.distance, n, s);
+  stage(m.ring, m.table, in.grid.table, in.grid.slots, s);
+  stage(m.ring, m.sorted_index, in.grid.index, in.grid.size, s);
+  stage(m.ring, m.x, in.x, n, s);
+  stage(m.ring, m.y, in.y, n, s);
+  stage(m.ring, m.z, in.z, n, s);
+  stage(m.ring, m.owners, in.owners, count, s);
+  if (in.distance != nullptr) stage(m.ring, m.distance, in.distance, n, s);
   const bool own = in.moment_row != nullptr;
   if (own) {
-    upload(m.moment_row, in.moment_row, count, s);
-    upload(m.own_moments, in.own_moments, 10 * in.own_count, s);
+    stage(m.ring, m.moment_row, in.moment_row, count, s);
+    stage(m.ring, m.own_moments, in.own_moments, 10 * in.own_count, s);
   }
   grid.table = m.table.data();
   grid.x = m.sorted_x.reserve(n + 1);

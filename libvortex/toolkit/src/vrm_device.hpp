@@ -17,7 +17,8 @@ namespace vortex::detail {
 enum VrmDeviceOutcome : std::int8_t {
   kDeviceSolved = 0,      // fractions found, its strength handed over (the sums below)
   kDeviceNoSolution = 1,  // none exist within R
-  kDeviceDeferred = 2,    // too many neighbours, or a step the host takes: solve on the host
+  kDeviceDeferred = 2,    // a step only the host takes: solve on the host
+  kDeviceCrowded = 3,     // too many neighbours: solve on the host
 };
 
 // Host arrays, valid until the next solve.

@@ -22,7 +22,12 @@ namespace vortex::gpu {
 
 constexpr int kVrmMaxNeighbors = 64;
 
-enum VrmRoundOutcome : std::int8_t { kVrmSolved = 0, kVrmNoSolution = 1, kVrmDeferred = 2 };
+enum VrmRoundOutcome : std::int8_t {
+  kVrmSolved = 0,
+  kVrmNoSolution = 1,
+  kVrmDeferred = 2,  // a step only the host takes
+  kVrmCrowded = 3,   // more than kVrmMaxNeighbors neighbours
+};
 
 struct VrmRoundInput {
   GridView grid;            // built on the host over exactly the particles below, cells >= radius

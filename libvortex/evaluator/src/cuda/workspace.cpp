@@ -2,30 +2,14 @@
 
 #include "cuda/workspace.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 #include "backend/packing.hpp"
 #include "vortex/kernels/constants.hpp"
 
 namespace vortex::detail {
-
-void parallel_copy(void* dst, const void* src, std::size_t bytes) {
-  // One piece per thread (at least 256 KB): a slot of the staging ring is copied by all threads.
-  constexpr std::size_t kLeast = std::size_t(1) << 18;
-  const std::size_t threads = static_cast<std::size_t>(omp_get_max_threads());
-  const std::size_t piece = std::max(kLeast, (bytes + threads - 1) / threads);
-  const std::ptrdiff_t pieces = static_cast<std::ptrdiff_t>((bytes + piece - 1) / piece);
-#pragma omp parallel for schedule(static) if (pieces > 1)
-  for (std::ptrdiff_t c = 0; c < pieces; ++c) {
-    const std::size_t lo = c * piece, n = std::min(piece, bytes - lo);
-    std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, n);
-  }
-}
 
 QuietenOnExit::~QuietenOnExit() {
   // Errors were reported by the checked calls already; nothing may throw here.

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "cuda/staging_ring.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device.hpp"
@@ -17,6 +16,7 @@
 #include "vortex/gpu/device_tree.hpp"
 #include "vortex/gpu/input_summary.hpp"
 #include "vortex/gpu/launch.hpp"
+#include "vortex/gpu/staging_ring.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/work_plan.hpp"
 
@@ -24,8 +24,7 @@ namespace vortex::detail {
 
 namespace g = vortex::gpu;
 
-// memcpy on all threads: staging copies are hundreds of MB at large N.
-void parallel_copy(void* dst, const void* src, std::size_t bytes);
+using g::parallel_copy;
 
 // A host array staged through pinned memory into a device buffer that only grows.
 template <class T>
@@ -77,7 +76,7 @@ struct CudaWorkspace {
   Staged<g::Range> ranges;
   g::DeviceBuffer<double> partial, out_device;
   g::PinnedBuffer<double> out_host;  // results, component-major: component c of entry i at c n + i
-  StagingRing ring;                  // the device-built treecode's input and output
+  g::StagingRing ring;               // the device-built treecode's input and output
   g::InputSummarizer input_summary;  // device-memory input's checks
   std::vector<g::Range> target_leaves;
   DeviceTreeStorage resident;  // the device-built treecode's (device_tree_sum.cpp)

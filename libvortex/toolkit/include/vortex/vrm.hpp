@@ -124,6 +124,7 @@ struct VrmStats {
   std::size_t device_solved = 0;    // owners the GPU solved (VrmOptions::backend)
   std::size_t device_deferred = 0;  // owners the GPU left to the host (too many neighbours, ...)
   std::size_t device_unsolved = 0;  // owners the GPU found without a solution within R
+  std::size_t device_crowded = 0;   // of the deferred: those with too many neighbours
   int rounds = 0;
   double radius = 0;        // the neighbourhood radius R used
   double max_residual = 0;  // largest moment residual of an accepted solve

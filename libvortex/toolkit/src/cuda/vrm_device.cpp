@@ -9,7 +9,8 @@ namespace {
 
 static_assert(int{kDeviceSolved} == int{gpu::kVrmSolved} &&
                   int{kDeviceNoSolution} == int{gpu::kVrmNoSolution} &&
-                  int{kDeviceDeferred} == int{gpu::kVrmDeferred},
+                  int{kDeviceDeferred} == int{gpu::kVrmDeferred} &&
+                  int{kDeviceCrowded} == int{gpu::kVrmCrowded},
               "the device's outcomes");
 
 class CudaVrm final : public VrmDevice {

@@ -8,7 +8,10 @@
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/stream.hpp"
 
-namespace vortex::detail {
+namespace vortex::gpu {
+
+// memcpy on `threads` threads (0: all of OpenMP's): staging copies are hundreds of MB at large N.
+void parallel_copy(void* dst, const void* src, std::size_t bytes, int threads = 0);
 
 class StagingRing {
  public:
@@ -17,7 +20,8 @@ class StagingRing {
 
   // Queues the copy of `bytes` from host `src` (any memory) to device `dst` on `stream`; returns
   // when `src` may change (the last slot's DMA may still run).
-  void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+  // `threads` as for parallel_copy.
+  void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, int threads = 0);
   // Copies `bytes` from device `src` to host `dst` (any memory) after the work queued on `stream`;
   // returns when `dst` holds them.
   void download(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
@@ -26,10 +30,10 @@ class StagingRing {
   // The next slot, once the DMA that last used it has completed.
   unsigned char* acquire(int& slot);
 
-  gpu::PinnedBuffer<unsigned char> slots_[kSlots];
-  gpu::Event done_[kSlots];
+  PinnedBuffer<unsigned char> slots_[kSlots];
+  Event done_[kSlots];
   bool pending_[kSlots] = {};
   int next_ = 0;
 };
 
-}  // namespace vortex::detail
+}  // namespace vortex::gpu
