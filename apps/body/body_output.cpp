@@ -20,7 +20,8 @@ const char* kHeader =
     "bem_solves,bem_iterations,bem_residual,shed,inserted,reflected,pushed,removed,"
     "correction_ix,correction_iy,correction_iz,seconds,seconds_bem,seconds_convect,"
     "seconds_diffuse,seconds_bem_wall,seconds_vrm,seconds_control,host_bytes_per_particle,"
-    "device_bytes_per_particle,max_strength,control_threshold";
+    "device_bytes_per_particle,max_strength,control_threshold,strongest_x,strongest_y,strongest_z,"
+    "strongest_wall_distance";
 
 // Re-registers the frames of an earlier run up to `time`, so the collection stays whole.
 void reload(PvdWriter& w, const std::string& dir, double time) {
@@ -101,7 +102,8 @@ void BodyOutput::write_row(const StepRecord& r) {
        << st.seconds_bem_wall << ',' << st.seconds_vrm << ',' << st.seconds_control << ','
        << per_particle(r.host_bytes, r.particles) << ','
        << per_particle(st.device_bytes, r.particles) << ',' << r.max_strength << ','
-       << st.control_threshold << '\n'
+       << st.control_threshold << ',' << r.strongest.x << ',' << r.strongest.y << ','
+       << r.strongest.z << ',' << r.strongest_wall_distance << '\n'
        << std::flush;
 }
 

@@ -22,8 +22,10 @@ struct StepRecord {
   bodies::ForceCoefficients coefficients;
   bodies::Vec3 impulse, vorticity;
   bodies::BodyStepStats stats;
-  std::uint64_t host_bytes = 0;  // the process's resident memory after the step
-  double max_strength = 0;       // the largest |Gamma| of a particle after the step
+  std::uint64_t host_bytes = 0;        // the process's resident memory after the step
+  double max_strength = 0;             // the largest |Gamma| of a particle after the step
+  bodies::Vec3 strongest;              // where that particle is
+  double strongest_wall_distance = 0;  // and its signed distance from the wall
 };
 
 // Bytes per particle (0 for none).
