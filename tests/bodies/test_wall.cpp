@@ -52,6 +52,32 @@ TEST(Wall, SignedDistanceAndInsideOnASphere) {
   }
 }
 
+// closest_within either finds what closest finds or, without a panel search, a lower bound of the
+// distance above the reach.
+TEST(Wall, ClosestWithinAReachIsExactOrABoundBeyondIt) {
+  const Surface s = make_surface(ellipsoid(12, 0.5, 0.5, 0.05));
+  const WallQueries wall(s);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-0.8, 0.8);
+  int bounded = 0, found = 0;
+  for (int t = 0; t < 2000; ++t) {
+    const Vec3 x{u(rng), u(rng), 0.25 * u(rng)};
+    const double reach = 0.02 + 0.1 * (t % 4);
+    const WallPoint exact = wall.closest(x), w = wall.closest_within(x, reach);
+    if (w.panel >= 0) {
+      ++found;
+      EXPECT_EQ(w.panel, exact.panel);
+      EXPECT_EQ(w.distance, exact.distance);
+    } else {
+      ++bounded;
+      EXPECT_GT(w.distance, reach);
+      EXPECT_LE(w.distance, exact.distance);
+    }
+  }
+  EXPECT_GT(bounded, 500);  // measured: 1004 bounds, 996 points found
+  EXPECT_GT(found, 500);
+}
+
 TEST(Wall, ReflectionAndPushOutPutParticlesInTheFluid) {
   const Surface s = make_surface(sphere(8, 0.5));
   const WallQueries wall(s);
