@@ -246,7 +246,8 @@ void download(PinnedBuffer<T>& to, const DeviceBuffer<T>& from, std::size_t n, c
 struct VrmRoundKernel::Impl {
   Stream stream, copy;
   StagingRing ring;
-  DeviceBuffer<GridCell> table;
+  DeviceBuffer<GridRow> rows;
+  DeviceBuffer<GridCell> cells;
   DeviceBuffer<double> sorted_x, sorted_y, sorted_z, x, y, z, gx, gy, gz;
   DeviceBuffer<std::int32_t> sorted_index, owners, sizes, slot_of, slot_neighbors, moment_row;
   DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved;
@@ -275,7 +276,8 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   // What the solves read first; the strengths, which only the hand-over reads, on a stream of
   // their own, so that their copy runs beside the solves.
   GridView grid = in.grid;
-  stage(m.ring, m.table, in.grid.table, in.grid.slots, s);
+  stage(m.ring, m.rows, in.grid.rows, in.grid.slots, s);
+  stage(m.ring, m.cells, in.grid.cells, in.grid.cell_count + 1, s);
   stage(m.ring, m.sorted_index, in.grid.index, in.grid.size, s);
   stage(m.ring, m.x, in.x, n, s);
   stage(m.ring, m.y, in.y, n, s);
@@ -287,7 +289,8 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
     stage(m.ring, m.moment_row, in.moment_row, count, s);
     stage(m.ring, m.own_moments, in.own_moments, 10 * in.own_count, s);
   }
-  grid.table = m.table.data();
+  grid.rows = m.rows.data();
+  grid.cells = m.cells.data();
   grid.x = m.sorted_x.reserve(n + 1);
   grid.y = m.sorted_y.reserve(n + 1);
   grid.z = m.sorted_z.reserve(n + 1);

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include <omp.h>
+
 #include "parallel_sort.hpp"
 #include "radix_sort.hpp"
 
@@ -36,41 +38,77 @@ void GridSearch::rebuild(PointsView p, double cell) {
   x_.resize(n);
   y_.resize(n);
   z_.resize(n);
-  std::size_t cells = 0;
-#pragma omp parallel for if (n > 20000) reduction(+ : cells)
+#pragma omp parallel for if (n > 20000)
   for (std::ptrdiff_t s = 0; s < n; ++s) {
     const std::int32_t q = order_[s][3];
     index_[s] = q;
     x_[s] = p.x[q];
     y_[s] = p.y[q];
     z_[s] = p.z[q];
-    cells += s == 0 || !std::equal(order_[s].begin(), order_[s].begin() + 3, order_[s - 1].begin());
   }
-  std::size_t slots = 64;
-  while (slots < 2 * cells) slots *= 2;
-  table_.assign(slots, GridCell{0, 0, 0, 0, -1});
-  // One slot per run of points in the same cell, the runs taken in parallel: a thread claims a
-  // free slot by a compare-and-swap of its end. Which free slot a cell lands in may vary from run
-  // to run; what a lookup finds, and so every query's result and order, does not.
-  const std::size_t mask = slots - 1;
-  const auto same_cell = [&](std::ptrdiff_t a, std::ptrdiff_t b) {
-    return std::equal(order_[a].begin(), order_[a].begin() + 3, order_[b].begin());
+  list_cells();
+  list_rows();
+}
+
+// The occupied cells in the sorted order (a cell begins where the point before lies in another),
+// numbered by a scan of each thread's count, and a last entry holding the point count.
+void GridSearch::list_cells() {
+  const auto n = static_cast<std::ptrdiff_t>(order_.size());
+  const auto starts_cell = [&](std::ptrdiff_t s) {
+    return s == 0 || !std::equal(order_[s].begin(), order_[s].begin() + 3, order_[s - 1].begin());
   };
-#pragma omp parallel for if (n > 20000) schedule(static)
-  for (std::ptrdiff_t s = 0; s < n; ++s) {
-    if (s > 0 && same_cell(s, s - 1)) continue;
-    std::ptrdiff_t e = s + 1;
-    while (e < n && same_cell(e, s)) ++e;
-    const auto& c = order_[s];
-    for (std::size_t slot = grid_slot(c[0], c[1], c[2]) & mask;; slot = (slot + 1) & mask) {
+  const int parts = n > 20000 ? std::max(1, omp_get_max_threads()) : 1;
+  const std::ptrdiff_t width = (n + parts - 1) / parts;
+  std::vector<std::size_t>& at = part_offsets_;
+  at.assign(parts + 1, 0);
+#pragma omp parallel for schedule(static, 1) if (parts > 1)
+  for (int t = 0; t < parts; ++t) {
+    std::size_t count = 0;
+    for (std::ptrdiff_t s = t * width; s < std::min(n, (t + 1) * width); ++s)
+      count += starts_cell(s);
+    at[t + 1] = count;
+  }
+  for (int t = 0; t < parts; ++t) at[t + 1] += at[t];
+  cells_.resize(at[parts] + 1);
+#pragma omp parallel for schedule(static, 1) if (parts > 1)
+  for (int t = 0; t < parts; ++t) {
+    std::size_t c = at[t];
+    for (std::ptrdiff_t s = t * width; s < std::min(n, (t + 1) * width); ++s)
+      if (starts_cell(s)) cells_[c++] = {order_[s][2], static_cast<std::int32_t>(s)};
+  }
+  cells_.back() = {0, static_cast<std::int32_t>(n)};
+}
+
+// The rows' table: one slot per run of cells with the same (i, j), the runs taken in parallel: a
+// thread claims a free slot by a compare-and-swap of its end. Which free slot a row lands in may
+// vary from run to run; what a lookup finds, and so every query's result and order, does not.
+void GridSearch::list_rows() {
+  const auto cells = static_cast<std::ptrdiff_t>(cells_.size()) - 1;
+  const auto row_of = [&](std::ptrdiff_t c) {
+    const auto& o = order_[cells_[c].begin];
+    return std::array<std::int32_t, 2>{o[0], o[1]};
+  };
+  std::size_t rows = 0;
+#pragma omp parallel for if (cells > 20000) reduction(+ : rows)
+  for (std::ptrdiff_t c = 0; c < cells; ++c) rows += c == 0 || row_of(c) != row_of(c - 1);
+  std::size_t slots = 64;
+  while (slots < 2 * rows) slots *= 2;
+  rows_.assign(slots, GridRow{0, 0, 0, -1});
+  const std::size_t mask = slots - 1;
+#pragma omp parallel for if (cells > 20000) schedule(static)
+  for (std::ptrdiff_t c = 0; c < cells; ++c) {
+    const std::array<std::int32_t, 2> r = row_of(c);
+    if (c > 0 && row_of(c - 1) == r) continue;
+    std::ptrdiff_t e = c + 1;
+    while (e < cells && row_of(e) == r) ++e;
+    for (std::size_t slot = grid_slot(r[0], r[1]) & mask;; slot = (slot + 1) & mask) {
       std::int32_t free = -1;
-      if (!__atomic_compare_exchange_n(&table_[slot].end, &free, static_cast<std::int32_t>(e),
-                                       false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      if (!__atomic_compare_exchange_n(&rows_[slot].end, &free, static_cast<std::int32_t>(e), false,
+                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         continue;
-      table_[slot].i = c[0];
-      table_[slot].j = c[1];
-      table_[slot].k = c[2];
-      table_[slot].begin = static_cast<std::int32_t>(s);
+      rows_[slot].i = r[0];
+      rows_[slot].j = r[1];
+      rows_[slot].first = static_cast<std::int32_t>(c);
       break;
     }
   }

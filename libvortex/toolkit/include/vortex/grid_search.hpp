@@ -1,7 +1,7 @@
 #pragma once
 // Fixed-radius neighbour search on a uniform grid of cubic cells, of which only the occupied ones
-// are stored (a hash table). For many queries of a radius about the cell size (the VRM's
-// neighbourhoods) it is cheaper than a tree walk: 27 cells and no box tests. The answers are
+// are stored (their rows in a hash table). For many queries of a radius about the cell size (the
+// VRM's neighbourhoods) it is cheaper than a tree walk: 27 cells and no box tests. The answers are
 // NeighborSearch::query's: the same distance test on the same coordinates, indices ascending.
 //
 //   vortex::GridSearch grid;
@@ -31,17 +31,29 @@ class GridSearch {
 
   // The built grid's arrays (valid until the next rebuild), for a search elsewhere (the device's).
   GridView view() const {
-    return {cell_,     table_.data(), table_.size(), x_.data(),
-            y_.data(), z_.data(),     index_.data(), index_.size()};
+    return {cell_,
+            rows_.data(),
+            rows_.size(),
+            cells_.data(),
+            cells_.empty() ? 0 : cells_.size() - 1,
+            x_.data(),
+            y_.data(),
+            z_.data(),
+            index_.data(),
+            index_.size()};
   }
 
  private:
   void sort_by_cell();
+  void list_cells();
+  void list_rows();
 
   double cell_ = 1;
   std::vector<std::int32_t> index_;  // caller index of each sorted point
   std::vector<double> x_, y_, z_;    // sorted by cell
-  std::vector<GridCell> table_;      // open addressing; end = -1 marks a free slot
+  std::vector<GridCell> cells_;      // the occupied cells in the sorted order, then the point count
+  std::vector<GridRow> rows_;        // the rows' table: open addressing; end = -1 marks a free slot
+  std::vector<std::size_t> part_offsets_;  // each thread's first cell while the cells are listed
   std::vector<std::array<std::int32_t, 4>> order_, sort_buffer_;  // cell, caller index
   std::vector<std::size_t> sort_bounds_;
   // The radix sort's packed cell keys and caller indices, and its scratch.
