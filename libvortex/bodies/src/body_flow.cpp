@@ -286,18 +286,57 @@ BodyStepStats BodyFlow::recorded(double dt, Work&& work) {
   return stats;
 }
 
+namespace {
+
+double strength(const ParticleSet& p, std::size_t i) {
+  return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
+}
+
+double strongest(const ParticleSet& p) {
+  double s = 0;
+  const auto n = static_cast<std::ptrdiff_t>(p.size());
+#pragma omp parallel for if (n > 20000) reduction(max : s)
+  for (std::ptrdiff_t i = 0; i < n; ++i) s = std::max(s, strength(p, i));
+  return s;
+}
+
+}  // namespace
+
 BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
   return recorded(dt, [&](BodyStepStats& stats) {
     diffuse(particles, dt / 2, stats, sheet_solved_for(particles));
+    stats.strongest_after_diffuse = strongest(particles);
     const auto convect_start = Clock::now();
     const double bem_before = stats.seconds_bem;
+    // The integrator moves the particles and changes their strengths in place: each keeps its
+    // index through the stage.
+    const auto n = static_cast<std::ptrdiff_t>(particles.size());
+    strength_before_.resize(particles.size());
+#pragma omp parallel for if (n > 20000)
+    for (std::ptrdiff_t i = 0; i < n; ++i) strength_before_[i] = strength(particles, i);
     // The stage hook (integrator_) re-solves the BEM for each stage's particles.
     integrator_.step(particles, dt);
+    record_growth(particles, stats);
     keep_in_fluid(particles, stats);
     stats.seconds_convect += since(convect_start) - (stats.seconds_bem - bem_before);
     diffuse(particles, dt / 2, stats, false);
+    stats.strongest_after_diffuse = std::max(stats.strongest_after_diffuse, strongest(particles));
     solve_sheet(particles);
   });
+}
+
+void BodyFlow::record_growth(const ParticleSet& particles, BodyStepStats& stats) const {
+  double largest = -1;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < particles.size(); ++i) {
+    const double s = strength(particles, i);
+    if (s > largest) largest = s, at = i;
+  }
+  if (largest < 0) return;
+  stats.strongest_after_convect = largest;
+  const double before = strength_before_[at];
+  stats.convect_growth = before > 0 ? largest / before : HUGE_VAL;
+  stats.convect_growth_at = {particles.x[at], particles.y[at], particles.z[at]};
 }
 
 BodyStepStats BodyFlow::diffusion_substep(ParticleSet& particles, double dt) {

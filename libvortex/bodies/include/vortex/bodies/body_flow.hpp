@@ -87,6 +87,12 @@ struct BodyStepStats {
   // GPU memory the library's buffers held after the step's last velocity evaluation (0 on the
   // CPU backend).
   std::uint64_t device_bytes = 0;
+  // Where strengths grow: the largest |Gamma| after the convection stage, the ratio of that
+  // particle's |Gamma| after the stage to before it (its stretching) and its place; and the largest
+  // |Gamma| after either diffusion sub-step (the VRM's redistribution, shedding, control).
+  double convect_growth = 0;
+  Vec3 convect_growth_at;
+  double strongest_after_convect = 0, strongest_after_diffuse = 0;
 };
 
 class BodyFlow {
@@ -131,6 +137,9 @@ class BodyFlow {
   bool sheet_solved_for(const ParticleSet& particles) const;
   void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, bool sheet_solved);
   void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
+  // The strongest particle after the convection stage and its growth (strength_before_ holds the
+  // strengths before it).
+  void record_growth(const ParticleSet& particles, BodyStepStats& stats) const;
   void find_wall_points(const ParticleSet& particles, double dt);
   void wall_images(const ParticleSet& particles, double dt);
   void record(const BemStats& s, BodyStepStats& stats);
@@ -152,10 +161,11 @@ class BodyFlow {
   std::vector<char> has_spread_;
   VrmWorkspace vrm_workspace_;                  // kept from one diffusion sub-step to the next
   ParticleControlWorkspace control_workspace_;  // the same for the particle control
-  std::vector<Vec3> near_wall_;       // per panel: exact point-vortex average - cored quadrature
-  std::vector<double> wall_reach_;    // per particle: its reach if next to the wall, else 0
-  NearWallParticles wall_near_;       // the particles next to the wall, ascending
-  BodyStepStats* current_ = nullptr;  // the step being taken, for the stage hook's statistics
+  std::vector<Vec3> near_wall_;          // per panel: exact point-vortex average - cored quadrature
+  std::vector<double> strength_before_;  // per particle: |Gamma| before the convection stage
+  std::vector<double> wall_reach_;       // per particle: its reach if next to the wall, else 0
+  NearWallParticles wall_near_;          // the particles next to the wall, ascending
+  BodyStepStats* current_ = nullptr;     // the step being taken, for the stage hook's statistics
   // The convection's integrator (its stage hook re-solves the sheet) and the sources of the
   // particles' velocity (particles and sheet), kept so that a step allocates none of them anew.
   TimeIntegrator integrator_;
