@@ -186,7 +186,20 @@ void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, Ve
                       w * g[j].y, w * g[j].z, options_.sheet_core);
   }
   solver_->evaluate(sources, PointsView(particles), gradient, out);
-  if (current_) current_->device_bytes = out.stats.device_bytes;
+  if (!current_) return;
+  current_->device_bytes = out.stats.device_bytes;
+  if (!out.has_gradient) return;
+  // The largest velocity gradient at a particle (Frobenius norm): its product with the time step
+  // tells where the stretching outruns the integrator.
+  double largest = 0;
+  const auto n = static_cast<std::ptrdiff_t>(particles.size());
+#pragma omp parallel for if (n > 20000) reduction(max : largest)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    double g = 0;
+    for (int c = 0; c < 9; ++c) g += out.du[c][i] * out.du[c][i];
+    largest = std::max(largest, g);
+  }
+  current_->max_velocity_gradient = std::max(current_->max_velocity_gradient, std::sqrt(largest));
 }
 
 void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {

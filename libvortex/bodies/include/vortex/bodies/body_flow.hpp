@@ -93,6 +93,7 @@ struct BodyStepStats {
   double convect_growth = 0;
   Vec3 convect_growth_at;
   double strongest_after_convect = 0, strongest_after_diffuse = 0;
+  double max_velocity_gradient = 0;  // largest |grad u| (Frobenius) at a particle over the stages
 };
 
 class BodyFlow {
