@@ -162,16 +162,16 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
   rec.impulse = impulse;
   rec.vorticity = flow.total_vorticity(r.particles);
   rec.host_bytes = cli::resident_memory();
-  rec.max_strength = compute_diagnostics(r.particles).max_strength;
-  // The strongest particle: where a strength grows out of bounds (stretching near the wall).
+  // The strongest particle and where it is (where a strength grows out of bounds).
   const ParticleSet& p = r.particles;
   std::size_t strongest = 0;
   double largest = -1;
   for (std::size_t i = 0; i < p.size(); ++i) {
-    const double s2 = p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i];
-    if (s2 > largest) largest = s2, strongest = i;
+    const double s = p.strength(i);
+    if (s > largest) largest = s, strongest = i;
   }
   if (p.size() > 0) {
+    rec.max_strength = largest;
     rec.strongest = {p.x[strongest], p.y[strongest], p.z[strongest]};
     rec.strongest_wall_distance = flow.wall().closest(rec.strongest).distance;
   }

@@ -308,10 +308,9 @@ TEST(VrmSolve, ASolveResumedFromItsSavedStateEqualsTheUninterruptedOne) {
         for (int k = 0; k < 10; ++k) r.lambda[k] = s.lambda[k];
         r.scale = s.scale;
         r.it = s.it;
-        std::vector<double> inv_c3(m), f3(m, -7.0), dots3(m, 3.0), trial3(m, 5.0);
-        for (int q = 0; q < m; ++q) inv_c3[q] = vrm::inverse_weight(d[q].data());
-        vrm::dual_resume<10>(b.data(), r);
+        std::vector<double> inv_c3(m, -1.0), f3(m, -7.0), dots3(m, 3.0), trial3(m, 5.0);
         const vrm::DualArrays later{inv_c3.data(), f3.data(), dots3.data(), trial3.data()};
+        vrm::dual_resume<10>(m, d.front().data(), b.data(), later, r);
         do {
           p = vrm::dual_iterate<10>(m, d.front().data(), b.data(), later, true, fallback, r);
         } while (p == vrm::Progress::running);

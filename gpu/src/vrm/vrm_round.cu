@@ -162,13 +162,12 @@ __global__ void vrm_resume_kernel(RoundArrays a) {
       m = a.sizes[t];
       self = owner_offsets(a, a.owners[t], a.slot_neighbors + static_cast<std::size_t>(t) * kMax, m,
                            d);
-      for (int q = 0; q < m; ++q) inv_c[q] = vrm::inverse_weight(d + 3 * q);
       b = owner_moments(a, t);
       const double* saved = a.saved + static_cast<std::size_t>(t) * kSaved;
       for (int k = 0; k < 10; ++k) s.lambda[k] = saved[k];
       s.scale = saved[10];
       s.it = static_cast<int>(saved[11]);
-      vrm::dual_resume<10>(b, s);
+      vrm::dual_resume<10>(m, d, b, arrays, s);
       a.sizes[t] = 0;
     }
     const vrm::Progress p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);

@@ -301,15 +301,11 @@ BodyStepStats BodyFlow::recorded(double dt, Work&& work) {
 
 namespace {
 
-double strength(const ParticleSet& p, std::size_t i) {
-  return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
-}
-
 double strongest(const ParticleSet& p) {
   double s = 0;
   const auto n = static_cast<std::ptrdiff_t>(p.size());
 #pragma omp parallel for if (n > 20000) reduction(max : s)
-  for (std::ptrdiff_t i = 0; i < n; ++i) s = std::max(s, strength(p, i));
+  for (std::ptrdiff_t i = 0; i < n; ++i) s = std::max(s, p.strength(i));
   return s;
 }
 
@@ -318,15 +314,17 @@ double strongest(const ParticleSet& p) {
 BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
   return recorded(dt, [&](BodyStepStats& stats) {
     diffuse(particles, dt / 2, stats, sheet_solved_for(particles));
-    stats.strongest_after_diffuse = strongest(particles);
     const auto convect_start = Clock::now();
     const double bem_before = stats.seconds_bem;
     // The integrator moves the particles and changes their strengths in place: each keeps its
     // index through the stage.
     const auto n = static_cast<std::ptrdiff_t>(particles.size());
     strength_before_.resize(particles.size());
-#pragma omp parallel for if (n > 20000)
-    for (std::ptrdiff_t i = 0; i < n; ++i) strength_before_[i] = strength(particles, i);
+    double largest = 0;
+#pragma omp parallel for if (n > 20000) reduction(max : largest)
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      largest = std::max(largest, strength_before_[i] = particles.strength(i));
+    stats.strongest_after_diffuse = largest;
     // The stage hook (integrator_) re-solves the BEM for each stage's particles.
     integrator_.step(particles, dt);
     record_growth(particles, stats);
@@ -342,7 +340,7 @@ void BodyFlow::record_growth(const ParticleSet& particles, BodyStepStats& stats)
   double largest = -1;
   std::size_t at = 0;
   for (std::size_t i = 0; i < particles.size(); ++i) {
-    const double s = strength(particles, i);
+    const double s = particles.strength(i);
     if (s > largest) largest = s, at = i;
   }
   if (largest < 0) return;

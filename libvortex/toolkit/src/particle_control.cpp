@@ -19,10 +19,6 @@ namespace vortex {
 
 namespace {
 
-double strength(const ParticleSet& p, std::size_t i) {
-  return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
-}
-
 // Least-norm fractions with zeroth and first moments; false when the receivers do not span 3-D.
 bool absorb_fractions(const std::vector<Eigen::Vector4d>& rows, const std::vector<double>& cost,
                       std::vector<double>& f) {
@@ -231,7 +227,7 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
   std::vector<double>& s = w.strength;
   s.resize(n);
   double smax = 0;
-  for (std::size_t i = 0; i < n; ++i) smax = std::max(smax, s[i] = strength(p, i));
+  for (std::size_t i = 0; i < n; ++i) smax = std::max(smax, s[i] = p.strength(i));
   stats.threshold = removal_threshold(s, smax, o);
   // Cells of h: a merge query (radius merge_distance h < h) reads at most 27 cells, an absorb
   // query (1.5 h) at most 125.

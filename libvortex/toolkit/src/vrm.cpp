@@ -48,10 +48,6 @@ enum State : char {
   kReturned
 };
 
-double strength(const ParticleSet& p, std::size_t i) {
-  return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
-}
-
 // The lattice nodes taken this step: an open-addressing set that keeps its table when cleared.
 class NodeSet {
  public:
@@ -219,11 +215,11 @@ class VrmStep {
     const auto n = static_cast<std::ptrdiff_t>(n0_);
     double max_strength = 0;
 #pragma omp parallel for if (n > 500) reduction(max : max_strength)
-    for (std::ptrdiff_t i = 0; i < n; ++i) max_strength = std::max(max_strength, strength(p, i));
+    for (std::ptrdiff_t i = 0; i < n; ++i) max_strength = std::max(max_strength, p.strength(i));
     const double weak = o.insert_threshold * max_strength;
 #pragma omp parallel for if (n > 500)
     for (std::ptrdiff_t i = 0; i < n; ++i) {
-      const double s = strength(p, i);
+      const double s = p.strength(i);
       if (s == 0) ws_.state[i] = kEmpty;  // nothing to redistribute
       ws_.weak[i] = s < weak;
     }

@@ -7,8 +7,8 @@
 // next of them as soon as their own is done (a warp no longer waits for its slowest owner's many
 // iterations). The particles' coordinates and strengths are copied once, the strengths beside the
 // solves; the grid's sorted copy of the coordinates is gathered on the device. Owners with more
-// neighbours than kVrmMaxNeighbors, and solves that need a step only the host takes (an
-// eigendecomposition or an LDL^T factorization), come back `deferred` for the host to solve. The
+// neighbours than kVrmMaxNeighbors come back `crowded`, solves that need a step only the host
+// takes (an eigendecomposition or an LDL^T factorization) `deferred`: the host solves both. The
 // solved owners' lists stay on the device: every particle gathers what they give it
 // (vortex/kernels/vrm_handover.hpp), and only these sums come back.
 

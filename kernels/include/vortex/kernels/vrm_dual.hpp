@@ -91,6 +91,20 @@ VORTEX_HD double norm(const double* a) {
   return sqrt(dot<K>(a, a));
 }
 
+// Adds row row^T * w to the lower triangle of h (the factorizations read no other).
+template <int K>
+VORTEX_HD void add_weighted_row(double (&h)[K][K], const double* row, double w) {
+  for (int j = 0; j < K; ++j) {
+    const double wa = w * row[j];
+    for (int i = j; i < K; ++i) h[i][j] += row[i] * wa;
+  }
+}
+
+// The weights 1 / c_q of m neighbours at offsets d.
+VORTEX_HD void set_inverse_weights(int m, const double* d, double* inv_c) {
+  for (int q = 0; q < m; ++q) inv_c[q] = inverse_weight(d + 3 * q);
+}
+
 // By a Cholesky factorization of H where it is provably well conditioned (so that all of its
 // eigenvalues lie above the eigen path's cut, 1e-12 of the largest, and H^+ = H^-1); else, where
 // fewer than K rows s_q = a_q / sqrt(c_q) are active, by one of their Gram matrix G = S^T S
@@ -172,10 +186,11 @@ VORTEX_HD void dual_limits(const double* b, DualSolve<K>& s) {
   s.null_floor = 1e-13 * detail::norm<K>(b);  // a smaller part outside H's range is rounding
 }
 
-// A solve taken up again after dual_start and any iterations elsewhere: the caller's arrays hold
-// inv_c again (inverse_weight of each offset), s.lambda, s.scale and s.it are the saved ones.
+// A solve taken up again after dual_start and any iterations elsewhere, in the caller's arrays
+// (their weights set again here), from the saved s.lambda, s.scale and s.it.
 template <int K>
-VORTEX_HD void dual_resume(const double* b, DualSolve<K>& s) {
+VORTEX_HD void dual_resume(int m, const double* d, const double* b, DualArrays a, DualSolve<K>& s) {
+  detail::set_inverse_weights(m, d, a.inv_c);
   dual_limits<K>(b, s);
   s.residual = 0;
   s.dots_known = s.swapped = s.ok = s.empty = false;
@@ -187,10 +202,8 @@ VORTEX_HD void dual_resume(const double* b, DualSolve<K>& s) {
 template <int K, class Fallback>
 VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArrays a,
                               bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
-  for (int q = 0; q < m; ++q) {
-    a.f[q] = 0;
-    a.inv_c[q] = inverse_weight(d + 3 * q);
-  }
+  for (int q = 0; q < m; ++q) a.f[q] = 0;
+  detail::set_inverse_weights(m, d, a.inv_c);
   s = DualSolve<K>{};
   if (m == 0) {
     s.empty = true;
@@ -201,10 +214,7 @@ VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArray
   for (int q = 0; q < m; ++q) {
     double row[K];
     moment_row<K>(d + 3 * q, row);
-    for (int j = 0; j < K; ++j) {
-      const double wa = a.inv_c[q] * row[j];
-      for (int i = j; i < K; ++i) h_all[i][j] += row[i] * wa;
-    }
+    detail::add_weighted_row<K>(h_all, row, a.inv_c[q]);
   }
   double trace = 0;
   for (int i = 0; i < K; ++i) trace += h_all[i][i];
@@ -240,13 +250,6 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
     double row[K];
     moment_row<K>(d + 3 * q, row);
     return detail::dot<K>(row, v);
-  };
-  // Adds a_q a_q^T / c_q to the lower triangle of h (the factorizations read no other).
-  auto add_row = [&](double(&h)[K][K], const double* row, int q) {
-    for (int j = 0; j < K; ++j) {
-      const double wa = inv_c[q] * row[j];
-      for (int i = j; i < K; ++i) h[i][j] += row[i] * wa;
-    }
   };
   // The dual at lambda, from the dots a_q . lambda.
   auto dual_at_dots = [&](const double* lambda) {
@@ -311,7 +314,7 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
     if (t > 0) {
       f[q] = t * inv_c[q];
       for (int i = 0; i < K; ++i) r[i] -= f[q] * row[i];
-      add_row(h, row, q);
+      detail::add_weighted_row<K>(h, row, inv_c[q]);
       if (k < K) active[k] = q;
       ++k;
     } else {
