@@ -429,6 +429,39 @@ TEST(ParticleControl, AWorkspaceGivesTheSameResult) {
   EXPECT_EQ(a.gz, b.gz);
 }
 
+// Receivers that nearly lie in a plane, with the particle to hand over off it: the signed
+// fractions that keep the first moment are huge with both signs (about 1/jitter). A merge takes
+// none (the particle stays); a weak particle takes none beyond the bound on their sum. No
+// particle ends stronger than the strongest was.
+TEST(ParticleControl, NoHugeSharesOffAFlatLayer) {
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> u(-1, 1);
+  ParticleSet p;
+  for (int i = -4; i <= 4; ++i)
+    for (int j = -4; j <= 4; ++j) p.push_back(i, j, 1e-3 * u(rng), 0, 0, 1, 0.5);
+  p.push_back(0.1, 0.05, 0.3, 0, 0, 0.9, 0.5);   // merges into (0, 0, 0) if anywhere
+  p.push_back(2.5, -1.5, 0.4, 0, 0, 1e-9, 0.5);  // weak: removed if anywhere
+  const Diagnostics d0 = compute_diagnostics(p);
+  ParticleControlOptions control;
+  control.spacing = 1;
+  control.merge_distance = 0.5;
+  control.remove_threshold = 1e-6;
+  const ParticleControlStats stats = control_particles(p, control);
+  EXPECT_EQ(stats.merged, 0u);
+  EXPECT_LE(stats.largest_share, 3.0);
+  EXPECT_DOUBLE_EQ(stats.strongest_before, 1.0);
+  EXPECT_LE(stats.strongest_after, 1.0 + 1e-12);
+  double largest = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) largest = std::max(largest, p.strength(i));
+  EXPECT_DOUBLE_EQ(largest, stats.strongest_after);
+  EXPECT_EQ(p.size() + stats.removed, 83u);
+  const Diagnostics d = compute_diagnostics(p);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(d.total_vorticity[k], d0.total_vorticity[k], 1e-13);
+    EXPECT_NEAR(d.linear_impulse[k], d0.linear_impulse[k], 1e-13);
+  }
+}
+
 TEST(ParticleControl, MergesClosePairsIntoNeighbours) {
   ParticleSet p;
   for (int i = -2; i <= 2; ++i)

@@ -22,7 +22,8 @@ const char* kHeader =
     "seconds_diffuse,seconds_bem_wall,seconds_vrm,seconds_control,host_bytes_per_particle,"
     "device_bytes_per_particle,max_strength,control_threshold,strongest_x,strongest_y,strongest_z,"
     "strongest_wall_distance,strongest_after_convect,convect_growth,convect_growth_x,"
-    "convect_growth_y,convect_growth_z,strongest_after_diffuse,max_velocity_gradient";
+    "convect_growth_y,convect_growth_z,strongest_after_diffuse,max_velocity_gradient,vrm_growth,"
+    "control_growth,control_signed,control_largest_share";
 
 // Re-registers the frames of an earlier run up to `time`, so the collection stays whole.
 void reload(PvdWriter& w, const std::string& dir, double time) {
@@ -107,7 +108,8 @@ void BodyOutput::write_row(const StepRecord& r) {
        << r.strongest.z << ',' << r.strongest_wall_distance << ',' << st.strongest_after_convect
        << ',' << st.convect_growth << ',' << st.convect_growth_at.x << ',' << st.convect_growth_at.y
        << ',' << st.convect_growth_at.z << ',' << st.strongest_after_diffuse << ','
-       << st.max_velocity_gradient << '\n'
+       << st.max_velocity_gradient << ',' << st.vrm_growth << ',' << st.control_growth << ','
+       << st.control_signed << ',' << st.control_largest_share << '\n'
        << std::flush;
 }
 

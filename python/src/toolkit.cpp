@@ -53,6 +53,10 @@ py::dict control_stats_dict(const ParticleControlStats& s) {
   d["kept"] = s.kept;
   d["removed_strength"] = s.removed_strength;
   d["threshold"] = s.threshold;
+  d["signed_shares"] = s.signed_shares;
+  d["largest_share"] = s.largest_share;
+  d["strongest_before"] = s.strongest_before;
+  d["strongest_after"] = s.strongest_after;
   return d;
 }
 

@@ -247,11 +247,24 @@ void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
   }
 }
 
+namespace {
+
+double strongest(const ParticleSet& p) {
+  double s = 0;
+  const auto n = static_cast<std::ptrdiff_t>(p.size());
+#pragma omp parallel for if (n > 20000) reduction(max : s)
+  for (std::ptrdiff_t i = 0; i < n; ++i) s = std::max(s, p.strength(i));
+  return s;
+}
+
+}  // namespace
+
 void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, bool sheet_solved) {
   if (!sheet_solved) solve_for(particles);
   const auto start = Clock::now();
   if (!options_.wall_diffusion)
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
+  const double strongest_before = strongest(particles);
   const auto vrm_start = Clock::now();
   find_wall_points(particles, dt);
   if (options_.wall_diffusion) wall_images(particles, dt);
@@ -276,6 +289,13 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   stats.seconds_control += since(control_start);
   stats.removed += c.removed + c.merged;
   stats.control_threshold = c.threshold;
+  if (strongest_before > 0)
+    stats.vrm_growth = std::max(stats.vrm_growth, c.strongest_before / strongest_before);
+  if (c.strongest_before > 0)
+    stats.control_growth = std::max(stats.control_growth, c.strongest_after / c.strongest_before);
+  stats.control_signed += c.signed_shares;
+  stats.control_largest_share = std::max(stats.control_largest_share, c.largest_share);
+  stats.strongest_after_diffuse = std::max(stats.strongest_after_diffuse, c.strongest_after);
   stats.correction_impulse += particle_impulse(particles) - before;
   stats.seconds_diffuse += since(start);
 }
@@ -299,18 +319,6 @@ BodyStepStats BodyFlow::recorded(double dt, Work&& work) {
   return stats;
 }
 
-namespace {
-
-double strongest(const ParticleSet& p) {
-  double s = 0;
-  const auto n = static_cast<std::ptrdiff_t>(p.size());
-#pragma omp parallel for if (n > 20000) reduction(max : s)
-  for (std::ptrdiff_t i = 0; i < n; ++i) s = std::max(s, p.strength(i));
-  return s;
-}
-
-}  // namespace
-
 BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
   return recorded(dt, [&](BodyStepStats& stats) {
     diffuse(particles, dt / 2, stats, sheet_solved_for(particles));
@@ -320,18 +328,14 @@ BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
     // index through the stage.
     const auto n = static_cast<std::ptrdiff_t>(particles.size());
     strength_before_.resize(particles.size());
-    double largest = 0;
-#pragma omp parallel for if (n > 20000) reduction(max : largest)
-    for (std::ptrdiff_t i = 0; i < n; ++i)
-      largest = std::max(largest, strength_before_[i] = particles.strength(i));
-    stats.strongest_after_diffuse = largest;
+#pragma omp parallel for if (n > 20000)
+    for (std::ptrdiff_t i = 0; i < n; ++i) strength_before_[i] = particles.strength(i);
     // The stage hook (integrator_) re-solves the BEM for each stage's particles.
     integrator_.step(particles, dt);
     record_growth(particles, stats);
     keep_in_fluid(particles, stats);
     stats.seconds_convect += since(convect_start) - (stats.seconds_bem - bem_before);
     diffuse(particles, dt / 2, stats, false);
-    stats.strongest_after_diffuse = std::max(stats.strongest_after_diffuse, strongest(particles));
     solve_sheet(particles);
   });
 }

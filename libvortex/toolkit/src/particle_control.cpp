@@ -67,6 +67,7 @@ double removal_threshold(const std::vector<double>& s, double smax,
 // Where a candidate's receivers and fractions lie: a block's lists, from `first`, `count` of them.
 struct ListSpan {
   std::size_t block = 0, first = 0, count = 0;
+  bool signed_shares = false;  // the fractions are signed (the candidate outside their hull)
 };
 
 // The scratch kept between calls.
@@ -154,13 +155,28 @@ struct AbsorbScratch {
   std::vector<Eigen::Vector4d> rows;
   std::vector<std::array<double, 3>> offsets;
   std::vector<double> cost, f;
+  bool signed_shares = false;  // the last absorb's fractions are signed
 };
+
+// Signed shares whose magnitudes sum to more than this are refused: they come from receivers
+// that nearly lie in a plane (or on a line) with the particle off it, and hand the receivers many
+// times the particle's strength with both signs.
+constexpr double kMaxSignedSum = 3;
+
+double sum_abs(const std::vector<double>& f) {
+  double s = 0;
+  for (double v : f) s += std::abs(v);
+  return s;
+}
 
 // The receivers of particle i's strength and their fractions, appended to `receivers` and
 // `fractions`: its neighbours that are not candidates for removal (within a radius doubled up to 8
-// times the absorb radius), with fractions that keep the total and the first moment. False (and
-// nothing appended) when none works.
-bool absorb(const ParticleSet& p, std::size_t i, const std::vector<char>& candidate,
+// times the absorb radius), with fractions that keep the total and the
+// first moment. A merge (`merging`: a particle that is not weak) takes non-negative fractions only,
+// so that no receiver gains more than the particle had; a weak particle takes signed ones, bounded
+// by kMaxSignedSum, where it lies outside its receivers' hull. False (and nothing appended) when
+// none works.
+bool absorb(const ParticleSet& p, std::size_t i, bool merging, const std::vector<char>& candidate,
             const GridSearch& search, const ParticleControlOptions& o, AbsorbScratch& w,
             std::vector<int>& receivers, std::vector<double>& fractions) {
   const double h = o.spacing;
@@ -182,8 +198,10 @@ bool absorb(const ParticleSet& p, std::size_t i, const std::vector<char>& candid
     }
     if (w.offsets.size() < 4) continue;
     // Non-negative shares where the particle lies inside its receivers' hull; otherwise (at the
-    // edge of the vorticity) signed ones.
-    if (!solve_first_moment_fractions(w.offsets, w.f) && !absorb_fractions(w.rows, w.cost, w.f))
+    // edge of the vorticity) signed ones for a weak particle.
+    w.signed_shares = !solve_first_moment_fractions(w.offsets, w.f);
+    if (w.signed_shares &&
+        (merging || !absorb_fractions(w.rows, w.cost, w.f) || sum_abs(w.f) > kMaxSignedSum))
       continue;
     fractions.insert(fractions.end(), w.f.begin(), w.f.end());
     return true;
@@ -263,8 +281,10 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
     for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
       for (std::size_t q = b * kBlock; q < std::min(spatial.size(), (b + 1) * kBlock); ++q) {
         const std::size_t k = spatial[q], before = receivers[b].size();
-        absorb(p, order[k], candidate, w.search, o, scratch, receivers[b], fractions[b]);
-        lists[k] = {static_cast<std::size_t>(b), before, receivers[b].size() - before};
+        absorb(p, order[k], w.merge[order[k]] != 0, candidate, w.search, o, scratch, receivers[b],
+               fractions[b]);
+        lists[k] = {static_cast<std::size_t>(b), before, receivers[b].size() - before,
+                    scratch.signed_shares};
       }
   }
   std::vector<char>& removed = w.removed;
@@ -277,6 +297,10 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
     }
     removed[i] = 1;
     stats.removed_strength += s[i];
+    stats.signed_shares += lists[k].signed_shares;
+    const double* f = fractions[lists[k].block].data() + lists[k].first;
+    for (std::size_t q = 0; q < lists[k].count; ++q)
+      stats.largest_share = std::max(stats.largest_share, std::abs(f[q]));
     if (w.merge[i])
       ++stats.merged;
     else
@@ -306,6 +330,12 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
     }
   }
   compact(p, removed);
+  stats.strongest_before = smax;
+  double largest = 0;
+  const auto kept = static_cast<std::ptrdiff_t>(p.size());
+#pragma omp parallel for if (kept > 20000) reduction(max : largest)
+  for (std::ptrdiff_t i = 0; i < kept; ++i) largest = std::max(largest, p.strength(i));
+  stats.strongest_after = largest;
   return stats;
 }
 

@@ -6,10 +6,12 @@
 //   sum_q f_q = 1,   sum_q f_q (x_q - x_p) = 0,
 //
 // of least weighted norm (weights 1 + |x_q - x_p|^2 / h^2, as in the VRM), non-negative where the
-// particle lies inside the hull of its receivers (signed otherwise). The first condition
-// conserves the total vorticity, the second the linear impulse 1/2 sum x x Gamma, exactly (to
-// rounding); the angular impulse changes by the second moment of the removed strength only.
-// A removed particle's strength goes only to particles that stay, never to another candidate for
+// particle lies inside the hull of its receivers. Outside it, a weak particle takes signed
+// fractions whose magnitudes sum to at most 3, and a merge does not happen: signed fractions of a
+// strong particle raise its receivers far above it. A particle without fractions stays. The first
+// condition conserves the total vorticity, the second the linear impulse 1/2 sum x x Gamma, exactly
+// (to rounding); the angular impulse changes by the second moment of the removed strength only. A
+// removed particle's strength goes only to particles that stay, never to another candidate for
 // removal, so that every removal is found independently (in parallel); the strengths are handed
 // over in order of increasing |Gamma|, the same sums for any number of threads.
 
@@ -31,11 +33,15 @@ struct ParticleControlOptions {
 void validate(const ParticleControlOptions& options);
 
 struct ParticleControlStats {
-  std::size_t removed = 0;      // weak particles removed
-  std::size_t merged = 0;       // close particles merged into neighbours
-  std::size_t kept = 0;         // candidates kept because no receivers were found
-  double removed_strength = 0;  // sum |Gamma| handed over
-  double threshold = 0;         // the |Gamma| below which particles were removed
+  std::size_t removed = 0;        // weak particles removed
+  std::size_t merged = 0;         // close particles merged into neighbours
+  std::size_t kept = 0;           // candidates kept because no receivers were found
+  double removed_strength = 0;    // sum |Gamma| handed over
+  double threshold = 0;           // the |Gamma| below which particles were removed
+  std::size_t signed_shares = 0;  // candidates handed over with signed fractions (at the edge)
+  double largest_share = 0;       // the largest |f_q| of a hand-over
+  // The largest |Gamma| before and after the call: the hand-overs may raise it.
+  double strongest_before = 0, strongest_after = 0;
 };
 
 ParticleControlStats control_particles(ParticleSet& particles,

@@ -93,6 +93,12 @@ struct BodyStepStats {
   double convect_growth = 0;
   Vec3 convect_growth_at;
   double strongest_after_convect = 0, strongest_after_diffuse = 0;
+  // Of the diffusion sub-steps, the largest ratio of the largest |Gamma| after to before: of the
+  // VRM with the shedding and the wall's push-out, and of the particle control; and the control's
+  // hand-overs with signed fractions and its largest |share|.
+  double vrm_growth = 0, control_growth = 0;
+  std::size_t control_signed = 0;
+  double control_largest_share = 0;
   double max_velocity_gradient = 0;  // largest |grad u| (Frobenius) at a particle over the stages
 };
 
