@@ -7,6 +7,14 @@
 #define VORTEX_HD inline
 #endif
 
+// Unrolls the loop that follows in device code (where arrays indexed by its counter then stay in
+// registers); nothing on the host.
+#if defined(__CUDACC__)
+#define VORTEX_UNROLL _Pragma("unroll")
+#else
+#define VORTEX_UNROLL
+#endif
+
 namespace vortex {
 
 // Whether a condition holds for any active thread of the warp. Used to skip a rarely needed

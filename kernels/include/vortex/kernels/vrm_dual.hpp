@@ -11,6 +11,7 @@
 // Eigen, the device's declines, and the solve then reports `deferred` for the host to redo.
 
 #include <cmath>
+#include <utility>
 
 #include "vortex/kernels/hd.hpp"
 #include "vortex/kernels/small_cholesky.hpp"
@@ -91,14 +92,86 @@ VORTEX_HD double norm(const double* a) {
   return sqrt(dot<K>(a, a));
 }
 
-// Adds row row^T * w to the lower triangle of h (the factorizations read no other).
-template <int K>
-VORTEX_HD void add_weighted_row(double (&h)[K][K], const double* row, double w) {
-  for (int j = 0; j < K; ++j) {
-    const double wa = w * row[j];
-    for (int i = j; i < K; ++i) h[i][j] += row[i] * wa;
-  }
+// The Hessian sum_q w_q a_q a_q^T through the weighted sums of the monomials x^a y^b z^c of the
+// offsets: every entry a_qi a_qj is one of them (degree at most 2 for K = 4, 4 for K = 10), so
+// 10 or 35 running sums replace 10 or 55 entries, few enough for a device thread's registers
+// (the entries themselves lived in local memory, read and written once per neighbour).
+// The power of axis (0: x, 1: y, 2: z) in moment_row's entry i (1, x, y, z, x^2, y^2, z^2, xy,
+// xz, yz).
+constexpr int row_power(int i, int axis) {
+  if (i == 0) return 0;
+  if (i <= 3) return i - 1 == axis ? 1 : 0;
+  if (i <= 6) return i - 4 == axis ? 2 : 0;
+  return i - 7 == 2 - axis ? 0 : 1;  // xy lacks z, xz lacks y, yz lacks x
 }
+
+// The place of the monomial x^a y^b z^c among those of degree at most 4: by degree n, then by
+// falling a, then by rising c.
+constexpr int monomial_index(int a, int b, int c) {
+  return (a + b + c) * (a + b + c + 1) * (a + b + c + 2) / 6 + (b + c) * (b + c + 1) / 2 + c;
+}
+
+// The power of axis in the monomial at place k.
+constexpr int monomial_power(int k, int axis) {
+  for (int n = 0, at = 0; n <= 4; ++n)
+    for (int a = n; a >= 0; --a)
+      for (int c = 0; c <= n - a; ++c, ++at)
+        if (at == k) return axis == 0 ? a : axis == 1 ? n - a - c : c;
+  return -1;
+}
+
+template <int k, int axis>
+constexpr int kMonomialPower = monomial_power(k, axis);
+template <int i, int j>
+constexpr int kEntryMonomial = monomial_index(row_power(i, 0) + row_power(j, 0),
+                                              row_power(i, 1) + row_power(j, 1),
+                                              row_power(i, 2) + row_power(j, 2));
+
+// The Hessian sum_q w_q a_q a_q^T through the weighted sums of the monomials x^a y^b z^c of the
+// offsets: every entry a_qi a_qj is one of them (degree at most 2 for K = 4, 4 for K = 10), so
+// 10 or 35 running sums replace 10 or 55 entries, few enough for a device thread's registers
+// (the entries themselves lived in local memory, read and written once per neighbour). Every
+// index is a constant (expanded from integer sequences), so that the sums stay in registers.
+template <int K>
+struct HessianSums {
+  static constexpr int kDegree = K == 10 ? 4 : 2;
+  static constexpr int kCount = (kDegree + 1) * (kDegree + 2) * (kDegree + 3) / 6;
+  double sum[kCount] = {};
+
+  VORTEX_HD void add(const double* d, double w) {
+    double px[kDegree + 1], py[kDegree + 1], pz[kDegree + 1];
+    px[0] = py[0] = pz[0] = 1;
+    VORTEX_UNROLL
+    for (int e = 1; e <= kDegree; ++e) {
+      px[e] = px[e - 1] * d[0];
+      py[e] = py[e - 1] * d[1];
+      pz[e] = pz[e - 1] * d[2];
+    }
+    add_each(w, px, py, pz, std::make_integer_sequence<int, kCount>{});
+  }
+
+  // The lower triangle of the Hessian (the factorizations read no other).
+  VORTEX_HD void lower(double (&h)[K][K]) const {
+    set_each(h, std::make_integer_sequence<int, K * K>{});
+  }
+
+ private:
+  template <int... k>
+  VORTEX_HD void add_each(double w, const double* px, const double* py, const double* pz,
+                          std::integer_sequence<int, k...>) {
+    ((sum[k] += w * px[kMonomialPower<k, 0>] * py[kMonomialPower<k, 1>] * pz[kMonomialPower<k, 2>]),
+     ...);
+  }
+  template <int ij>
+  VORTEX_HD void set_entry(double (&h)[K][K]) const {
+    constexpr int i = ij / K, j = ij % K;
+    if constexpr (i >= j) h[i][j] = sum[kEntryMonomial<i, j>];
+  }
+  template <int... ij>
+  VORTEX_HD void set_each(double (&h)[K][K], std::integer_sequence<int, ij...>) const {
+    (set_entry<ij>(h), ...);
+  }
+};
 
 // The weights 1 / c_q of m neighbours at offsets d.
 VORTEX_HD void set_inverse_weights(int m, const double* d, double* inv_c) {
@@ -210,12 +283,10 @@ VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArray
     return Progress::done;
   }
   dual_limits<K>(b, s);
-  double h_all[K][K] = {};
-  for (int q = 0; q < m; ++q) {
-    double row[K];
-    moment_row<K>(d + 3 * q, row);
-    detail::add_weighted_row<K>(h_all, row, a.inv_c[q]);
-  }
+  detail::HessianSums<K> sums;
+  for (int q = 0; q < m; ++q) sums.add(d + 3 * q, a.inv_c[q]);
+  double h_all[K][K];
+  sums.lower(h_all);
   double trace = 0;
   for (int i = 0; i < K; ++i) trace += h_all[i][i];
   s.scale = fmax(1.0, trace / K);
@@ -304,7 +375,8 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
   // The end of an iteration that goes on to the next one.
   auto next = [&]() { return ++s.it < 80 ? Progress::running : Progress::done; };
 
-  double r[K], h[K][K] = {};
+  double r[K];
+  detail::HessianSums<K> sums;
   for (int i = 0; i < K; ++i) r[i] = b[i];
   int active[K], k = 0;  // the first K active neighbours, and how many there are
   for (int q = 0; q < m; ++q) {
@@ -314,13 +386,15 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
     if (t > 0) {
       f[q] = t * inv_c[q];
       for (int i = 0; i < K; ++i) r[i] -= f[q] * row[i];
-      detail::add_weighted_row<K>(h, row, inv_c[q]);
+      sums.add(d + 3 * q, inv_c[q]);
       if (k < K) active[k] = q;
       ++k;
     } else {
       f[q] = 0;
     }
   }
+  double h[K][K];
+  sums.lower(h);
   double residual = 0;
   bool finite = true;
   for (int i = 0; i < K; ++i) {
