@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
-STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body vrm discoid compare profile
+STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body vrm discoid sphere compare profile
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
 # times and compares it side by side with this tree (scripts/compare-builds.sh); the vrm stage
 # times the base build's diffusion sub-step too when BASE_TARGETS includes vortex-body.
@@ -259,9 +259,10 @@ if has vrm; then
     # Nsight Compute's view of the VRM's device kernels in one sub-step (each kernel's first
     # launch): throughput, occupancy, memory and warp stalls.
     start=$SECONDS
-    ncu --kernel-name regex:"vrm_(round|handover)_kernel" --launch-count 2 --section SpeedOfLight \
+    ncu --kernel-name regex:"vrm_(round|resume|handover)_kernel" --launch-count 3 --section SpeedOfLight \
       --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
       --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+      --section SourceCounters \
       "$BUILD/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 1 \
       --backend cuda --vrm-backend cuda -o "$work/profile" >"$OUT/vrm-ncu.txt" 2>&1
     note "VRM kernels under ncu: rc=$? in $((SECONDS - start)) s"
@@ -305,6 +306,31 @@ if has discoid; then
   cp "$run/diagnostics.csv" "$OUT/discoid.csv" 2>/dev/null
   (cd "$run" && tar czf "$OUT/discoid-projections.tgz" projection-*.dat bench-velocity-*.txt \
     2>/dev/null)
+fi
+
+if has sphere; then
+  # The sphere to a steady state (issue V2/V3): each case F:DT:STEPS (icosphere frequency, time
+  # step, steps) at Re = SPHERE_RE runs in $BUILD/sphere-re<RE>-f<F>-dt<DT> for at most SPHERE_SLOT
+  # seconds with checkpoints, so that the same command on a warm machine continues where it
+  # stopped. The CSV of each case comes back in $OUT.
+  for c in ${SPHERE_CASES:-"8:0.08:188"}; do
+    IFS=: read -r f dt steps <<<"$c"
+    run=$BUILD/sphere-re${SPHERE_RE:-100}-f$f-dt$dt
+    mkdir -p "$run"
+    last=$(ls "$run"/checkpoint-*.bin 2>/dev/null | sort | tail -1)
+    done_steps=0
+    [[ -n $last ]] && done_steps=$((10#$(basename "$last" .bin | sed 's/checkpoint-//')))
+    left=$((steps - done_steps))
+    start=$SECONDS
+    if ((left > 0)); then
+      "$BUILD/vortex-body" --body sphere --frequency "$f" --re "${SPHERE_RE:-100}" --dt "$dt" \
+        --steps "$left" ${last:+--restart "$last"} --backend cuda --every 0 --checkpoint-every 10 \
+        --no-plot --progress 60 --stop-after "${SPHERE_SLOT:-300}" -o "$run" \
+        --json "$run/summary.json" >>"$OUT/sphere-f$f-dt$dt.log" 2>&1
+    fi
+    note "sphere Re ${SPHERE_RE:-100} f $f dt $dt: rc=$? in $((SECONDS - start)) s: $(grep -E '^(step|stopped)' "$OUT/sphere-f$f-dt$dt.log" | tail -1)"
+    cp "$run/diagnostics.csv" "$OUT/sphere-re${SPHERE_RE:-100}-f$f-dt$dt.csv" 2>/dev/null
+  done
 fi
 
 if has profile; then
