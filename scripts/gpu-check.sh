@@ -312,10 +312,12 @@ if has sphere; then
   # The sphere to a steady state (issue V2/V3): each case F:DT:STEPS (icosphere frequency, time
   # step, steps) at Re = SPHERE_RE runs in $BUILD/sphere-re<RE>-f<F>-dt<DT> for at most SPHERE_SLOT
   # seconds with checkpoints, so that the same command on a warm machine continues where it
-  # stopped. The CSV of each case comes back in $OUT.
+  # stopped. SPHERE_ARGS go to every case (named by SPHERE_TAG in the folders and files). The CSV
+  # of each case comes back in $OUT.
   for c in ${SPHERE_CASES:-"8:0.08:188"}; do
     IFS=: read -r f dt steps <<<"$c"
-    run=$BUILD/sphere-re${SPHERE_RE:-100}-f$f-dt$dt
+    name=sphere-re${SPHERE_RE:-100}-f$f-dt$dt${SPHERE_TAG:+-$SPHERE_TAG}
+    run=$BUILD/$name
     mkdir -p "$run"
     last=$(ls "$run"/checkpoint-*.bin 2>/dev/null | sort | tail -1)
     done_steps=0
@@ -323,13 +325,14 @@ if has sphere; then
     left=$((steps - done_steps))
     start=$SECONDS
     if ((left > 0)); then
+      # shellcheck disable=SC2086
       "$BUILD/vortex-body" --body sphere --frequency "$f" --re "${SPHERE_RE:-100}" --dt "$dt" \
         --steps "$left" ${last:+--restart "$last"} --backend cuda --every 0 --checkpoint-every 10 \
         --no-plot --progress 60 --stop-after "${SPHERE_SLOT:-300}" -o "$run" \
-        --json "$run/summary.json" >>"$OUT/sphere-f$f-dt$dt.log" 2>&1
+        --json "$run/summary.json" ${SPHERE_ARGS:-} >>"$OUT/$name.log" 2>&1
     fi
-    note "sphere Re ${SPHERE_RE:-100} f $f dt $dt: rc=$? in $((SECONDS - start)) s: $(grep -E '^(step|stopped)' "$OUT/sphere-f$f-dt$dt.log" | tail -1)"
-    cp "$run/diagnostics.csv" "$OUT/sphere-re${SPHERE_RE:-100}-f$f-dt$dt.csv" 2>/dev/null
+    note "$name: rc=$? in $((SECONDS - start)) s: $(grep -E '^(step|stopped)' "$OUT/$name.log" | tail -1)"
+    cp "$run/diagnostics.csv" "$OUT/$name.csv" 2>/dev/null
   done
 fi
 
