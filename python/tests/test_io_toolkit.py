@@ -77,9 +77,15 @@ def test_diffusion_and_particle_control():
     q = vortex.Particles(grid, strengths, np.full(len(grid), 1.5 * h))
     stats = vortex.vrm_diffuse(q, nu=0.01, dt=0.1, spacing=h)
     assert stats["diffused"] > 0 and q.strengths[:, 2].sum() == pytest.approx(1.0, rel=1e-12)
+    before = np.linalg.norm(q.strengths, axis=1).max()
     removed = vortex.control_particles(q, spacing=h, remove_threshold=1e-3)
     assert removed["removed"] > 0 and len(q) < len(grid)
     assert q.strengths[:, 2].sum() == pytest.approx(1.0, rel=1e-12)
+    # The largest strength before and after, as numpy finds them; the shares stay bounded.
+    assert removed["strongest_before"] == pytest.approx(before, rel=1e-15)
+    assert removed["strongest_after"] == pytest.approx(np.linalg.norm(q.strengths, axis=1).max(),
+                                                       rel=1e-15)
+    assert 0 < removed["largest_share"] <= 3 and removed["signed_shares"] >= 0
 
 
 def run_example(name, *args, cwd):
