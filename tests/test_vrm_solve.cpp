@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "vortex/kernels/small_cholesky.hpp"
+#include "vortex/kernels/vrm_dual.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm_solve.hpp"
 
@@ -351,6 +352,35 @@ TEST(VrmSolve, TheDevicePathEqualsTheHostsOrDefers) {
   // keeps them all); all 50 exact lattice layers do.
   EXPECT_LT(deferred, cases / 4);
   EXPECT_GT(deferred, 0);
+}
+
+// The Hessian from the weighted monomial sums equals sum_q w_q a_q a_q^T summed entry by entry
+// (to rounding), for the ten moments and for the four of the first moments.
+template <int K>
+void expect_hessian_of_monomials(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-2, 2), w(0.1, 1);
+  vrm::detail::HessianSums<K> sums;
+  double reference[K][K] = {};
+  for (int q = 0; q < 40; ++q) {
+    const double d[3] = {u(rng), u(rng), u(rng)}, weight = w(rng);
+    sums.add(d, weight);
+    double row[K];
+    vrm::moment_row<K>(d, row);
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j <= i; ++j) reference[i][j] += weight * row[i] * row[j];
+  }
+  double h[K][K];
+  sums.lower(h);
+  for (int i = 0; i < K; ++i)
+    for (int j = 0; j <= i; ++j)
+      EXPECT_NEAR(h[i][j], reference[i][j], 1e-13 * (1 + std::abs(reference[i][j])))
+          << K << " moments, entry " << i << ", " << j;
+}
+
+TEST(VrmSolve, HessianFromMonomialSumsEqualsTheDirectSum) {
+  std::mt19937_64 rng(21);
+  expect_hessian_of_monomials<10>(rng);
+  expect_hessian_of_monomials<4>(rng);
 }
 
 }  // namespace

@@ -247,24 +247,11 @@ void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
   }
 }
 
-namespace {
-
-double strongest(const ParticleSet& p) {
-  double s = 0;
-  const auto n = static_cast<std::ptrdiff_t>(p.size());
-#pragma omp parallel for if (n > 20000) reduction(max : s)
-  for (std::ptrdiff_t i = 0; i < n; ++i) s = std::max(s, p.strength(i));
-  return s;
-}
-
-}  // namespace
-
 void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, bool sheet_solved) {
   if (!sheet_solved) solve_for(particles);
   const auto start = Clock::now();
   if (!options_.wall_diffusion)
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
-  const double strongest_before = strongest(particles);
   const auto vrm_start = Clock::now();
   find_wall_points(particles, dt);
   if (options_.wall_diffusion) wall_images(particles, dt);
@@ -289,8 +276,8 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   stats.seconds_control += since(control_start);
   stats.removed += c.removed + c.merged;
   stats.control_threshold = c.threshold;
-  if (strongest_before > 0)
-    stats.vrm_growth = std::max(stats.vrm_growth, c.strongest_before / strongest_before);
+  if (v.strongest > 0)
+    stats.vrm_growth = std::max(stats.vrm_growth, c.strongest_before / v.strongest);
   if (c.strongest_before > 0)
     stats.control_growth = std::max(stats.control_growth, c.strongest_after / c.strongest_before);
   stats.control_signed += c.signed_shares;

@@ -216,6 +216,7 @@ class VrmStep {
     double max_strength = 0;
 #pragma omp parallel for if (n > 500) reduction(max : max_strength)
     for (std::ptrdiff_t i = 0; i < n; ++i) max_strength = std::max(max_strength, p.strength(i));
+    strongest_ = max_strength;
     const double weak = o.insert_threshold * max_strength;
 #pragma omp parallel for if (n > 500)
     for (std::ptrdiff_t i = 0; i < n; ++i) {
@@ -270,6 +271,7 @@ class VrmStep {
       return s;
     };
     stats.seconds_grid = seconds_grid_;
+    stats.strongest = strongest_;
     // The device's first round runs beside the host's first round over the other owners (those
     // near the wall); the owners the device gives back join the host's round after it.
     std::future<detail::VrmDeviceResult> device;
@@ -752,6 +754,7 @@ class VrmStep {
   const std::size_t n0_;             // particles that own strength this step
   std::size_t n_added_ = 0;          // particles inserted so far (indices n0_ ...)
   double seconds_grid_ = 0;          // the set-up's grid build
+  double strongest_ = 0;             // the largest |Gamma| at the start
   bool device_handed_over_ = false;  // device_gx ... hold the device's sums of this call
 };
 

@@ -92,10 +92,6 @@ VORTEX_HD double norm(const double* a) {
   return sqrt(dot<K>(a, a));
 }
 
-// The Hessian sum_q w_q a_q a_q^T through the weighted sums of the monomials x^a y^b z^c of the
-// offsets: every entry a_qi a_qj is one of them (degree at most 2 for K = 4, 4 for K = 10), so
-// 10 or 35 running sums replace 10 or 55 entries, few enough for a device thread's registers
-// (the entries themselves lived in local memory, read and written once per neighbour).
 // The power of axis (0: x, 1: y, 2: z) in moment_row's entry i (1, x, y, z, x^2, y^2, z^2, xy,
 // xz, yz).
 constexpr int row_power(int i, int axis) {

@@ -126,6 +126,7 @@ struct VrmStats {
   std::size_t device_unsolved = 0;  // owners the GPU found without a solution within R
   std::size_t device_crowded = 0;   // of the deferred: those with too many neighbours
   int rounds = 0;
+  double strongest = 0;     // the largest |Gamma| of the particles it started from
   double radius = 0;        // the neighbourhood radius R used
   double max_residual = 0;  // largest moment residual of an accepted solve
   double mean_neighbors = 0;
