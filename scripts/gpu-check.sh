@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
-STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees plummer body vrm discoid sphere compare profile
+STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees orders plummer body vrm discoid sphere compare profile
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
 # times and compares it side by side with this tree (scripts/compare-builds.sh); the vrm stage
 # times the base build's diffusion sub-step too when BASE_TARGETS includes vortex-body.
@@ -168,6 +168,25 @@ if has trees; then
   done
 fi
 
+if has orders; then
+  # Per-box orders against every far box at P, alternated, on the cube and the Plummer sphere.
+  for n in $SIZES_TREE plummer; do
+    case_args="--case cube --n $n"
+    [ "$n" = plummer ] && case_args="--case plummer --n $PLUMMER_N"
+    repeat=7
+    [ "$n" != plummer ] && [ "$n" -ge 5000000 ] && repeat=3
+    for round in 1 2; do
+      for mode in box uniform; do
+        flag=""
+        [ "$mode" = uniform ] && flag="--uniform-order"
+        # shellcheck disable=SC2086
+        bench "orders_${n}_${mode}_$round" $case_args --runs cuda-tree-float --repeat $repeat \
+          --sample 1000 $TREE_ARGS $flag
+      done
+    done
+  done
+fi
+
 if has plummer; then
   # The clustered case: its near field sets the time, so smaller buckets and larger theta are tried.
   i=0
@@ -181,7 +200,7 @@ if has plummer; then
   done
 fi
 
-if has bench || has trees || has plummer; then
+if has bench || has trees || has plummer || has orders; then
   if has bench; then
   bench direct_float --case cube --n "$DIRECT_N" --runs cuda-direct-float --repeat 3 --sample 1000
   bench direct_double --case cube --n 200000 --runs cuda-direct-double --repeat 3 --sample 1000

@@ -70,6 +70,7 @@ detail::TreePlan hand_built_plan(int order) {
   plan.lists.near_offsets = {0, 0};
   plan.lists.far_offsets = {0, 1};
   plan.lists.far_nodes = {0};
+  plan.lists.far_orders = {static_cast<unsigned char>(order)};  // the root at the full order
   return plan;
 }
 

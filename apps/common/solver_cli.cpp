@@ -55,6 +55,10 @@ void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision)
   parser.add("--source-bucket", "N", "particles per source leaf; 0 = picked for the tolerance",
              tree_.source_bucket);
   parser.add("--arity", "A", "children per tree node: 2, 4 or 8", tree_.arity);
+  parser.add_flag("--uniform-order",
+                  "evaluate every far box at order P (by default each box at the lowest order "
+                  "that is as accurate there as P at the acceptance limit)",
+                  tree_.uniform_order);
   parser.add("--tree-build", "auto|host|device",
              "where CUDA builds the trees, lists and multipoles; auto = device", tree_build_);
   parser.add("--far-field", "auto|m2p|local",

@@ -126,8 +126,8 @@ TEST_P(DeviceTreeTest, SameTreeAsTheHostBuilder) {
 
 INSTANTIATE_TEST_SUITE_P(Arity, DeviceTreeTest, ::testing::Values(2, 4, 8));
 
-// Lists walked on the device over the host's nodes equal the host's lists entry for entry, and
-// count every source exactly once per target leaf.
+// Lists walked on the device over the host's nodes equal the host's lists entry for entry (with
+// each far entry's order), and count every source exactly once per target leaf.
 TEST(DeviceLists, EqualTheHostListsAndCountEverySourceOnce) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   const ParticleSet p = plummer_sphere(6000, 3);
@@ -135,7 +135,7 @@ TEST(DeviceLists, EqualTheHostListsAndCountEverySourceOnce) {
   const KdTree sources = build_kdtree(PointsView(p), p.sigma.data(), 32, 8);
   const KdTree targets = build_kdtree(PointsView(t), nullptr, 64, 8);
   for (double theta : {0.3, 0.6, 0.9}) {
-    const AcceptanceCriteria criteria{theta, 2.41};
+    const AcceptanceCriteria criteria = criteria_with_orders(theta, 2.41, 10, false);
     const InteractionLists host = build_interaction_lists(targets, sources, criteria);
     const auto source_nodes = upload(sources.nodes);
     const auto target_nodes = upload(targets.nodes);
@@ -161,14 +161,17 @@ TEST(DeviceLists, EqualTheHostListsAndCountEverySourceOnce) {
     ASSERT_EQ(fo, host.far_offsets);
     g::DeviceBuffer<IndexRange> near(std::max(no.back(), 1));
     g::DeviceBuffer<int> far(std::max(fo.back(), 1));
+    g::DeviceBuffer<unsigned char> orders(std::max(fo.back(), 1));
     w.near_offsets = near_offsets.data();
     w.far_offsets = far_offsets.data();
     w.near_ranges = near.data();
     w.far_nodes = far.data();
+    w.far_orders = orders.data();
     g::launch_list_fill(w, nullptr);
     const std::vector<IndexRange> nr = download(near.data(), no.back());
     const std::vector<int> fn = download(far.data(), fo.back());
     ASSERT_EQ(fn, host.far_nodes);
+    EXPECT_EQ(download(orders.data(), fo.back()), host.far_orders);
     ASSERT_EQ(nr.size(), host.near_ranges.size());
     for (std::size_t k = 0; k < nr.size(); ++k) {
       EXPECT_EQ(nr[k].begin, host.near_ranges[k].begin);

@@ -1,6 +1,7 @@
 #pragma once
 // Far field: M2P of the velocity expansions of each item's source nodes at the targets of its
-// group.
+// group, each node at its own order (far_order in kernels/acceptance.hpp): the first degrees of
+// an expansion of order P are the expansion of the lower order.
 //
 // One block per work item, one thread per target. The nodes' expansions are copied into shared
 // memory in batches with asynchronous copies (cp.async), two buffers deep, so the next batch
@@ -33,18 +34,22 @@ struct FarShared {
   static constexpr int kBatch = far_batch_nodes<P, T>();
   Vec4<T> v[2][kBatch * kVectors];
   Vec4<T> center[2][kBatch];
+  unsigned char order[2][kBatch];
 };
 
 // Queues the copy of the nodes of entries [first, first + n) into buffer `buf`.
 template <int P, class T>
 __device__ __forceinline__ void fetch_batch(FarShared<P, T>& sh, int buf, const int* nodes,
-                                            int first, int n, const Vec4<T>* expansions,
-                                            const Vec4<T>* centers) {
+                                            const unsigned char* orders, int first, int n,
+                                            const Vec4<T>* expansions, const Vec4<T>* centers) {
+  if (threadIdx.x < n) sh.order[buf][threadIdx.x] = orders[first + threadIdx.x];
   constexpr int kv = FarShared<P, T>::kVectors;
   constexpr int chunks = sizeof(Vec4<T>) / 16;  // 16-byte copies per vector
   for (int i = threadIdx.x; i < n * kv * chunks; i += blockDim.x) {
     const int k = i / (kv * chunks);
     const int j = i - k * (kv * chunks);
+    // Only the degrees of the node's own order are read.
+    if (j >= multipole::velocity_slot_count(orders[first + k]) * chunks) continue;
     const char* src =
         reinterpret_cast<const char*>(expansions + static_cast<long long>(nodes[first + k]) * kv);
     char* dst = reinterpret_cast<char*>(&sh.v[buf][k * kv]);
@@ -56,6 +61,21 @@ __device__ __forceinline__ void fetch_batch(FarShared<P, T>& sh, int buf, const 
                             reinterpret_cast<const char*>(centers + nodes[first + k]) + 16 * j, 16);
   }
   __pipeline_commit();
+}
+
+// M2P at order q <= P: every thread of the block takes the same branch.
+template <int P, bool Gradient, class T, class Acc>
+__device__ __forceinline__ void m2p_at_order(int q, const T* v, T dx, T dy, T dz, Acc& acc) {
+  if constexpr (P > 1) {
+    if (q < P) {
+      m2p_at_order<P - 1, Gradient>(q, v, dx, dy, dz, acc);
+      return;
+    }
+  }
+  if constexpr (Gradient)
+    multipole::m2p_velocity_gradient<P>(v, dx, dy, dz, acc);
+  else
+    multipole::m2p_velocity<P>(v, dx, dy, dz, acc);
 }
 
 template <int P, Arithmetic A, bool Gradient>
@@ -79,12 +99,12 @@ __global__ void far_kernel(FarSum s) {
   int first = item.entry_begin;
   int n = min(kb, item.entry_end - first);
   int buf = 0;
-  fetch_batch<P, T>(sh, buf, s.nodes, first, n, expansions, centers);
+  fetch_batch<P, T>(sh, buf, s.nodes, s.orders, first, n, expansions, centers);
   while (n > 0) {
     const int next = first + n;
     const int next_n = min(kb, item.entry_end - next);
     if (next_n > 0) {
-      fetch_batch<P, T>(sh, buf ^ 1, s.nodes, next, next_n, expansions, centers);
+      fetch_batch<P, T>(sh, buf ^ 1, s.nodes, s.orders, next, next_n, expansions, centers);
       __pipeline_wait_prior(1);
     } else {
       __pipeline_wait_prior(0);
@@ -96,10 +116,7 @@ __global__ void far_kernel(FarSum s) {
       // Slots are 16-byte vectors: telling the compiler lets it load a slot with one instruction.
       const T* v =
           static_cast<const T*>(__builtin_assume_aligned(&sh.v[buf][k * kv], sizeof(Vec4<T>)));
-      if constexpr (Gradient)
-        multipole::m2p_velocity_gradient<P>(v, x.x - c.x, x.y - c.y, x.z - c.z, batch);
-      else
-        multipole::m2p_velocity<P>(v, x.x - c.x, x.y - c.y, x.z - c.z, batch);
+      m2p_at_order<P, Gradient>(sh.order[buf][k], v, x.x - c.x, x.y - c.y, x.z - c.z, batch);
     }
     add_into<Gradient>(total, batch);
     __syncthreads();  // buffer `buf` is refilled by the next iteration's fetch

@@ -20,11 +20,15 @@ __device__ void walk(const ListWalk& w, int leaf) {
   int last_end = -1;  // end of the last near range, to merge the next one when they abut
   Range* near_out = Fill ? w.near_ranges + w.near_offsets[leaf] : nullptr;
   int* far_out = Fill ? w.far_nodes + w.far_offsets[leaf] : nullptr;
+  unsigned char* order_out = Fill ? w.far_orders + w.far_offsets[leaf] : nullptr;
   while (top > 0) {
     const int s = stack[--top];
     const KdNode& source = w.sources[s];
-    if (is_far(target, source, w.criteria)) {
-      if (Fill) far_out[far] = s;
+    if (const int order = far_order(target, source, w.criteria)) {
+      if (Fill) {
+        far_out[far] = s;
+        order_out[far] = static_cast<unsigned char>(order);
+      }
       ++far;
     } else if (source.is_leaf()) {
       if (near > 0 && last_end == source.begin) {

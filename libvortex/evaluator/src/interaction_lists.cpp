@@ -40,8 +40,9 @@ void walk(const KdNode& target, const KdTree& sources, const AcceptanceCriteria&
     const int s = w.stack.back();
     w.stack.pop_back();
     const KdNode& source = sources.nodes[s];
-    if (is_far(target, source, criteria)) {
+    if (const int order = far_order(target, source, criteria)) {
       w.far.push_back(s);
+      w.far_order.push_back(static_cast<unsigned char>(order));
     } else if (source.is_leaf()) {
       append_near(w.near, first_near, source);
     } else {
@@ -92,6 +93,7 @@ void build_interaction_lists(const KdTree& targets, const KdTree& sources,
     InteractionLists::ThreadScratch& w = threads[t];
     w.near.clear();
     w.far.clear();
+    w.far_order.clear();
     w.stack.reserve(walk_depth_bound(sources));
     // Round-robin chunks: every thread gets leaves from all over the tree, so its total changes
     // little between builds.
@@ -106,11 +108,14 @@ void build_interaction_lists(const KdTree& targets, const KdTree& sources,
     }
     reserve_headroom(w.near);
     reserve_headroom(w.far);
+    reserve_headroom(w.far_order);
   }
   flatten(threads, &InteractionLists::ThreadScratch::near, owner, near_begin, near_count,
           lists.near_offsets, lists.near_ranges);
   flatten(threads, &InteractionLists::ThreadScratch::far, owner, far_begin, far_count,
           lists.far_offsets, lists.far_nodes);
+  flatten(threads, &InteractionLists::ThreadScratch::far_order, owner, far_begin, far_count,
+          lists.far_offsets, lists.far_orders);
 }
 
 InteractionLists build_interaction_lists(const KdTree& targets, const KdTree& sources,

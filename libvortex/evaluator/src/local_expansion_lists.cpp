@@ -160,15 +160,19 @@ void leave_to_m2p(const KdTree& targets, const KdTree& sources, const Interactio
     int* kept = out.common.data() + out.slot_offsets[t];
     int n = 0;
     for (int k = lists.far_offsets[leaf]; k < lists.far_offsets[leaf + 1]; ++k)
-      if (!marked[lists.far_nodes[k]]) kept[n++] = lists.far_nodes[k];
+      if (!marked[lists.far_nodes[k]]) kept[n++] = k;  // the entry, for its node and order
     for (int s : taken) marked[s] = 0;
     out.m2p_count[leaf] = n;
   }
   resize_kept(out.m2p_nodes, prefix_sum(out.m2p_count.data(), num_leaves, out.m2p_offsets));
+  resize_kept(out.m2p_orders, out.m2p_nodes.size());
 #pragma omp parallel for schedule(static)
   for (int leaf = 0; leaf < num_leaves; ++leaf) {
     const int* kept = out.common.data() + out.slot_offsets[targets.leaves[leaf]];
-    std::copy(kept, kept + out.m2p_count[leaf], out.m2p_nodes.data() + out.m2p_offsets[leaf]);
+    for (int i = 0; i < out.m2p_count[leaf]; ++i) {
+      out.m2p_nodes[out.m2p_offsets[leaf] + i] = lists.far_nodes[kept[i]];
+      out.m2p_orders[out.m2p_offsets[leaf] + i] = lists.far_orders[kept[i]];
+    }
   }
 }
 
@@ -220,6 +224,7 @@ void build_local_expansion_lists(const KdTree& targets, const KdTree& sources,
     out.m2p_offsets.assign(1, 0);
     out.m2l_nodes.clear();
     out.m2p_nodes.clear();
+    out.m2p_orders.clear();
     out.m2l_count = out.l2l_count = out.l2p_targets = out.m2p_pairs = 0;
     return;
   }

@@ -47,7 +47,8 @@ struct FarSum {
   const TargetGroup* groups = nullptr;
   const WorkItem* items = nullptr;
   int num_items = 0;
-  const int* nodes = nullptr;  // entries of the items
+  const int* nodes = nullptr;             // entries of the items
+  const unsigned char* orders = nullptr;  // each entry's order, 1..order (far_order)
   double* partial = nullptr;
 };
 void launch_far_sum(const FarSum& sum, cudaStream_t stream);

@@ -69,6 +69,7 @@ struct ListWalk {
   const int* far_offsets = nullptr;
   Range* near_ranges = nullptr;
   int* far_nodes = nullptr;
+  unsigned char* far_orders = nullptr;  // the order of each far entry (far_order)
 };
 // The deepest walk stack the list kernels hold.
 constexpr int kListStack = 192;

@@ -18,6 +18,8 @@ struct InteractionLists {
   std::vector<int> near_offsets;
   std::vector<IndexRange> near_ranges;
   std::vector<int> far_offsets, far_nodes;  // source node indices (any level)
+  // The multipole order each far entry is evaluated at (far_order in acceptance.hpp).
+  std::vector<unsigned char> far_orders;
 
   // Scratch of the build, kept so that a rebuild allocates nothing: each thread's lists and walk
   // stack, and where each leaf's entries are in them.
@@ -26,6 +28,7 @@ struct InteractionLists {
   struct alignas(64) ThreadScratch {
     std::vector<IndexRange> near;
     std::vector<int> far, stack;
+    std::vector<unsigned char> far_order;
   };
   std::vector<ThreadScratch> threads;
   std::vector<int> leaf_owner, leaf_near_begin, leaf_near_count, leaf_far_begin, leaf_far_count;

@@ -27,8 +27,10 @@ struct LocalExpansionLists {
   std::vector<int> m2l_offsets, m2l_nodes;
   // Per target node: 1 where it holds a local expansion (its own M2L or a parent's, by L2L).
   std::vector<unsigned char> has_local;
-  // Per target leaf (KdTree::leaves order): the far entries left to M2P, in their far-list order.
+  // Per target leaf (KdTree::leaves order): the far entries left to M2P, in their far-list order,
+  // and their orders.
   std::vector<int> m2p_offsets, m2p_nodes;
+  std::vector<unsigned char> m2p_orders;
   // Operations the lists ask for.
   std::size_t m2l_count = 0, l2l_count = 0, l2p_targets = 0, m2p_pairs = 0;
 

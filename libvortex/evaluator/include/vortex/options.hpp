@@ -36,6 +36,9 @@ struct TreeOptions {
   int target_bucket = 0;  // N_b of the target tree
   int source_bucket = 0;  // N_b of the source tree
   int arity = 8;          // 2, 4 or 8 children per node
+  // Every far box at order p; by default each at the lowest order that is as accurate there as p
+  // at the acceptance limit (far_order in kernels/acceptance.hpp).
+  bool uniform_order = false;
 };
 
 struct SolverOptions {

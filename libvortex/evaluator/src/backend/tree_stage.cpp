@@ -75,8 +75,9 @@ void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions&
   times.tree = seconds_since(stage);
 
   stage = Clock::now();
-  build_interaction_lists(plan.target_tree, plan.source_tree,
-                          AcceptanceCriteria{tree.theta, tree.kappa}, plan.lists);
+  build_interaction_lists(
+      plan.target_tree, plan.source_tree,
+      criteria_with_orders(tree.theta, tree.kappa, tree.order, tree.uniform_order), plan.lists);
   times.lists = seconds_since(stage);
 }
 

@@ -108,7 +108,8 @@ class CpuBackend final : public Backend {
                          EvaluationStats& stats) {
     const auto stage = Clock::now();
     const InteractionLists& lists = plan.lists;
-    FarList m2p{lists.far_offsets.data(), lists.far_nodes.data(), lists.far_nodes.size()};
+    FarList m2p{lists.far_offsets.data(), lists.far_nodes.data(), lists.far_orders.data(),
+                lists.far_nodes.size()};
     stats.far_field = "m2p";
     stats.m2l_translations = stats.l2l_translations = stats.l2p_targets = 0;
     stats.times.far_plan = stats.times.m2l = stats.times.l2l = stats.times.l2p = 0;
@@ -129,7 +130,8 @@ class CpuBackend final : public Backend {
     stats.l2p_targets = local_.l2p_targets;
     stats.multipole_interactions = local_.m2p_pairs;
     stats.far_list_entries = local_.m2p_nodes.size();
-    return {local_.m2p_offsets.data(), local_.m2p_nodes.data(), local_.m2p_nodes.size()};
+    return {local_.m2p_offsets.data(), local_.m2p_nodes.data(), local_.m2p_orders.data(),
+            local_.m2p_nodes.size()};
   }
 
   // M2L, L2L and L2P of the local expansions the lists ask for, into `out`.

@@ -78,6 +78,7 @@ void far_field_cpu(const TreePlan& plan, FarList list, const T* expansions, cons
                         static_cast<int>(tt.leaves.size()),
                         list.offsets,
                         list.nodes,
+                        list.orders,
                         expansions,
                         centers,
                         gradient,

@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include <cstddef>
+#include <utility>
 
 #include "backend/tree_plan.hpp"
 #include "vortex/kernels/constants.hpp"
@@ -24,7 +25,8 @@ struct FarInputs {
   const int* leaves;
   int num_leaves;
   const int *far_offsets, *far_nodes;
-  const T *expansions, *centers;  // velocity or gradient expansions, and centers, per source node
+  const unsigned char* far_orders;  // each entry's order, 1..order
+  const T *expansions, *centers;    // velocity or gradient expansions, and centers, per source node
   bool gradient;
   int order;
   double* const* out;  // 12 component arrays (3 without the gradient), added to
@@ -62,8 +64,32 @@ inline void add_leaf_sums(const KdNode& t, const double* sums, int padded, int c
       out[c][t.begin + i] += kInvFourPi * sums[c * padded + i];
 }
 
+// M2P of one box at its order Q, read from the first degrees of an expansion of a higher order.
+template <class T>
+using BoxM2P = void (*)(const T* expansion, const T* center, const multipole::LeafLanes<T>&);
+template <int Q, class T>
+void box_m2p_velocity(const T* e, const T* c, const multipole::LeafLanes<T>& lanes) {
+  multipole::m2p_velocity_lanes<Q>(e, c, lanes);
+}
+template <int Q, class T>
+void box_m2p_velocity_gradient(const T* e, const T* c, const multipole::LeafLanes<T>& lanes) {
+  multipole::m2p_velocity_gradient_lanes<Q>(e, c, lanes);
+}
+// The M2P of orders 1..sizeof...(Q), indexed by the order less one.
+template <class T, int... Q>
+struct BoxM2PTable {
+  static constexpr BoxM2P<T> velocity[] = {&box_m2p_velocity<Q + 1, T>...};
+  static constexpr BoxM2P<T> gradient[] = {&box_m2p_velocity_gradient<Q + 1, T>...};
+};
+template <class T, int... Q>
+constexpr BoxM2PTable<T, Q...> box_m2p_table(std::integer_sequence<int, Q...>) {
+  return {};
+}
+
 template <int P, class T>
 void far_field_leaves(const FarInputs<T>& in) {
+  using Table = decltype(box_m2p_table<T>(std::make_integer_sequence<int, P>{}));
+  const BoxM2P<T>* m2p = in.gradient ? Table::gradient : Table::velocity;
   constexpr int W = multipole::target_lane_count<T>();
   const std::size_t stride =
       in.gradient ? multipole::gradient_expansion_size(P) : multipole::velocity_expansion_size(P);
@@ -85,11 +111,7 @@ void far_field_leaves(const FarInputs<T>& in) {
       const multipole::LeafLanes<T> lanes{x, y, z, padded, sums};
       for (int k = first; k < last; ++k) {
         const std::size_t s = in.far_nodes[k];
-        if (in.gradient)
-          multipole::m2p_velocity_gradient_lanes<P>(in.expansions + s * stride, in.centers + 3 * s,
-                                                    lanes);
-        else
-          multipole::m2p_velocity_lanes<P>(in.expansions + s * stride, in.centers + 3 * s, lanes);
+        m2p[in.far_orders[k] - 1](in.expansions + s * stride, in.centers + 3 * s, lanes);
       }
       add_leaf_sums(t, sums, padded, components, in.out);
     }

@@ -128,7 +128,8 @@ ListSizes build_lists(CudaWorkspace& ws, const ResolvedOptions& options) {
   w.target_leaves = r.target_tree.leaves();
   w.num_target_leaves = leaves;
   w.sources = r.source_tree.nodes();
-  w.criteria = AcceptanceCriteria{options.tree.theta, options.tree.kappa};
+  w.criteria = criteria_with_orders(options.tree.theta, options.tree.kappa, options.tree.order,
+                                    options.tree.uniform_order);
   w.near_count = r.near_count.data();
   w.far_count = r.far_count.data();
   g::launch_list_counts(w, cs);
@@ -143,10 +144,12 @@ ListSizes build_lists(CudaWorkspace& ws, const ResolvedOptions& options) {
   const ListSizes sizes{totals[0], totals[1]};
   r.near_ranges.reserve(std::max(sizes.near, 1));
   r.far_nodes.reserve(std::max(sizes.far, 1));
+  r.far_orders.reserve(std::max(sizes.far, 1));
   w.near_offsets = r.near_offsets.data();
   w.far_offsets = r.far_offsets.data();
   w.near_ranges = r.near_ranges.data();
   w.far_nodes = r.far_nodes.data();
+  w.far_orders = r.far_orders.data();
   g::launch_list_fill(w, cs);
   r.lists_end.record(ws.compute);
   return sizes;
@@ -244,7 +247,8 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
 
   ws.compute.wait(r.multipoles_end.get());
   ws.far_start.record(ws.compute);
-  g::launch_far_sum(far_sum(ws, work, t.order, a, gradient, r.far_nodes.data()), cs);
+  g::launch_far_sum(
+      far_sum(ws, work, t.order, a, gradient, r.far_nodes.data(), r.far_orders.data()), cs);
   launch_combine(ws, work, nt, gradient, r.target_tree.permutation());
   ws.compute.synchronize();
   phases.mark("wait_gpu");

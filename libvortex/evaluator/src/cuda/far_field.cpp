@@ -14,6 +14,7 @@ void upload_far_lists(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPlan
   ws.far_lists_start.record(ws.copy);
   ws.far_items.upload(work.far_items, cs);
   ws.far_nodes.upload(plan.lists.far_nodes, cs);
+  ws.far_orders.upload(plan.lists.far_orders, cs);
   ws.far_lists_end.record(ws.copy);
 }
 
@@ -54,9 +55,9 @@ double start_far_field(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPla
   const double pack_time = phases.mark("pack_expansions");
 
   ws.far_start.record(ws.compute);
-  g::launch_far_sum(
-      far_sum(ws, uploaded_plan(ws, work), plan.order, a, gradient, ws.far_nodes.device.data()),
-      ws.compute.get());
+  g::launch_far_sum(far_sum(ws, uploaded_plan(ws, work), plan.order, a, gradient,
+                            ws.far_nodes.device.data(), ws.far_orders.device.data()),
+                    ws.compute.get());
   return pack_time;
 }
 

@@ -143,7 +143,7 @@ g::PairSum pair_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, Core core,
 }
 
 g::FarSum far_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, int order, g::Arithmetic a,
-                  bool gradient, const int* nodes) {
+                  bool gradient, const int* nodes, const unsigned char* orders) {
   g::FarSum f;
   f.order = order;
   f.arithmetic = a;
@@ -156,6 +156,7 @@ g::FarSum far_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, int order, g
   f.items = plan.far_items;
   f.num_items = plan.num_far_items;
   f.nodes = nodes;
+  f.orders = orders;
   f.partial = ws.partial.data();
   return f;
 }

@@ -56,6 +56,7 @@ struct DeviceTreeStorage {
   g::DeviceBuffer<int> near_count, far_count, near_offsets, far_offsets;
   g::DeviceBuffer<g::Range> near_ranges;
   g::DeviceBuffer<int> far_nodes;
+  g::DeviceBuffer<unsigned char> far_orders;
   g::DeviceBuffer<double> multipoles;
   g::DeviceBuffer<unsigned char> scan_temp;
   g::PinnedBuffer<int> host_totals;  // near and far list entries
@@ -72,6 +73,7 @@ struct CudaWorkspace {
   Staged<unsigned char> targets, positions, strengths, centers, expansions;
   Staged<g::TargetGroup> groups;
   Staged<int> group_slots, far_nodes;
+  Staged<unsigned char> far_orders;
   Staged<g::WorkItem> near_items, far_items;
   Staged<g::Range> ranges;
   g::DeviceBuffer<double> partial, out_device;
@@ -131,7 +133,7 @@ g::PairSum pair_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, Core core,
 // The multipole-sum launch of `plan` over the workspace's buffers; `nodes` are the far lists
 // entries the far items index (on the device).
 g::FarSum far_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, int order, g::Arithmetic a,
-                  bool gradient, const int* nodes);
+                  bool gradient, const int* nodes, const unsigned char* orders);
 // Packs the particles relative to `origin`, stages `plan`, uploads both and launches the pair sums
 // on the compute stream (the direct sum, or the treecode's near field). Returns the host seconds
 // spent packing.
