@@ -9,10 +9,84 @@
 #include "support/reference.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/interaction_lists.hpp"
+#include "vortex/multipole/gradient_expansion.hpp"
+#include "vortex/multipole/m2p.hpp"
+#include "vortex/multipole/m2p_batch.hpp"
 #include "vortex/solver.hpp"
 
 namespace vortex {
 namespace {
+
+namespace mp = multipole;
+
+// An expansion of order P read at order q (its first degrees) gives what the expansion built at
+// order q gives: on the path the GPU runs (m2p.hpp with a run-time order) and on the CPU's lanes
+// (the gradient expansion's first slots).
+TEST(FarOrders, AnExpansionReadAtALowerOrderIsThatOrdersExpansion) {
+  constexpr int P = 10;
+  const ParticleSet p = testing::random_cube(40, 3);
+  const double c[3] = {0.5, 0.5, 0.5};
+  auto velocity_expansion = [&](int order) {
+    std::vector<double> M(3 * mp::coefficient_count(order), 0.0);
+    for (std::size_t j = 0; j < p.size(); ++j)
+      mp::p2m(order, p.x[j] - c[0], p.y[j] - c[1], p.z[j] - c[2], p.gx[j], p.gy[j], p.gz[j],
+              M.data());
+    std::vector<double> V(mp::velocity_expansion_size(order));
+    mp::m2v(order, M.data(), V.data());
+    return V;
+  };
+  auto gradient_expansion = [&](int order) {
+    const std::vector<double> V = velocity_expansion(order);
+    std::vector<double> G(mp::gradient_expansion_size(order));
+    mp::gradient_expansion(order, V.data(), G.data());
+    return G;
+  };
+  const std::vector<double> VP = velocity_expansion(P), GP = gradient_expansion(P);
+  const double x[3] = {1.9, -0.7, 2.4}, y[3] = {0.3, 2.2, -1.1}, z[3] = {1.2, 0.4, 2.0};
+  for (int q : {1, 3, 6, 9}) {
+    SCOPED_TRACE("q = " + std::to_string(q));
+    const std::vector<double> Vq = velocity_expansion(q), Gq = gradient_expansion(q);
+    for (int i = 0; i < 3; ++i) {
+      VelocityGradientAccumulator<double> a, b;
+      mp::m2p_velocity_gradient<P>(VP.data(), x[i] - c[0], y[i] - c[1], z[i] - c[2], a, q);
+      dispatch_order(q, "test", [&](auto Q) {
+        mp::m2p_velocity_gradient<decltype(Q)::value>(Vq.data(), x[i] - c[0], y[i] - c[1],
+                                                      z[i] - c[2], b);
+      });
+      VelocityAccumulator<double> u, w;
+      mp::m2p_velocity<P>(VP.data(), x[i] - c[0], y[i] - c[1], z[i] - c[2], u, q);
+      dispatch_order(q, "test", [&](auto Q) {
+        mp::m2p_velocity<decltype(Q)::value>(Vq.data(), x[i] - c[0], y[i] - c[1], z[i] - c[2], w);
+      });
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(a.u[k], b.u[k], 1e-13 * std::abs(b.u[k]) + 1e-16);
+        EXPECT_NEAR(u.u[k], w.u[k], 1e-13 * std::abs(w.u[k]) + 1e-16);
+        EXPECT_NEAR(a.u[k], u.u[k], 1e-13 * std::abs(u.u[k]) + 1e-16);
+      }
+      for (int k = 0; k < 9; ++k) EXPECT_NEAR(a.du[k], b.du[k], 1e-13 * std::abs(b.du[k]) + 1e-16);
+    }
+    // The CPU lanes (16 targets: whole vectors of any width), the first slots of the order-P
+    // expansion.
+    constexpr int kLanes = 16;
+    double lx[kLanes], ly[kLanes], lz[kLanes];
+    for (int i = 0; i < kLanes; ++i)
+      lx[i] = x[i % 3] + 0.01 * i, ly[i] = y[i % 3], lz[i] = z[i % 3];
+    double sums_p[12 * kLanes] = {}, sums_q[12 * kLanes] = {};
+    const mp::LeafLanes<double> lanes_p{lx, ly, lz, kLanes, sums_p},
+        lanes_q{lx, ly, lz, kLanes, sums_q};
+    dispatch_order(q, "test", [&](auto Q) {
+      mp::m2p_velocity_gradient_lanes<decltype(Q)::value>(GP.data(), c, lanes_p);
+      mp::m2p_velocity_gradient_lanes<decltype(Q)::value>(Gq.data(), c, lanes_q);
+    });
+    for (int k = 0; k < 12 * kLanes; ++k)
+      EXPECT_NEAR(sums_p[k], sums_q[k], 1e-13 * std::abs(sums_q[k]) + 1e-16) << k;
+    // and the order matters: order q differs from order P.
+    VelocityAccumulator<double> full, part;
+    mp::m2p_velocity<P>(VP.data(), x[0] - c[0], y[0] - c[1], z[0] - c[2], full);
+    mp::m2p_velocity<P>(VP.data(), x[0] - c[0], y[0] - c[1], z[0] - c[2], part, q);
+    EXPECT_GT(std::abs(full.u[0] - part.u[0]), 1e-14 * std::abs(full.u[0]));
+  }
+}
 
 TEST(FarOrders, EachBoxTakesTheLowestOrderWithinTheBound) {
   const ParticleSet p = plummer_sphere(20000, 5);

@@ -63,21 +63,6 @@ __device__ __forceinline__ void fetch_batch(FarShared<P, T>& sh, int buf, const 
   __pipeline_commit();
 }
 
-// M2P at order q <= P: every thread of the block takes the same branch.
-template <int P, bool Gradient, class T, class Acc>
-__device__ __forceinline__ void m2p_at_order(int q, const T* v, T dx, T dy, T dz, Acc& acc) {
-  if constexpr (P > 1) {
-    if (q < P) {
-      m2p_at_order<P - 1, Gradient>(q, v, dx, dy, dz, acc);
-      return;
-    }
-  }
-  if constexpr (Gradient)
-    multipole::m2p_velocity_gradient<P>(v, dx, dy, dz, acc);
-  else
-    multipole::m2p_velocity<P>(v, dx, dy, dz, acc);
-}
-
 template <int P, Arithmetic A, bool Gradient>
 __global__ void far_kernel(FarSum s) {
   using T = typename Types<A>::T;
@@ -116,7 +101,11 @@ __global__ void far_kernel(FarSum s) {
       // Slots are 16-byte vectors: telling the compiler lets it load a slot with one instruction.
       const T* v =
           static_cast<const T*>(__builtin_assume_aligned(&sh.v[buf][k * kv], sizeof(Vec4<T>)));
-      m2p_at_order<P, Gradient>(sh.order[buf][k], v, x.x - c.x, x.y - c.y, x.z - c.z, batch);
+      const int q = sh.order[buf][k];
+      if constexpr (Gradient)
+        multipole::m2p_velocity_gradient<P>(v, x.x - c.x, x.y - c.y, x.z - c.z, batch, q);
+      else
+        multipole::m2p_velocity<P>(v, x.x - c.x, x.y - c.y, x.z - c.z, batch, q);
     }
     add_into<Gradient>(total, batch);
     __syncthreads();  // buffer `buf` is refilled by the next iteration's fetch

@@ -121,28 +121,33 @@ constexpr long m2p_velocity_gradient_flops(int p) {
 }
 
 // Adds the velocity at d = (dx, dy, dz) = target - center from the velocity expansion V (which may
-// live in GPU shared memory) to acc.u. d must not be zero.
+// live in GPU shared memory) to acc.u. d must not be zero. With order < P, only the first degrees
+// of V are read, which are the expansion of that order: the same sums, in the same order, as
+// m2p_velocity<order> (one body of code for every order, so that a GPU kernel whose boxes take
+// different orders keeps one copy in its instruction cache).
 template <int P, class T, class A>
-VORTEX_HD void m2p_velocity(const T* V, T dx, T dy, T dz, A& acc) {
+VORTEX_HD void m2p_velocity(const T* V, T dx, T dy, T dz, A& acc, int order = P) {
   static_assert(P >= 1 && P <= kMaxOrder, "order out of range");
   using detail::Lanes;
   constexpr int Q = P + 1;
   T H[(Q + 1) * (Q + 1)];
   const IrregularRows<T> rows(dx, dy, dz, H);
-  VORTEX_MULTIPOLE_UNROLL
-  for (int n = 2; n <= Q; ++n) rows.row(n, H);
-  // Slot j pairs with harmonic j + 1 (degree 0 has no slot). Partial sums, one per FMA in
-  // flight on the CPU, cycle over the slots.
-  constexpr int S = velocity_slot_count(P);
+  // Slot j pairs with harmonic j + 1 (degree 0 has no slot); degree n holds slots n^2 - 1 ..
+  // (n+1)^2 - 2, summed as soon as its harmonics exist. Partial sums, one per FMA in flight on the
+  // CPU, cycle over the slots.
   constexpr int K = detail::kVelocitySums;
   Lanes<T> sum[K];
   VORTEX_MULTIPOLE_UNROLL
   for (int s = 0; s < K; ++s) sum[s] = detail::zero_lanes<T>();
   VORTEX_MULTIPOLE_UNROLL
-  for (int j = 0; j < S; j += K) {
+  for (int n = 1; n <= Q; ++n) {
+    if (n > order + 1) break;
+    if (n >= 2) rows.row(n, H);
+    const T* h = H + n * n;
+    const T* v = V + 4 * (n * n - 1);
     VORTEX_MULTIPOLE_UNROLL
-    for (int s = 0; s < K; ++s)
-      if (j + s < S) detail::madd(sum[s], detail::load_lanes(V + 4 * (j + s)), H[j + s + 1]);
+    for (int i = 0; i <= 2 * n; ++i)
+      detail::madd(sum[(n * n - 1 + i) % K], detail::load_lanes(v + 4 * i), h[i]);
   }
   VORTEX_MULTIPOLE_UNROLL
   for (int s = 1; s < K; ++s) sum[0] = sum[0] + sum[s];
@@ -151,9 +156,10 @@ VORTEX_HD void m2p_velocity(const T* V, T dx, T dy, T dz, A& acc) {
   acc.u[2] += detail::lane(sum[0], 2);
 }
 
-// Adds the velocity and its gradient (acc.du[3a+b] = du_a/dx_b) at d = target - center.
+// Adds the velocity and its gradient (acc.du[3a+b] = du_a/dx_b) at d = target - center; order as
+// for m2p_velocity.
 template <int P, class T, class A>
-VORTEX_HD void m2p_velocity_gradient(const T* V, T dx, T dy, T dz, A& acc) {
+VORTEX_HD void m2p_velocity_gradient(const T* V, T dx, T dy, T dz, A& acc, int order = P) {
   static_assert(P >= 1 && P <= kMaxOrder, "order out of range");
   using detail::Lanes;
   constexpr int Q = P + 2;
@@ -167,6 +173,7 @@ VORTEX_HD void m2p_velocity_gradient(const T* V, T dx, T dy, T dz, A& acc) {
   for (int s = 0; s < K; ++s) u[s] = gx[s] = gy[s] = gz[s] = detail::zero_lanes<T>();
   VORTEX_MULTIPOLE_UNROLL
   for (int n = 1; n <= P + 1; ++n) {
+    if (n > order + 1) break;
     if (n + 1 > 2) rows.row(n + 1, H);
     // Derivatives of the degree-n harmonics from degree n+1 (C'^m = c1[m], S'^m = s1[m]):
     //   m = 0:   dx C = -C'^1,  dy C = -S'^1
