@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
-STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees orders plummer body vrm discoid sphere compare profile
+STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees orders variants plummer body vrm discoid sphere compare profile
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
 # times and compares it side by side with this tree (scripts/compare-builds.sh); the vrm stage
 # times the base build's diffusion sub-step too when BASE_TARGETS includes vortex-body.
@@ -187,6 +187,18 @@ if has orders; then
   done
 fi
 
+if has variants; then
+  # Any set of runs, alternated over VARIANT_ROUNDS rounds: VARIANTS="label|args;label|args;...",
+  # args given to vortex-bench as they are (case, size, tree options).
+  IFS=';' read -ra runs <<<"$VARIANTS"
+  for round in $(seq 1 "${VARIANT_ROUNDS:-2}"); do
+    for v in "${runs[@]}"; do
+      # shellcheck disable=SC2086
+      bench "variant_${v%%|*}_$round" --runs cuda-tree-float --sample 1000 ${v#*|}
+    done
+  done
+fi
+
 if has plummer; then
   # The clustered case: its near field sets the time, so smaller buckets and larger theta are tried.
   i=0
@@ -200,7 +212,7 @@ if has plummer; then
   done
 fi
 
-if has bench || has trees || has plummer || has orders; then
+if has bench || has trees || has plummer || has orders || has variants; then
   if has bench; then
   bench direct_float --case cube --n "$DIRECT_N" --runs cuda-direct-float --repeat 3 --sample 1000
   bench direct_double --case cube --n 200000 --runs cuda-direct-double --repeat 3 --sample 1000

@@ -37,12 +37,15 @@ constexpr double kCoreShare = 0.1;
 
 // Relative stage costs of one backend at order p and criterion theta (seconds per unit do not
 // matter: only the cheapest (p, theta) is sought). near ~ n0 + n1 theta^-3;
-// far ~ (m0 + m1 theta^-3) (c0 + (p + 1)^2).
+// far ~ (m0 + m1 theta^-3) (c0 + f (p + 1)^2), f = 1 with every far box at order p, or the share
+// of the terms that per-box orders leave (TreeOptions::uniform_order off; measured at N = 1e6, p
+// = 9: 44 % of the terms on the Plummer sphere, 61 % on the cube; the far field's time fell to
+// 0.38 and 0.66 of M2P at p on the H100, and by 30 % on the CPU at 1e5).
 struct CostModel {
-  double n0, n1, m0, m1, c0;
-  double operator()(int p, double theta) const {
+  double n0, n1, m0, m1, c0, per_box;
+  double operator()(int p, double theta, bool uniform_order) const {
     const double volume = 1 / (theta * theta * theta);
-    const double terms = (p + 1.0) * (p + 1.0);
+    const double terms = (p + 1.0) * (p + 1.0) * (uniform_order ? 1 : per_box);
     return n0 + n1 * volume + (m0 + m1 * volume) * (c0 + terms);
   }
 };
@@ -50,8 +53,8 @@ struct CostModel {
 // CPU: fitted to the near and far times of the same runs as the error model (cube, one thread).
 // CUDA: the same shapes, the near field scaled to the H100's measured near:far ratio at p = 8,
 // theta = 0.5 (16.8 : 18.6 ms at N = 1e6, docs/PERFORMANCE.md).
-constexpr CostModel kCpuCost = {0.278, 0.0308, 0.00647, 0.000493, 24};
-constexpr CostModel kCudaCost = {0.522, 0.0579, 0.00647, 0.000493, 24};
+constexpr CostModel kCpuCost = {0.278, 0.0308, 0.00647, 0.000493, 24, 0.67};
+constexpr CostModel kCudaCost = {0.522, 0.0579, 0.00647, 0.000493, 24, 0.5};
 
 // CUDA target leaf sizes (set_buckets): the density contrasts (layout_of) from which a layout
 // counts as uneven and as clustered.
@@ -188,7 +191,7 @@ TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend back
       // A point that misses the tolerance only competes when nothing reaches it (then the
       // least predicted error wins).
       const double miss = predicted_far_error(p, theta, layout) / tolerance;
-      const double c = miss > 1 ? INFINITY : cost(p, theta);
+      const double c = miss > 1 ? INFINITY : cost(p, theta, given.uniform_order);
       if (c < best_cost || (best_cost == INFINITY && miss < best_miss)) {
         best_cost = c;
         best_miss = miss;
