@@ -21,7 +21,7 @@ struct PySolver {
 SolverOptions make_options(const std::string& core, const std::string& method,
                            const std::string& backend, const std::string& precision, int order,
                            double theta, double kappa, int target_bucket, int source_bucket,
-                           int arity, int threads, double tolerance) {
+                           int arity, bool uniform_order, int threads, double tolerance) {
   SolverOptions o;
   o.core = parse_core(core);
   o.method = parse_method(method);
@@ -33,6 +33,7 @@ SolverOptions make_options(const std::string& core, const std::string& method,
   o.tree.target_bucket = target_bucket;
   o.tree.source_bucket = source_bucket;
   o.tree.arity = arity;
+  o.tree.uniform_order = uniform_order;
   o.threads = threads;
   o.tolerance = tolerance;
   return o;
@@ -46,6 +47,7 @@ py::dict tree_dict(const TreeOptions& t) {
   d["target_bucket"] = t.target_bucket;
   d["source_bucket"] = t.source_bucket;
   d["arity"] = t.arity;
+  d["uniform_order"] = t.uniform_order;
   return d;
 }
 
@@ -152,17 +154,17 @@ void bind_solver(py::module_& m) {
       .def(py::init([](const std::string& core, const std::string& method,
                        const std::string& backend, const std::string& precision, int order,
                        double theta, double kappa, int target_bucket, int source_bucket, int arity,
-                       int threads, double tolerance) {
+                       bool uniform_order, int threads, double tolerance) {
              const SolverOptions o =
                  make_options(core, method, backend, precision, order, theta, kappa, target_bucket,
-                              source_bucket, arity, threads, tolerance);
+                              source_bucket, arity, uniform_order, threads, tolerance);
              return std::make_unique<PySolver>(o);
            }),
            py::kw_only(), py::arg("core") = "exponential", py::arg("method") = "tree",
            py::arg("backend") = "auto", py::arg("precision") = "auto", py::arg("order") = 0,
            py::arg("theta") = 0.0, py::arg("kappa") = 0.0, py::arg("target_bucket") = 0,
-           py::arg("source_bucket") = 0, py::arg("arity") = 8, py::arg("threads") = 0,
-           py::arg("tolerance") = 0.0)
+           py::arg("source_bucket") = 0, py::arg("arity") = 8, py::arg("uniform_order") = false,
+           py::arg("threads") = 0, py::arg("tolerance") = 0.0)
       .def("_evaluate_arrays", &evaluate_arrays, py::arg("positions"), py::arg("strengths"),
            py::arg("sigma"), py::arg("targets"), py::arg("gradient"))
       .def("_evaluate_particles", &evaluate_particles, py::arg("particles"), py::arg("targets"),

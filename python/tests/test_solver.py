@@ -37,6 +37,19 @@ def test_treecode_within_its_accuracy(cube, cube_reference):
     assert f.stats["pair_interactions"] > 0 and f.stats["times"]["total"] > 0
 
 
+def test_uniform_order_against_per_box_orders(cube, cube_reference):
+    u, du = cube_reference
+    options = dict(backend="cpu", order=8, theta=0.6, precision="double")
+    box = vortex.Solver(**options).evaluate(*cube, gradient=True)
+    full = vortex.Solver(uniform_order=True, **options).evaluate(*cube, gradient=True)
+    assert full.stats["tree"]["uniform_order"] and not box.stats["tree"]["uniform_order"]
+    # Lower orders on some boxes: the fields differ beyond rounding, the accuracy hardly.
+    assert np.abs(box.velocity - full.velocity).max() > 1e-9 * np.abs(u).max()
+    assert mean_relative(box.velocity, u) < 1.5 * mean_relative(full.velocity, u)
+    assert mean_relative(box.gradient, du) < 1.5 * mean_relative(full.gradient, du)
+    assert mean_relative(box.velocity, u) < 2e-4
+
+
 def test_tolerance_is_reached_and_reported(cube, cube_reference):
     u, du = cube_reference
     for tolerance in (1e-3, 1e-6):

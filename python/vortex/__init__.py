@@ -51,7 +51,9 @@ class Solver(_vortex.Solver):
     Keyword options (defaults in brackets): core [exponential] (gaussian, rosenhead-moore,
     winckelmans-leonard, singular), method [tree] (direct), backend [auto] (cpu, cuda),
     precision [auto] (double, float), order, theta, kappa, target_bucket, source_bucket
-    [0: picked for the tolerance], arity [8], threads [0: all], tolerance [0: the defaults,
+    [0: picked for the tolerance], arity [8], uniform_order [False: each far box at the lowest
+    order as accurate there as `order` at the acceptance limit; True: every box at `order`],
+    threads [0: all], tolerance [0: the defaults,
     picked for 2e-4]: the mean relative error of velocity and gradient accepted; the tree
     options left at 0 are picked to reach it fastest, and precision auto computes in float
     where float reaches it. One Solver per thread.

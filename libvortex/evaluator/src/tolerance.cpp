@@ -1,5 +1,7 @@
 #include "vortex/tolerance.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -59,6 +61,9 @@ constexpr CostModel kCudaCost = {0.522, 0.0579, 0.00647, 0.000493, 24, 0.5};
 // CUDA target leaf sizes (set_buckets): the density contrasts (layout_of) from which a layout
 // counts as uneven and as clustered.
 constexpr double kEvenContrast = 10;
+// layout_of counts per thread up to this many cells times threads (16 MB), with shared atomic
+// counters beyond.
+constexpr std::size_t kPrivateCounts = std::size_t(1) << 22;
 constexpr double kClusteredContrast = 100;
 
 // The source and target leaf sizes of a backend at order p, where not given. On the CPU a source
@@ -142,13 +147,33 @@ SourceLayout layout_of(SourcesView s) {
   if (!(scale > 0)) return layout;
   // Kept between calls, so that repeated evaluations of a set allocate nothing.
   thread_local std::vector<std::uint32_t> count;
-  count.assign(static_cast<std::size_t>(k) * k * k, 0);
-  std::uint32_t* const counts = count.data();  // this thread's buffer, shared with the team
+  const std::size_t cells = static_cast<std::size_t>(k) * k * k;
+  const int threads = omp_get_max_threads();
+  if (cells * threads <= kPrivateCounts) {
+    // Each thread counts into its own cells, added up after: a clustered set sends most points
+    // to a few cells, where shared counters would serialize the threads.
+    count.assign(cells * threads, 0);
+    std::uint32_t* const counts = count.data();
+#pragma omp parallel
+    {
+      std::uint32_t* mine = counts + cells * omp_get_thread_num();
+#pragma omp for schedule(static)
+      for (std::ptrdiff_t i = 0; i < n; ++i)
+        ++mine[layout_grid::cell_of(s.x[i], s.y[i], s.z[i], lo, scale, k)];
+#pragma omp for schedule(static)
+      for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(cells); ++c)
+        for (int t = 1; t < threads; ++t) counts[c] += counts[cells * t + c];
+    }
+    count.resize(cells);
+  } else {
+    count.assign(cells, 0);
+    std::uint32_t* const counts = count.data();  // this thread's buffer, shared with the team
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const std::size_t c = layout_grid::cell_of(s.x[i], s.y[i], s.z[i], lo, scale, k);
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      const std::size_t c = layout_grid::cell_of(s.x[i], s.y[i], s.z[i], lo, scale, k);
 #pragma omp atomic
-    ++counts[c];
+      ++counts[c];
+    }
   }
   double occupied = 0, squares = 0;
   for (const std::uint32_t c : count) {
