@@ -30,7 +30,7 @@ module vortex
   ! Layouts match vortex.h field by field.
   type, bind(c), public :: vortex_options
     integer(c_int32_t) :: core, method, backend, precision, order
-    integer(c_int32_t) :: target_bucket, source_bucket, arity, threads, reserved
+    integer(c_int32_t) :: target_bucket, source_bucket, arity, threads, uniform_order
     real(c_double) :: theta, kappa, tolerance
   end type
 
@@ -40,7 +40,7 @@ module vortex
       far_list_entries, target_leaves, source_nodes
     integer(c_int32_t) :: backend, precision, order, target_bucket, source_bucket, arity
     real(c_double) :: theta, kappa
-    integer(c_int32_t) :: copied_columns, reserved
+    integer(c_int32_t) :: copied_columns, uniform_order
     character(kind=c_char) :: device(64)
     real(c_double) :: tolerance
   end type

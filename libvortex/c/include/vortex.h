@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define VORTEX_C_API_VERSION 2
+#define VORTEX_C_API_VERSION 3
 
 typedef enum vortex_status {
   VORTEX_OK = 0,
@@ -75,7 +75,9 @@ typedef struct vortex_options {
   int32_t source_bucket;
   int32_t arity; /* 2, 4 or 8 */
   int32_t threads;
-  int32_t reserved;
+  /* 0: each far box at the lowest order as accurate there as `order` at the acceptance limit;
+   * 1: every far box at `order`. Since API version 3 (a reserved 0 before). */
+  int32_t uniform_order;
   double theta;
   double kappa;
   /* mean relative error of velocity and gradient accepted, in [0, 1); 0 = the defaults (for
@@ -139,7 +141,7 @@ typedef struct vortex_stats {
   double theta;
   double kappa;
   int32_t copied_columns; /* input columns converted (0: every input read in place) */
-  int32_t reserved;
+  int32_t uniform_order;  /* 1: every far box at `order`; API version 3 */
   char device[64];
   double tolerance; /* what the tree parameters were picked for (0: the defaults); API version 2 */
 } vortex_stats;

@@ -98,6 +98,7 @@ vortex::SolverOptions to_cpp(const vortex_options& o) {
   c.tree.target_bucket = o.target_bucket;
   c.tree.source_bucket = o.source_bucket;
   c.tree.arity = o.arity;
+  c.tree.uniform_order = enum_in<int>(o.uniform_order, 2, "uniform_order") == 1;
   c.threads = o.threads;
   c.tolerance = o.tolerance;
   return c;
@@ -124,6 +125,7 @@ void fill_stats(const vortex::EvaluationStats& e, int copied, vortex_stats& out)
   out.target_bucket = e.tree.target_bucket;
   out.source_bucket = e.tree.source_bucket;
   out.arity = e.tree.arity;
+  out.uniform_order = e.tree.uniform_order ? 1 : 0;
   out.theta = e.tree.theta;
   out.kappa = e.tree.kappa;
   out.tolerance = e.tolerance;

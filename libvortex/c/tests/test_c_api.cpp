@@ -181,29 +181,61 @@ TEST(CApi, BadInputGivesStatusAndMessage) {
   EXPECT_EQ(vortex_evaluate(nullptr, &s, nullptr, &f), VORTEX_ERROR_INVALID_ARGUMENT);
 }
 
+// The C solver with options `o` gives the C++ Solver's field with `cpp` on p, to the bit; returns
+// its stats and the C++ field's.
+vortex_stats equals_cpp(const vortex::ParticleSet& p, const vortex::SolverOptions& cpp,
+                        const vortex_options& o, vortex::EvaluationStats& cpp_stats) {
+  const vortex::VelocityField ref = vortex::Solver(cpp).evaluate(p, true);
+  cpp_stats = ref.stats;
+  Handle h(o);
+  std::vector<double> u, du;
+  vortex_stats stats{};
+  EXPECT_EQ(evaluate_separate(h.solver, p, u, du), VORTEX_OK) << vortex_last_error();
+  expect_equal(ref, u, du, 0.0);
+  EXPECT_EQ(vortex_solver_stats(h.solver, &stats), VORTEX_OK);
+  return stats;
+}
+
+// Options the C interface refuses, with a message that names the option.
+void expect_rejected(const vortex_options& o, const char* option) {
+  vortex_solver* bad = nullptr;
+  EXPECT_EQ(vortex_solver_create(&o, &bad), VORTEX_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(vortex_last_error()).find(option), std::string::npos)
+      << vortex_last_error();
+}
+
 TEST(CApi, ToleranceEqualsTheCppPickAndIsReported) {
   const vortex::ParticleSet p = vortex::random_cube(3000, 12);
   vortex::SolverOptions cpp;
   cpp.backend = vortex::Backend::Cpu;
   cpp.tolerance = 1e-5;
-  const vortex::VelocityField ref = vortex::Solver(cpp).evaluate(p, true);
   vortex_options o = cpu_tree();
   o.tolerance = 1e-5;
-  Handle h(o);
-  std::vector<double> u, du;
-  ASSERT_EQ(evaluate_separate(h.solver, p, u, du), VORTEX_OK) << vortex_last_error();
-  expect_equal(ref, u, du, 0.0);
-  vortex_stats stats;
-  ASSERT_EQ(vortex_solver_stats(h.solver, &stats), VORTEX_OK);
+  vortex::EvaluationStats ref;
+  const vortex_stats stats = equals_cpp(p, cpp, o, ref);
   EXPECT_EQ(stats.tolerance, 1e-5);
-  EXPECT_EQ(stats.order, ref.stats.tree.order);
-  EXPECT_EQ(stats.theta, ref.stats.tree.theta);
+  EXPECT_EQ(stats.order, ref.tree.order);
+  EXPECT_EQ(stats.theta, ref.tree.theta);
   EXPECT_EQ(stats.precision, VORTEX_PRECISION_FLOAT);
   o.tolerance = -1;
-  vortex_solver* bad = nullptr;
-  EXPECT_EQ(vortex_solver_create(&o, &bad), VORTEX_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(vortex_last_error()).find("tolerance"), std::string::npos)
-      << vortex_last_error();
+  expect_rejected(o, "tolerance");
+}
+
+TEST(CApi, UniformOrderEqualsTheCppOptionAndIsReported) {
+  const vortex::ParticleSet p = vortex::random_cube(3000, 13);
+  for (int uniform : {0, 1}) {
+    vortex::SolverOptions cpp;
+    cpp.backend = vortex::Backend::Cpu;
+    cpp.tree.uniform_order = uniform == 1;
+    vortex_options o = cpu_tree();
+    o.uniform_order = uniform;
+    vortex::EvaluationStats ref;
+    EXPECT_EQ(equals_cpp(p, cpp, o, ref).uniform_order, uniform);
+  }
+  vortex_options o = cpu_tree();
+  o.uniform_order = 2;
+  expect_rejected(o, "uniform_order");
+  EXPECT_EQ(vortex_c_api_version(), 3);
 }
 
 TEST(CApi, BadOptionsAndMissingCuda) {
