@@ -67,16 +67,17 @@ constexpr std::size_t kPrivateCounts = std::size_t(1) << 22;
 constexpr double kClusteredContrast = 100;
 
 // The source and target leaf sizes of a backend at order p, where not given. On the CPU a source
-// leaf is worth its M2P when its pair sums cost about as much: (p + 1)^2 particles, as a power of
-// two in 32..256 (measured faster than 32 from p = 7 on, docs/PERFORMANCE.md); target leaves 32.
+// leaf is worth its M2P when its pair sums cost about as much: (p + 1)^2 particles (the share of
+// them that per-box orders leave), as a power of two in 32..256 (measured faster than 32 from p = 7
+// on, docs/PERFORMANCE.md); target leaves 32.
 // On CUDA, from sweeps of bucket pairs on the H100 (cube, Plummer sphere and sheet at 5e5 and 1e6,
 // T = 2e-4 to 1e-6, float and double; docs/PERFORMANCE.md): source leaves of 128 at every order,
 // target leaves of 32 on an even layout, 128 on a clustered one (density contrast of 100 or
 // more), whose dense core makes small target leaves, and 64 in between.
 void set_buckets(int order, Backend backend, const SourceLayout& layout, TreeOptions& t) {
   int target = 32;
-  int source = 1 << std::clamp(
-                   static_cast<int>(std::lround(std::log2((order + 1.0) * (order + 1.0)))), 5, 8);
+  const double terms = (order + 1.0) * (order + 1.0) * (t.uniform_order ? 1 : kCpuCost.per_box);
+  int source = 1 << std::clamp(static_cast<int>(std::lround(std::log2(terms))), 5, 8);
   if (backend == Backend::Cuda) {
     target =
         layout.contrast >= kClusteredContrast ? 128 : (layout.contrast >= kEvenContrast ? 64 : 32);
