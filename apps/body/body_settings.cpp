@@ -49,6 +49,10 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--merge", "F", "merge particles closer than F h", s.merge);
   p.add("--remove", "F", "remove particles weaker than F * max |Gamma|", s.remove);
   p.add("--stretching", "NAME", "vortex stretching: classical, transpose, none", s.stretching);
+  p.add("--relaxation", "F",
+        "turn each particle's strength by this fraction toward the field's vorticity at the start "
+        "of every step (0: none)",
+        s.relaxation);
   p.add("--vrm-backend", "same|auto|cpu|cuda",
         "where the VRM's first round solves the particles away from the wall (same: --backend)",
         s.vrm_backend);
@@ -104,6 +108,8 @@ void check(const Settings& s) {
   positive(s.radius, "--radius");
   if (s.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   parse_stretching(s.stretching);  // throws, naming the accepted values
+  if (!(s.relaxation >= 0 && s.relaxation <= 1))
+    throw std::invalid_argument("--relaxation must be in [0, 1]");
   if (s.vrm_backend != "same") parse_backend(s.vrm_backend);
   if (s.bench_diffusion < 0) throw std::invalid_argument("--bench-diffusion must be >= 0");
   if (s.bench_diffusion > 0 && s.restart.empty())
@@ -195,6 +201,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.control.merge_distance = s.merge;
   o.control.remove_threshold = s.remove;
   o.stretching = parse_stretching(s.stretching);
+  o.relaxation = s.relaxation;
   o.vrm.backend = s.vrm_backend == "same" ? particles : parse_backend(s.vrm_backend);
   return o;
 }

@@ -65,6 +65,10 @@ void add_physics_options(cli::OptionParser& parser, Settings& s) {
   parser.add("--steps", "N", "number of steps", s.steps);
   parser.add("--scheme", "NAME", "time scheme: euler, heun, midpoint, rk3, rk4", s.scheme);
   parser.add("--stretching", "NAME", "vortex stretching: transpose, classical, none", s.stretching);
+  parser.add("--relaxation", "F",
+             "turn each particle's strength by this fraction toward the field's vorticity at the "
+             "start of every step (0: none)",
+             s.relaxation);
   parser.add("--diffusion", "NAME", "viscous scheme: vrm or pse (used when viscous)", s.diffusion);
   parser.add("--spacing", "H", "diffusion lattice spacing; 0: the ring's particle spacing",
              s.spacing);
@@ -142,6 +146,9 @@ RunPlan plan_run(Settings& s) {
   if (plan.solver.threads > 0) omp_set_num_threads(plan.solver.threads);
   plan.scheme = parse_time_scheme(s.scheme);
   plan.stretching = parse_stretching(s.stretching);
+  if (!(s.relaxation >= 0 && s.relaxation <= 1))
+    throw cli::UsageError("--relaxation must be in [0, 1]");
+  plan.relaxation = s.relaxation;
   plan.nu = viscosity(s);
   plan.viscous = plan.nu > 0;
   if (plan.viscous && s.diffusion != "vrm" && s.diffusion != "pse")

@@ -75,6 +75,7 @@ RunTotals run_ring(const Settings& s, const RunPlan& plan, RingSetup& setup, Rec
   TimeIntegratorOptions integrator_options;
   integrator_options.scheme = plan.scheme;
   integrator_options.stretching = plan.stretching;
+  integrator_options.relaxation = plan.relaxation;
   TimeIntegrator integrator(solver, integrator_options);
   const Diffusion diffusion = ring_diffusion(s, plan, setup);
   ParticleSet& particles = setup.particles;

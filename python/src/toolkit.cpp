@@ -65,16 +65,18 @@ void bind_time_integrator(py::module_& m) {
                              "Explicit Runge-Kutta steps of positions and strengths (with "
                              "vortex stretching) under the particles' own velocity")
       .def(py::init([](const py::object& solver, const std::string& scheme,
-                       const std::string& stretching, std::array<double, 3> free_stream) {
+                       const std::string& stretching, std::array<double, 3> free_stream,
+                       double relaxation) {
              TimeIntegratorOptions o;
              o.scheme = parse_time_scheme(scheme);
              o.stretching = parse_stretching(stretching);
              o.free_stream = free_stream;
+             o.relaxation = relaxation;
              return std::make_unique<TimeIntegrator>(solver_of(solver), o);
            }),
            py::arg("solver"), py::kw_only(), py::arg("scheme") = "heun",
            py::arg("stretching") = "transpose",
-           py::arg("free_stream") = std::array<double, 3>{0, 0, 0},
+           py::arg("free_stream") = std::array<double, 3>{0, 0, 0}, py::arg("relaxation") = 0.0,
            py::keep_alive<1, 2>())  // the integrator holds the solver
       .def(
           "step",

@@ -66,6 +66,25 @@ def test_ring_time_step_moves_it_forward_and_conserves_vorticity():
     assert d1["energy"] > 0 and stepper.evaluations == 2
 
 
+def test_relaxation_turns_strengths_onto_the_field_vorticity():
+    ring = vortex.vortex_ring(layers=1)
+    rng = np.random.default_rng(3)
+    g = ring.strengths
+    size = np.linalg.norm(g, axis=1)
+    ring.strengths = g + 0.2 * size[:, None] * rng.uniform(-1, 1, g.shape)
+    solver = vortex.Solver(method="direct")
+    relaxed = ring.copy()
+    vortex.TimeIntegrator(solver, scheme="euler", stretching="none", relaxation=1.0).step(relaxed, 0.0)
+    # With the whole fraction and no time step, each strength keeps its size and lies along the
+    # curl of the field at the particle (numpy's from the gradient).
+    _, du = solver.evaluate(ring.positions, ring.strengths, ring.sigma, gradient=True)[:2]
+    w = np.stack([du[:, 2, 1] - du[:, 1, 2], du[:, 0, 2] - du[:, 2, 0], du[:, 1, 0] - du[:, 0, 1]], 1)
+    expected = np.linalg.norm(ring.strengths, axis=1)[:, None] * w / np.linalg.norm(w, axis=1)[:, None]
+    np.testing.assert_allclose(relaxed.strengths, expected, rtol=1e-10, atol=1e-14)
+    with pytest.raises(ValueError, match="relaxation"):
+        vortex.TimeIntegrator(solver, relaxation=2.0)
+
+
 def test_diffusion_and_particle_control():
     h = 0.1
     grid = np.stack(np.meshgrid(*[np.arange(-4, 5) * h] * 3, indexing="ij"), -1).reshape(-1, 3)

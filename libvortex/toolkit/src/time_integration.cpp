@@ -1,6 +1,7 @@
 #include "vortex/time_integration.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 namespace vortex {
@@ -122,6 +123,26 @@ void compute_rates(const ParticleSet& p, const VelocityField& f, Stretching stre
   }
 }
 
+void relax_strengths(ParticleSet& p, const VelocityField& f, double fraction) {
+  const std::size_t n = p.size();
+  if (!(fraction >= 0 && fraction <= 1))
+    throw std::invalid_argument("relax_strengths: the fraction must be in [0, 1]");
+  if (f.size() != n || !f.has_gradient)
+    throw std::invalid_argument("relax_strengths: needs the field's gradient at every particle");
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
+    // du[3a + b] = du_a / dx_b.
+    const double w[3] = {f.du[7][i] - f.du[5][i], f.du[2][i] - f.du[6][i], f.du[3][i] - f.du[1][i]};
+    const double w_norm = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    if (!(w_norm > 0)) continue;
+    const double g_norm = std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
+    const double s = fraction * g_norm / w_norm;
+    p.gx[i] = (1 - fraction) * p.gx[i] + s * w[0];
+    p.gy[i] = (1 - fraction) * p.gy[i] + s * w[1];
+    p.gz[i] = (1 - fraction) * p.gz[i] + s * w[2];
+  }
+}
+
 TimeIntegrator::TimeIntegrator(Solver& solver, TimeIntegratorOptions options)
     : TimeIntegrator([&solver](const ParticleSet& p, bool gradient,
                                VelocityField& out) { solver.evaluate(p, gradient, out); },
@@ -130,11 +151,13 @@ TimeIntegrator::TimeIntegrator(Solver& solver, TimeIntegratorOptions options)
 TimeIntegrator::TimeIntegrator(VelocityEvaluator evaluator, TimeIntegratorOptions options)
     : evaluator_(std::move(evaluator)), options_(options) {
   if (!evaluator_) throw std::invalid_argument("TimeIntegrator: no velocity evaluator");
+  if (!(options_.relaxation >= 0 && options_.relaxation <= 1))
+    throw std::invalid_argument("TimeIntegrator: relaxation must be in [0, 1]");
 }
 
 void TimeIntegrator::run_evaluator(const ParticleSet& particles, VelocityField& f) {
   const auto t0 = std::chrono::steady_clock::now();
-  evaluator_(particles, options_.stretching != Stretching::None, f);
+  evaluator_(particles, options_.stretching != Stretching::None || options_.relaxation > 0, f);
   evaluation_seconds_ +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++evaluations_;
@@ -172,6 +195,7 @@ const VelocityField& TimeIntegrator::step(ParticleSet& p, double dt) {
     }
     if (s == 0) {
       run_evaluator(p, start_field_);
+      if (options_.relaxation > 0) relax_strengths(p, start_field_, options_.relaxation);
       compute_rates(p, start_field_, options_.stretching, options_.free_stream, k_[0]);
     } else {
       run_evaluator(*at, stage_field_);

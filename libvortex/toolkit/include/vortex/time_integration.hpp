@@ -45,7 +45,17 @@ struct TimeIntegratorOptions {
   TimeScheme scheme = TimeScheme::Heun;
   Stretching stretching = Stretching::Transpose;
   std::array<double, 3> free_stream{0.0, 0.0, 0.0};
+  // Relaxation of the strengths toward the field's vorticity (relax_strengths), this fraction at
+  // the start of every step from the field evaluated there; 0: none.
+  double relaxation = 0;
 };
+
+// Turns each particle's strength toward the vorticity of the field at it, keeping its magnitude:
+// Gamma <- (1 - f) Gamma + f |Gamma| w / |w|, w = curl u from the field's gradient (Pedrizzetti's
+// relaxation). The classical stretching (Gamma . grad) u differs from the transpose, which keeps
+// the total vorticity, by w x Gamma, so strengths aligned with w keep the total as well.
+// Particles where w = 0 keep theirs.
+void relax_strengths(ParticleSet& particles, const VelocityField& field, double fraction);
 
 // dx/dt and dGamma/dt of every particle.
 struct ParticleRates {
