@@ -168,6 +168,19 @@ if has trees; then
   done
 fi
 
+# Runs alternated over rounds: prefix, rounds, "label|args;label|args;..." with the vortex-bench
+# arguments of each run (case, size, tree options); files bench_<prefix>_<label>_<round>.json.
+run_alternated() {
+  local prefix=$1 rounds=$2 runs v round
+  IFS=';' read -ra runs <<<"$3"
+  for round in $(seq 1 "$rounds"); do
+    for v in "${runs[@]}"; do
+      # shellcheck disable=SC2086
+      bench "${prefix}_${v%%|*}_$round" --runs cuda-tree-float --sample 1000 ${v#*|}
+    done
+  done
+}
+
 if has orders; then
   # Per-box orders against every far box at P, alternated, on the cube and the Plummer sphere.
   for n in $SIZES_TREE plummer; do
@@ -175,29 +188,13 @@ if has orders; then
     [ "$n" = plummer ] && case_args="--case plummer --n $PLUMMER_N"
     repeat=7
     [ "$n" != plummer ] && [ "$n" -ge 5000000 ] && repeat=3
-    for round in 1 2; do
-      for mode in box uniform; do
-        flag=""
-        [ "$mode" = uniform ] && flag="--uniform-order"
-        # shellcheck disable=SC2086
-        bench "orders_${n}_${mode}_$round" $case_args --runs cuda-tree-float --repeat $repeat \
-          --sample 1000 $TREE_ARGS $flag
-      done
-    done
+    common="$case_args --repeat $repeat $TREE_ARGS"
+    run_alternated orders 2 "${n}_box|$common;${n}_uniform|$common --uniform-order"
   done
 fi
 
-if has variants; then
-  # Any set of runs, alternated over VARIANT_ROUNDS rounds: VARIANTS="label|args;label|args;...",
-  # args given to vortex-bench as they are (case, size, tree options).
-  IFS=';' read -ra runs <<<"$VARIANTS"
-  for round in $(seq 1 "${VARIANT_ROUNDS:-2}"); do
-    for v in "${runs[@]}"; do
-      # shellcheck disable=SC2086
-      bench "variant_${v%%|*}_$round" --runs cuda-tree-float --sample 1000 ${v#*|}
-    done
-  done
-fi
+# Any set of runs, alternated over VARIANT_ROUNDS rounds (run_alternated's list in VARIANTS).
+if has variants; then run_alternated variant "${VARIANT_ROUNDS:-2}" "$VARIANTS"; fi
 
 if has plummer; then
   # The clustered case: its near field sets the time, so smaller buckets and larger theta are tried.
