@@ -28,7 +28,8 @@ ERROR_TARGET=${ERROR_TARGET:-2e-4}
 SWEEP=${SWEEP:-"--order 7 --theta 0.6 --source-bucket 512;--order 8 --theta 0.6 --source-bucket 512;--order 8 --theta 0.6 --source-bucket 256;--order 8 --theta 0.6 --source-bucket 128;--order 7 --theta 0.5 --source-bucket 256;--order 9 --theta 0.65 --source-bucket 256;--order 8 --theta 0.55 --source-bucket 256"}
 # Tree parameter sets tried on the Plummer sphere of PLUMMER_N (stage plummer), device-built trees.
 PLUMMER_N=${PLUMMER_N:-1000000}
-PROFILE_N=${PROFILE_N:-1000000}  # stage profile: the cube case profiled
+PROFILE_N=${PROFILE_N:-1000000}  # stage profile: the cases PROFILE_CASES profiled at this N
+PROFILE_CASES=${PROFILE_CASES:-cube}
 PLUMMER_SWEEP=${PLUMMER_SWEEP:-"--order 8 --theta 0.5 --target-bucket 64 --source-bucket 256;--order 8 --theta 0.5 --target-bucket 32 --source-bucket 64;--order 9 --theta 0.6 --target-bucket 32 --source-bucket 64;--order 10 --theta 0.65 --target-bucket 32 --source-bucket 32;--order 9 --theta 0.6 --target-bucket 64 --source-bucket 128"}
 BUILD_TARGETS=${BUILD_TARGETS:-all}  # e.g. "vortex-bench test_gpu_direct" for a partial build
 TEST_REGEX=${TEST_REGEX:-}            # ctest -R filter; empty = every test
@@ -369,13 +370,14 @@ if has profile; then
   # and the host's phase times of a few calls (VORTEX_CUDA_VERBOSE); with BASE_SRC, of both builds.
   start=$SECONDS
   for b in "$BUILD" ${BASE_SRC:+build-base}; do
-    tag=$(basename "$b")
-    # shellcheck disable=SC2086
-    ncu --clock-control none --metrics gpu__time_duration.sum --csv "$b/vortex-bench" --case cube \
-      --n "$PROFILE_N" --runs cuda-tree-float --repeat 1 --sample 100 $TREE_ARGS \
-      >"$OUT/ncu-$tag.csv" 2>"$OUT/ncu-$tag.err"
-    note "$tag:"
-    python3 - "$OUT/ncu-$tag.csv" <<'PY' | tee -a "$SUMMARY"
+    for case in $PROFILE_CASES; do
+      tag=$(basename "$b")-$case
+      # shellcheck disable=SC2086
+      ncu --clock-control none --metrics gpu__time_duration.sum --csv "$b/vortex-bench" --case "$case" \
+        --n "$PROFILE_N" --runs cuda-tree-float --repeat 1 --sample 100 $TREE_ARGS \
+        >"$OUT/ncu-$tag.csv" 2>"$OUT/ncu-$tag.err"
+      note "$tag:"
+      python3 - "$OUT/ncu-$tag.csv" <<'PY' | tee -a "$SUMMARY"
 import csv, re, sys, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
 head = rows[0]; name = head.index("Kernel Name"); value = head.index("Metric Value")
@@ -389,10 +391,11 @@ print("kernel times per call (%d calls profiled), ms:" % calls)
 for k, v in sorted(total.items(), key=lambda kv: -kv[1]):
     print("  %-40s %6d launches %9.3f" % (k, count[k] // calls, v / calls / 1e6))
 PY
-    # shellcheck disable=SC2086
-    VORTEX_CUDA_VERBOSE=1 "$b/vortex-bench" --case cube --n "$PROFILE_N" --runs cuda-tree-float \
-      --repeat 3 --sample 100 $TREE_ARGS >"$OUT/phases-$tag.log" 2>&1
-    grep "vortex cuda:" "$OUT/phases-$tag.log" | tail -2 | tee -a "$SUMMARY"
+      # shellcheck disable=SC2086
+      VORTEX_CUDA_VERBOSE=1 "$b/vortex-bench" --case "$case" --n "$PROFILE_N" --runs cuda-tree-float \
+        --repeat 3 --sample 100 $TREE_ARGS >"$OUT/phases-$tag.log" 2>&1
+      grep "vortex cuda:" "$OUT/phases-$tag.log" | tail -2 | tee -a "$SUMMARY"
+    done
   done
   note "profile: in $((SECONDS - start)) s"
 fi
