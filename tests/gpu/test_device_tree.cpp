@@ -127,7 +127,8 @@ TEST_P(DeviceTreeTest, SameTreeAsTheHostBuilder) {
 INSTANTIATE_TEST_SUITE_P(Arity, DeviceTreeTest, ::testing::Values(2, 4, 8));
 
 // Lists walked on the device over the host's nodes equal the host's lists entry for entry (with
-// each far entry's order), and count every source exactly once per target leaf.
+// each far entry's order) for any frontier the walk is split at, and count every source exactly
+// once per target leaf.
 TEST(DeviceLists, EqualTheHostListsAndCountEverySourceOnce) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   const ParticleSet p = plummer_sphere(6000, 3);
@@ -141,54 +142,66 @@ TEST(DeviceLists, EqualTheHostListsAndCountEverySourceOnce) {
     const auto target_nodes = upload(targets.nodes);
     const auto target_leaves = upload(targets.leaves);
     const int leaves = static_cast<int>(targets.leaves.size());
-    g::DeviceBuffer<int> near_count(leaves), far_count(leaves), near_offsets(leaves + 1),
-        far_offsets(leaves + 1);
-    g::DeviceBuffer<unsigned char> temp;
-    g::ListWalk w;
-    w.targets = target_nodes.data();
-    w.target_leaves = target_leaves.data();
-    w.num_target_leaves = leaves;
-    w.sources = source_nodes.data();
-    w.criteria = criteria;
-    w.near_count = near_count.data();
-    w.far_count = far_count.data();
-    g::launch_list_counts(w, nullptr);
-    g::exclusive_offsets(near_count.data(), near_offsets.data(), leaves, temp, nullptr);
-    g::exclusive_offsets(far_count.data(), far_offsets.data(), leaves, temp, nullptr);
-    const std::vector<int> no = download(near_offsets.data(), leaves + 1);
-    const std::vector<int> fo = download(far_offsets.data(), leaves + 1);
-    ASSERT_EQ(no, host.near_offsets);
-    ASSERT_EQ(fo, host.far_offsets);
-    g::DeviceBuffer<IndexRange> near(std::max(no.back(), 1));
-    g::DeviceBuffer<int> far(std::max(fo.back(), 1));
-    g::DeviceBuffer<unsigned char> orders(std::max(fo.back(), 1));
-    w.near_offsets = near_offsets.data();
-    w.far_offsets = far_offsets.data();
-    w.near_ranges = near.data();
-    w.far_nodes = far.data();
-    w.far_orders = orders.data();
-    g::launch_list_fill(w, nullptr);
-    const std::vector<IndexRange> nr = download(near.data(), no.back());
-    const std::vector<int> fn = download(far.data(), fo.back());
-    ASSERT_EQ(fn, host.far_nodes);
-    EXPECT_EQ(download(orders.data(), fo.back()), host.far_orders);
-    ASSERT_EQ(nr.size(), host.near_ranges.size());
-    for (std::size_t k = 0; k < nr.size(); ++k) {
-      EXPECT_EQ(nr[k].begin, host.near_ranges[k].begin);
-      EXPECT_EQ(nr[k].end, host.near_ranges[k].end);
-    }
-    // Every source once per target leaf, and no far node within kappa sigma of the leaf.
-    for (int leaf = 0; leaf < leaves; ++leaf) {
-      std::vector<int> seen(p.size(), 0);
-      for (int k = no[leaf]; k < no[leaf + 1]; ++k)
-        for (int i = nr[k].begin; i < nr[k].end; ++i) ++seen[i];
-      const KdNode& target = targets.nodes[targets.leaves[leaf]];
-      for (int k = fo[leaf]; k < fo[leaf + 1]; ++k) {
-        const KdNode& s = sources.nodes[fn[k]];
-        EXPECT_GE(acceptance::box_gap(target, s), criteria.kappa * s.max_sigma);
-        for (int i = s.begin; i < s.end; ++i) ++seen[i];
+    // The root alone, then frontiers one to three levels down, and the pick for these sizes.
+    std::vector<std::vector<int>> frontiers;
+    for (int depth = 0; depth <= 3; ++depth)
+      frontiers.push_back(g::walk_frontier(sources.nodes, depth));
+    frontiers.push_back(g::pick_walk_frontier(sources.nodes, leaves));
+    for (const std::vector<int>& frontier : frontiers) {
+      SCOPED_TRACE("theta " + std::to_string(theta) + ", " + std::to_string(frontier.size()) +
+                   " slots");
+      g::DeviceBuffer<int> near_count(leaves), far_count(leaves), near_offsets(leaves + 1),
+          far_offsets(leaves + 1);
+      g::DeviceBuffer<unsigned char> temp;
+      g::ListWalk w;
+      w.targets = target_nodes.data();
+      w.target_leaves = target_leaves.data();
+      w.num_target_leaves = leaves;
+      w.sources = source_nodes.data();
+      w.criteria = criteria;
+      g::ListWalkSlots slots;
+      slots.prepare(frontier, leaves, nullptr);
+      slots.attach(w);
+      w.near_count = near_count.data();
+      w.far_count = far_count.data();
+      g::launch_list_counts(w, nullptr);
+      g::exclusive_offsets(near_count.data(), near_offsets.data(), leaves, temp, nullptr);
+      g::exclusive_offsets(far_count.data(), far_offsets.data(), leaves, temp, nullptr);
+      const std::vector<int> no = download(near_offsets.data(), leaves + 1);
+      const std::vector<int> fo = download(far_offsets.data(), leaves + 1);
+      ASSERT_EQ(no, host.near_offsets);
+      ASSERT_EQ(fo, host.far_offsets);
+      g::DeviceBuffer<IndexRange> near(std::max(no.back(), 1));
+      g::DeviceBuffer<int> far(std::max(fo.back(), 1));
+      g::DeviceBuffer<unsigned char> orders(std::max(fo.back(), 1));
+      w.near_offsets = near_offsets.data();
+      w.far_offsets = far_offsets.data();
+      w.near_ranges = near.data();
+      w.far_nodes = far.data();
+      w.far_orders = orders.data();
+      g::launch_list_fill(w, nullptr);
+      const std::vector<IndexRange> nr = download(near.data(), no.back());
+      const std::vector<int> fn = download(far.data(), fo.back());
+      ASSERT_EQ(fn, host.far_nodes);
+      EXPECT_EQ(download(orders.data(), fo.back()), host.far_orders);
+      ASSERT_EQ(nr.size(), host.near_ranges.size());
+      for (std::size_t k = 0; k < nr.size(); ++k) {
+        EXPECT_EQ(nr[k].begin, host.near_ranges[k].begin);
+        EXPECT_EQ(nr[k].end, host.near_ranges[k].end);
       }
-      for (int c : seen) ASSERT_EQ(c, 1) << "leaf " << leaf;
+      // Every source once per target leaf, and no far node within kappa sigma of the leaf.
+      for (int leaf = 0; leaf < leaves; ++leaf) {
+        std::vector<int> seen(p.size(), 0);
+        for (int k = no[leaf]; k < no[leaf + 1]; ++k)
+          for (int i = nr[k].begin; i < nr[k].end; ++i) ++seen[i];
+        const KdNode& target = targets.nodes[targets.leaves[leaf]];
+        for (int k = fo[leaf]; k < fo[leaf + 1]; ++k) {
+          const KdNode& s = sources.nodes[fn[k]];
+          EXPECT_GE(acceptance::box_gap(target, s), criteria.kappa * s.max_sigma);
+          for (int i = s.begin; i < s.end; ++i) ++seen[i];
+        }
+        for (int c : seen) ASSERT_EQ(c, 1) << "leaf " << leaf;
+      }
     }
   }
 }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/layout.hpp"
@@ -55,14 +56,22 @@ struct UpwardPass {
 void launch_upward_pass(const UpwardPass& pass, cudaStream_t stream);
 
 // Interaction lists on the device, the same as the host's (vortex/interaction_lists.hpp): per
-// target leaf, a walk of the source tree that emits far nodes and merged near ranges. Counts
-// first, then offsets, then the entries.
+// target leaf, a walk of the source tree that emits far nodes and merged near ranges. The walk is
+// split at a frontier of source nodes (walk_frontier), one thread per (frontier node, target leaf)
+// slot, so that few target leaves still fill the device; the lists do not depend on the frontier.
+// Counts first (per slot, then per leaf), then offsets, then the entries.
 struct ListWalk {
   const KdNode* targets = nullptr;
   const int* target_leaves = nullptr;
   int num_target_leaves = 0;
   const KdNode* sources = nullptr;
   AcceptanceCriteria criteria;
+  const int* frontier = nullptr;  // num_slots source nodes, in tree order
+  int num_slots = 0;
+  // Per slot (slot-major: slot s of leaf l at s * num_target_leaves + l): near ranges and far
+  // entries, counted, then offsets within the leaf's lists; the first near range's begin, then the
+  // merge flags; the last near range's end.
+  int *slot_near = nullptr, *slot_far = nullptr, *slot_first = nullptr, *slot_last = nullptr;
   int* near_count = nullptr;  // per target leaf, pass 1
   int* far_count = nullptr;
   const int* near_offsets = nullptr;  // per target leaf + 1, pass 2
@@ -73,6 +82,21 @@ struct ListWalk {
 };
 // The deepest walk stack the list kernels hold.
 constexpr int kListStack = 192;
+// The frontier of the walk at `depth` (host nodes): the nodes of that level and the leaves above,
+// in tree order; depth 0 is the root alone.
+std::vector<int> walk_frontier(const std::vector<KdNode>& sources, int depth);
+// The deepest frontier (at most kMaxFrontierDepth) with at most kListThreads slots for
+// `target_leaves` leaves: enough threads to fill the device, each slot holding four counters.
+constexpr long long kListThreads = 1ll << 22;
+constexpr int kMaxFrontierDepth = 8;
+std::vector<int> pick_walk_frontier(const std::vector<KdNode>& sources, int target_leaves);
+// The frontier on the device and the per-slot counters of the walk.
+struct ListWalkSlots {
+  DeviceBuffer<int> nodes, near, far, first, last;
+  int num_slots = 0;
+  void prepare(const std::vector<int>& frontier, int target_leaves, cudaStream_t stream);
+  void attach(ListWalk& walk) const;
+};
 void launch_list_counts(const ListWalk& walk, cudaStream_t stream);
 void launch_list_fill(const ListWalk& walk, cudaStream_t stream);
 // offsets[0..n] = exclusive sums of counts[0..n-1] (offsets[n] the total); `temp` grows as needed.

@@ -6,6 +6,7 @@
 //   copy stream:             target tree -> upward pass (P2M, M2M, M2V) -/
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -130,6 +131,13 @@ ListSizes build_lists(CudaWorkspace& ws, const ResolvedOptions& options) {
   w.sources = r.source_tree.nodes();
   w.criteria = criteria_with_orders(options.tree.theta, options.tree.kappa, options.tree.order,
                                     options.tree.uniform_order);
+  const g::TreeShape& ss = r.source_tree.shape();
+  const std::array<int, 4> key{ss.n, ss.bucket, ss.arity, leaves};
+  if (key != r.walk_key) {
+    r.walk_slots.prepare(g::pick_walk_frontier(ss.nodes, leaves), leaves, cs);
+    r.walk_key = key;
+  }
+  r.walk_slots.attach(w);
   w.near_count = r.near_count.data();
   w.far_count = r.far_count.data();
   g::launch_list_counts(w, cs);

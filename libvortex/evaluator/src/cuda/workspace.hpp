@@ -2,6 +2,7 @@
 // Device and pinned buffers, streams and events of the CUDA backend, kept by one Solver between
 // calls (allocated once, they only grow), and the steps that fill them.
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include "vortex/gpu/launch.hpp"
 #include "vortex/gpu/staging_ring.hpp"
 #include "vortex/gpu/stream.hpp"
+#include "vortex/gpu/tree_launch.hpp"
 #include "vortex/gpu/work_plan.hpp"
 
 namespace vortex::detail {
@@ -54,6 +56,8 @@ struct DeviceTreeStorage {
   g::DeviceBuffer<double> input;  // sources x, y, z, Gx, Gy, Gz, sigma, then targets x, y, z
   g::DeviceTree source_tree, target_tree;
   g::DeviceBuffer<int> near_count, far_count, near_offsets, far_offsets;
+  g::ListWalkSlots walk_slots;    // the list walk's frontier and per-slot counters
+  std::array<int, 4> walk_key{};  // source n, bucket, arity and target leaves of walk_slots
   g::DeviceBuffer<g::Range> near_ranges;
   g::DeviceBuffer<int> far_nodes;
   g::DeviceBuffer<unsigned char> far_orders;
