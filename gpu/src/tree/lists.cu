@@ -121,37 +121,45 @@ __global__ void list_kernel(ListWalk w) {
 
 // Per target leaf, over its slots in order: the slots' counts become offsets within the leaf's
 // lists, abutting near ranges of consecutive slots are merged (flags), and the leaf's totals are
-// written.
+// written. Each slot's four counters are loaded together one slot ahead, and the last slot with
+// near ranges keeps its flags in a register until the next such slot settles them: one memory
+// round trip per slot, overlapped with the previous slot's work.
 __global__ void slot_offsets_kernel(ListWalk w) {
   const int leaf = blockIdx.x * blockDim.x + threadIdx.x;
   if (leaf >= w.num_target_leaves) return;
   const long long n = w.num_target_leaves;
   int near = 0, far = 0;
-  long long last = -1;  // the last slot with near ranges
-  int last_end = -1;
+  long long last = -1;  // the last slot with near ranges, its end and its flags
+  int last_end = -1, last_flags = 0;
+  int count = w.slot_near[leaf], far_count = w.slot_far[leaf], first = w.slot_first[leaf],
+      end = w.slot_last[leaf];
   for (int slot = 0; slot < w.num_slots; ++slot) {
     const long long at = slot * n + leaf;
-    const int count = w.slot_near[at], first = w.slot_first[at];
-    const int f = w.slot_far[at];
+    const int c = count, f = far_count, b = first, e = end;
+    if (slot + 1 < w.num_slots) {
+      const long long next = at + n;
+      count = w.slot_near[next];
+      far_count = w.slot_far[next];
+      first = w.slot_first[next];
+      end = w.slot_last[next];
+    }
     w.slot_far[at] = far;
     far += f;
-    int flags = 0;
-    if (count > 0) {
-      const bool merged = last >= 0 && last_end == first;
-      if (merged) {
-        flags = kMergedFirst;
-        w.slot_first[last] |= kContinuedLast;
-      }
+    if (c > 0) {
+      const bool merged = last >= 0 && last_end == b;
+      if (last >= 0) w.slot_first[last] = last_flags | (merged ? kContinuedLast : 0);
       near -= merged ? 1 : 0;
       w.slot_near[at] = near;
-      near += count;
+      near += c;
       last = at;
-      last_end = w.slot_last[at];
+      last_end = e;
+      last_flags = merged ? kMergedFirst : 0;
     } else {
       w.slot_near[at] = near;
+      w.slot_first[at] = 0;
     }
-    w.slot_first[at] = flags;
   }
+  if (last >= 0) w.slot_first[last] = last_flags;
   w.near_count[leaf] = near;
   w.far_count[leaf] = far;
 }
