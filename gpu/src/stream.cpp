@@ -4,8 +4,11 @@
 
 namespace vortex::gpu {
 
-Stream::Stream() {
-  VORTEX_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+Stream::Stream(bool high_priority) {
+  int least = 0, greatest = 0;
+  VORTEX_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  VORTEX_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking,
+                                                 high_priority ? greatest : least));
 }
 Stream::~Stream() {
   if (stream_) cudaStreamDestroy(stream_);

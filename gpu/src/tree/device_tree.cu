@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include <cstdlib>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 
 #include "reduce.cuh"
 #include "vortex/gpu/check.hpp"
@@ -15,10 +13,7 @@ namespace detail {
 namespace {
 
 constexpr int kThreads = kReduceThreads;
-constexpr int kMoments = 12;
-// Depths whose pieces hold at most this many points sort them with one segmented sort.
-constexpr int kSegmentedSortMax =
-    8192;  // sums, sums of squares, minima, maxima of the offsets (x, y, z)
+constexpr int kMoments = 12;  // sums, sums of squares, minima, maxima of the offsets (x, y, z)
 
 struct PointsRef {
   const double *x, *y, *z;
@@ -118,12 +113,11 @@ __global__ void choose_cuts_kernel(PointsRef p, const std::uint32_t* perm, const
 
 // The sort key of tree position i: its piece, then its quantized coordinate along the piece's
 // cut dimension (0 in an uncut piece, which the stable sort leaves as it is). The quantization is
-// monotone, so the sort puts the smallest coordinates of every piece on its left. A segmented sort
-// (segment_keys not null) takes the coordinate alone.
+// monotone, so the sort puts the smallest coordinates of every piece on its left.
 __global__ void cut_keys_kernel(PointsRef p, const std::uint32_t* perm, int n,
                                 const int* piece_begin, int first_piece, int num_pieces,
                                 const int* dim, const double* key, int key_bits,
-                                std::uint64_t* keys, std::uint32_t* segment_keys) {
+                                std::uint64_t* keys) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   int lo = 0, hi = num_pieces - 1;  // the last piece that begins at or before i
@@ -143,10 +137,7 @@ __global__ void cut_keys_kernel(PointsRef p, const std::uint32_t* perm, int n,
     const std::uint64_t top = (1ull << key_bits) - 1;
     q = scaled <= 0 ? 0 : (scaled >= static_cast<double>(top) ? top : std::uint64_t(scaled));
   }
-  if (segment_keys)
-    segment_keys[i] = static_cast<std::uint32_t>(q);
-  else
-    keys[i] = (static_cast<std::uint64_t>(lo) << key_bits) | q;
+  keys[i] = (static_cast<std::uint64_t>(lo) << key_bits) | q;
 }
 
 __global__ void interleave_kernel(PointsRef p, int n, double* xyz) {
@@ -311,27 +302,6 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   cub::DoubleBuffer<std::uint32_t> values(perm_[0].data(), perm_[1].data());
   VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp, keys, values,
                                                     static_cast<int>(n), 0, 64, stream));
-  // Depths whose pieces are all small sort each piece apart (one launch for all, no piece bits).
-  const char* max_env = std::getenv("VORTEX_SEGMENTED_SORT_MAX");
-  const int segmented_max = max_env ? std::atoi(max_env) : detail::kSegmentedSortMax;
-  segmented_.assign(shape_.depths(), 0);
-  std::size_t segments = 0;
-  for (int d = 0; d < shape_.depths(); ++d) {
-    int largest = 0;
-    for (int k = shape_.depth_start[d]; k < shape_.depth_start[d + 1]; ++k)
-      largest = std::max(largest, shape_.piece_end[k] - shape_.piece_begin[k]);
-    segmented_[d] = largest <= segmented_max;
-    if (segmented_[d])
-      segments = std::max<std::size_t>(segments, shape_.depth_start[d + 1] - shape_.depth_start[d]);
-  }
-  if (segments > 0) {
-    std::size_t segmented_temp = 0;
-    cub::DoubleBuffer<std::uint32_t> short_keys(nullptr, nullptr);
-    VORTEX_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
-        nullptr, segmented_temp, short_keys, values, static_cast<std::int64_t>(n),
-        static_cast<std::int64_t>(segments), piece_begin_.data(), piece_end_.data(), stream));
-    temp = std::max(temp, segmented_temp);
-  }
   sort_temp_.reserve(temp);
 }
 
@@ -357,7 +327,7 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
     // The pieces' numbers, then 32 bits of the coordinate along the cut (a finer quantization
     // only costs sort passes: points closer than 2^-32 of their piece's extent are ties).
     const int piece_bits = bits_for(num_pieces);
-    const int key_bits = segmented_[d] ? 32 : std::min(32, 63 - piece_bits);
+    const int key_bits = std::min(32, 63 - piece_bits);
     if (num_chunks > 0) {
       cut_moments_kernel<<<num_chunks, t, 0, stream>>>(
           xyz, values.Current(), piece_begin_.data(), chunk_piece_.data(), chunk_begin_.data(),
@@ -370,24 +340,13 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
                                    chunk_moments_.data(), key_bits, piece_dim_.data(),
                                    piece_key_.data());
     VORTEX_CUDA_CHECK_LAUNCH("choose_cuts_kernel");
-    // Segmented: 32-bit keys in the first halves of the key buffers.
-    cub::DoubleBuffer<std::uint32_t> short_keys(reinterpret_cast<std::uint32_t*>(keys_[0].data()),
-                                                reinterpret_cast<std::uint32_t*>(keys_[1].data()));
-    const bool segmented = segmented_[d] != 0;
     cut_keys_kernel<<<blocks_for(n, t), t, 0, stream>>>(
         p, values.Current(), n, piece_begin_.data(), first_piece, num_pieces, piece_dim_.data(),
-        piece_key_.data(), segmented ? 32 : key_bits, keys.Current(),
-        segmented ? short_keys.Current() : nullptr);
+        piece_key_.data(), key_bits, keys.Current());
     VORTEX_CUDA_CHECK_LAUNCH("cut_keys_kernel");
     std::size_t temp = sort_temp_.capacity();
-    if (segmented)
-      VORTEX_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
-          sort_temp_.data(), temp, short_keys, values, static_cast<std::int64_t>(n),
-          static_cast<std::int64_t>(num_pieces), piece_begin_.data() + first_piece,
-          piece_end_.data() + first_piece, stream));
-    else
-      VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp, keys, values, n, 0,
-                                                        piece_bits + key_bits, stream));
+    VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp, keys, values, n, 0,
+                                                      piece_bits + key_bits, stream));
   }
   perm_current_ = values.Current();
   gather_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, perm_current_, n, ordered_.data());

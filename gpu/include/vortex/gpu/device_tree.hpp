@@ -93,8 +93,6 @@ class DeviceTree {
   DeviceBuffer<unsigned long long> node_bits_;  // bounds, radius, sigma as ordered integers
   DeviceBuffer<double> ordered_;
   DeviceBuffer<unsigned char> sort_temp_;
-  // Per depth: its pieces are all small enough for one segmented sort of the coordinates alone.
-  std::vector<char> segmented_;
 };
 
 }  // namespace vortex::gpu

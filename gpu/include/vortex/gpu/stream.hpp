@@ -7,7 +7,9 @@ namespace vortex::gpu {
 
 class Stream {
  public:
-  Stream();  // non-blocking with respect to the legacy default stream
+  // Non-blocking with respect to the legacy default stream; a high-priority stream's blocks are
+  // scheduled before those of normal streams waiting for the same multiprocessors.
+  explicit Stream(bool high_priority = false);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;

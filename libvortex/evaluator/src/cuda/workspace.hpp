@@ -70,7 +70,9 @@ struct DeviceTreeStorage {
 
 struct CudaWorkspace {
   g::DeviceInfo info;
-  g::Stream compute, copy;
+  // The copy stream's kernels (the target tree, the upward pass) run beside the compute stream's
+  // sums and feed the far field: they go first when both wait for multiprocessors.
+  g::Stream compute, copy{true};
   g::Event start, uploaded, near_start, near_end, far_lists_start, far_lists_end, expansions_start,
       expansions_end, far_start, far_end, downloaded;
   // Particle data as raw bytes: Vec4<float> or Vec4<double> by the arithmetic of the call.
