@@ -1,9 +1,12 @@
 // VAMSplit trees on the device: the cuts depth by depth, then the nodes' bounds (device_tree.hpp).
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include "cuts.cuh"
+#include "finish_cuts.cuh"
 #include "reduce.cuh"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device_tree.hpp"
@@ -13,13 +16,9 @@ namespace detail {
 namespace {
 
 constexpr int kThreads = kReduceThreads;
-constexpr int kMoments = 12;  // sums, sums of squares, minima, maxima of the offsets (x, y, z)
 
 struct PointsRef {
   const double *x, *y, *z;
-  __device__ double coordinate(int dim, std::uint32_t i) const {
-    return dim == 0 ? x[i] : (dim == 1 ? y[i] : z[i]);
-  }
 };
 
 // Per chunk of a cut piece: moments of the offsets from the piece's first point (offsets, not
@@ -32,24 +31,16 @@ __global__ void cut_moments_kernel(const double* xyz, const std::uint32_t* perm,
                                    double* moments) {
   const int c = first_chunk + blockIdx.x;
   const double* r = xyz + 3 * static_cast<long long>(perm[piece_begin[chunk_piece[c]]]);
-  double s1[3] = {0, 0, 0}, s2[3] = {0, 0, 0}, lo[3], hi[3];
-  for (int k = 0; k < 3; ++k) lo[k] = 1e300, hi[k] = -1e300;
-  for (int i = chunk_begin[c] + threadIdx.x; i < chunk_end[c]; i += blockDim.x) {
-    const double* q = xyz + 3 * static_cast<long long>(perm[i]);
-    const double d[3] = {q[0] - r[0], q[1] - r[1], q[2] - r[2]};
-    for (int k = 0; k < 3; ++k) {
-      s1[k] += d[k];
-      s2[k] += d[k] * d[k];
-      lo[k] = fmin(lo[k], d[k]);
-      hi[k] = fmax(hi[k], d[k]);
-    }
-  }
+  double m[kMoments];
+  moments_reset(m);
+  for (int i = chunk_begin[c] + threadIdx.x; i < chunk_end[c]; i += blockDim.x)
+    moments_add_point(m, xyz + 3 * static_cast<long long>(perm[i]), r);
   double out[kMoments];
   for (int k = 0; k < 3; ++k) {
-    out[k] = block_reduce(s1[k], SumOp{});
-    out[3 + k] = block_reduce(s2[k], SumOp{});
-    out[6 + k] = block_reduce(lo[k], MinOp{});
-    out[9 + k] = block_reduce(hi[k], MaxOp{});
+    out[k] = block_reduce(m[k], SumOp{});
+    out[3 + k] = block_reduce(m[3 + k], SumOp{});
+    out[6 + k] = block_reduce(m[6 + k], MinOp{});
+    out[9 + k] = block_reduce(m[9 + k], MaxOp{});
   }
   if (threadIdx.x == 0)
     for (int k = 0; k < kMoments; ++k) moments[static_cast<long long>(c) * kMoments + k] = out[k];
@@ -58,20 +49,11 @@ __global__ void cut_moments_kernel(const double* xyz, const std::uint32_t* perm,
 // Per piece of a depth, one warp: the cut dimension (largest variance; -1 for an uncut piece) and
 // the key's reference, minimum and scale along it. The lanes merge the piece's chunks in a fixed
 // order (strided, then a shuffle tree): the same on every run.
-constexpr int kWarp = 32;
-
-__device__ double warp_merge(double v, int op) {  // op: 0 sum, 1 min, 2 max
-  for (int offset = kWarp / 2; offset > 0; offset /= 2) {
-    const double o = __shfl_down_sync(0xffffffffu, v, offset);
-    v = op == 0 ? v + o : (op == 1 ? fmin(v, o) : fmax(v, o));
-  }
-  return v;
-}
-
-__global__ void choose_cuts_kernel(PointsRef p, const std::uint32_t* perm, const int* piece_begin,
-                                   const int* piece_end, const int* piece_first_chunk,
-                                   int first_piece, int num_pieces, const double* moments,
-                                   int key_bits, int* dim_out, double* key_out) {
+__global__ void choose_cuts_kernel(const double* xyz, const std::uint32_t* perm,
+                                   const int* piece_begin, const int* piece_end,
+                                   const int* piece_first_chunk, int first_piece, int num_pieces,
+                                   const double* moments, int key_bits, int* dim_out,
+                                   double* key_out) {
   const int k = (blockIdx.x * blockDim.x + threadIdx.x) / kWarp;
   const int lane = threadIdx.x % kWarp;
   if (k >= num_pieces) return;  // whole warps leave together
@@ -84,37 +66,23 @@ __global__ void choose_cuts_kernel(PointsRef p, const std::uint32_t* perm, const
   const int n = piece_end[piece] - piece_begin[piece];
   const int chunks = (n + kTreeChunk - 1) / kTreeChunk;
   double m[kMoments];
-  for (int j = 0; j < 3; ++j) m[j] = 0, m[3 + j] = 0, m[6 + j] = 1e300, m[9 + j] = -1e300;
-  for (int c = lane; c < chunks; c += kWarp) {
-    const double* q = moments + static_cast<long long>(first + c) * kMoments;
-    for (int j = 0; j < 3; ++j) {
-      m[j] += q[j];
-      m[3 + j] += q[3 + j];
-      m[6 + j] = fmin(m[6 + j], q[6 + j]);
-      m[9 + j] = fmax(m[9 + j], q[9 + j]);
-    }
-  }
-  for (int j = 0; j < kMoments; ++j) m[j] = warp_merge(m[j], j < 6 ? 0 : (j < 9 ? 1 : 2));
+  moments_reset(m);
+  for (int c = lane; c < chunks; c += kWarp)
+    moments_add(m, moments + static_cast<long long>(first + c) * kMoments);
+  moments_warp_merge(m);
   if (lane != 0) return;
-  int dim = 0;
-  double best = -1;
-  for (int j = 0; j < 3; ++j) {
-    const double spread = m[3 + j] - m[j] * m[j] / n;  // n times the variance
-    if (j == 0 || spread > best) best = spread, dim = j;
-  }
-  const std::uint32_t ref = perm[piece_begin[piece]];
-  const double width = m[9 + dim] - m[6 + dim];
-  const double top = static_cast<double>((1ull << key_bits) - 1);
-  dim_out[k] = dim;
-  key_out[3 * k + 0] = p.coordinate(dim, ref);
-  key_out[3 * k + 1] = m[6 + dim];
-  key_out[3 * k + 2] = width > 0 ? top / width : 0.0;
+  const Cut cut =
+      choose_cut(m, n, xyz + 3 * static_cast<long long>(perm[piece_begin[piece]]), key_bits);
+  dim_out[k] = cut.dim;
+  key_out[3 * k + 0] = cut.ref;
+  key_out[3 * k + 1] = cut.lo;
+  key_out[3 * k + 2] = cut.scale;
 }
 
 // The sort key of tree position i: its piece, then its quantized coordinate along the piece's
 // cut dimension (0 in an uncut piece, which the stable sort leaves as it is). The quantization is
 // monotone, so the sort puts the smallest coordinates of every piece on its left.
-__global__ void cut_keys_kernel(PointsRef p, const std::uint32_t* perm, int n,
+__global__ void cut_keys_kernel(const double* xyz, const std::uint32_t* perm, int n,
                                 const int* piece_begin, int first_piece, int num_pieces,
                                 const int* dim, const double* key, int key_bits,
                                 std::uint64_t* keys) {
@@ -129,14 +97,8 @@ __global__ void cut_keys_kernel(PointsRef p, const std::uint32_t* perm, int n,
     else
       hi = mid - 1;
   }
-  std::uint64_t q = 0;
-  const int d = dim[lo];
-  if (d >= 0) {
-    const double offset = p.coordinate(d, perm[i]) - key[3 * lo];
-    const double scaled = (offset - key[3 * lo + 1]) * key[3 * lo + 2];
-    const std::uint64_t top = (1ull << key_bits) - 1;
-    q = scaled <= 0 ? 0 : (scaled >= static_cast<double>(top) ? top : std::uint64_t(scaled));
-  }
+  const Cut cut{dim[lo], key[3 * lo], key[3 * lo + 1], key[3 * lo + 2]};
+  const std::uint64_t q = cut_key(cut, xyz + 3 * static_cast<long long>(perm[i]), key_bits);
   keys[i] = (static_cast<std::uint64_t>(lo) << key_bits) | q;
 }
 
@@ -274,6 +236,7 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   upload(nodes_, shape_.nodes, stream);
   upload(leaves_, shape_.leaves, stream);
   upload(inner_by_level_, shape_.inner_by_level, stream);
+  upload(depth_start_, shape_.depth_start, stream);
   upload(piece_begin_, shape_.piece_begin, stream);
   upload(piece_end_, shape_.piece_end, stream);
   upload(piece_first_chunk_, shape_.piece_first_chunk, stream);
@@ -303,6 +266,9 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp, keys, values,
                                                     static_cast<int>(n), 0, 64, stream));
   sort_temp_.reserve(temp);
+  const char* finish_env = std::getenv("VORTEX_TREE_FINISH_POINTS");
+  finish_depth_ = detail::finish_depth(shape_.depth_start, shape_.piece_begin, shape_.piece_end,
+                                       finish_env ? std::atoi(finish_env) : detail::kFinishPoints);
 }
 
 void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
@@ -319,7 +285,7 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
   double* xyz = ordered_.data();
   interleave_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, n, xyz);
   VORTEX_CUDA_CHECK_LAUNCH("interleave_kernel");
-  for (int d = 0; d < shape_.depths(); ++d) {
+  for (int d = 0; d < finish_depth_; ++d) {
     const int first_piece = shape_.depth_start[d];
     const int num_pieces = shape_.depth_start[d + 1] - first_piece;
     const int first_chunk = shape_.depth_chunk_start[d];
@@ -335,19 +301,31 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
       VORTEX_CUDA_CHECK_LAUNCH("cut_moments_kernel");
     }
     choose_cuts_kernel<<<blocks_for(static_cast<long long>(num_pieces) * kWarp, 128), 128, 0,
-                         stream>>>(p, values.Current(), piece_begin_.data(), piece_end_.data(),
+                         stream>>>(xyz, values.Current(), piece_begin_.data(), piece_end_.data(),
                                    piece_first_chunk_.data(), first_piece, num_pieces,
                                    chunk_moments_.data(), key_bits, piece_dim_.data(),
                                    piece_key_.data());
     VORTEX_CUDA_CHECK_LAUNCH("choose_cuts_kernel");
     cut_keys_kernel<<<blocks_for(n, t), t, 0, stream>>>(
-        p, values.Current(), n, piece_begin_.data(), first_piece, num_pieces, piece_dim_.data(),
+        xyz, values.Current(), n, piece_begin_.data(), first_piece, num_pieces, piece_dim_.data(),
         piece_key_.data(), key_bits, keys.Current());
     VORTEX_CUDA_CHECK_LAUNCH("cut_keys_kernel");
     std::size_t temp = sort_temp_.capacity();
     VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp, keys, values, n, 0,
                                                       piece_bits + key_bits, stream));
   }
+  detail::FinishCuts finish;
+  finish.xyz = xyz;
+  finish.perm = values.Current();
+  finish.depth_start = depth_start_.data();
+  finish.piece_begin = piece_begin_.data();
+  finish.piece_end = piece_end_.data();
+  finish.piece_first_chunk = piece_first_chunk_.data();
+  finish.first_depth = finish_depth_;
+  finish.depths = shape_.depths();
+  if (finish_depth_ < shape_.depths())
+    finish.num_blocks = shape_.depth_start[finish_depth_ + 1] - shape_.depth_start[finish_depth_];
+  detail::launch_finish_cuts(finish, stream);
   perm_current_ = values.Current();
   gather_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, perm_current_, n, ordered_.data());
   VORTEX_CUDA_CHECK_LAUNCH("gather_kernel");

@@ -82,8 +82,9 @@ class DeviceTree {
   TreeShape shape_;
   // Shape on the device.
   DeviceBuffer<KdNode> nodes_;
-  DeviceBuffer<int> leaves_, inner_by_level_, piece_begin_, piece_end_, piece_first_chunk_,
-      chunk_piece_, chunk_begin_, chunk_end_, node_chunk_node_, node_chunk_begin_, node_chunk_end_;
+  DeviceBuffer<int> leaves_, inner_by_level_, depth_start_, piece_begin_, piece_end_,
+      piece_first_chunk_, chunk_piece_, chunk_begin_, chunk_end_, node_chunk_node_,
+      node_chunk_begin_, node_chunk_end_;
   // Build storage.
   DeviceBuffer<std::uint64_t> keys_[2];
   DeviceBuffer<std::uint32_t> perm_[2];
@@ -93,6 +94,8 @@ class DeviceTree {
   DeviceBuffer<unsigned long long> node_bits_;  // bounds, radius, sigma as ordered integers
   DeviceBuffer<double> ordered_;
   DeviceBuffer<unsigned char> sort_temp_;
+  // Depths from this one on are cut inside one block per piece (finish_cuts.cuh).
+  int finish_depth_ = 0;
 };
 
 }  // namespace vortex::gpu
