@@ -53,6 +53,10 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
         "turn each particle's strength by this fraction toward the field's vorticity at the start "
         "of every step (0: none)",
         s.relaxation);
+  p.add("--relaxation-rate", "R",
+        "the same at a rate per unit time: the fraction R dt each step, so that runs at different "
+        "time steps relax alike (1.25 in V2 of docs/VALIDATION.md; 0: none)",
+        s.relaxation_rate);
   p.add("--vrm-backend", "same|auto|cpu|cuda",
         "where the VRM's first round solves the particles away from the wall (same: --backend)",
         s.vrm_backend);
@@ -110,6 +114,14 @@ void check(const Settings& s) {
   parse_stretching(s.stretching);  // throws, naming the accepted values
   if (!(s.relaxation >= 0 && s.relaxation <= 1))
     throw std::invalid_argument("--relaxation must be in [0, 1]");
+  if (!(s.relaxation_rate >= 0) || !std::isfinite(s.relaxation_rate))
+    throw std::invalid_argument("--relaxation-rate must be >= 0");
+  if (s.relaxation_rate > 0 && s.relaxation > 0)
+    throw std::invalid_argument("give --relaxation or --relaxation-rate, not both");
+  if (s.relaxation_rate * s.dt > 1)
+    throw std::invalid_argument("--relaxation-rate " + std::to_string(s.relaxation_rate) +
+                                " with --dt " + std::to_string(s.dt) +
+                                " turns the strengths by more than the whole fraction 1 a step");
   if (s.vrm_backend != "same") parse_backend(s.vrm_backend);
   if (s.bench_diffusion < 0) throw std::invalid_argument("--bench-diffusion must be >= 0");
   if (s.bench_diffusion > 0 && s.restart.empty())
@@ -201,7 +213,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.control.merge_distance = s.merge;
   o.control.remove_threshold = s.remove;
   o.stretching = parse_stretching(s.stretching);
-  o.relaxation = s.relaxation;
+  o.relaxation = s.relaxation_rate > 0 ? s.relaxation_rate * s.dt : s.relaxation;
   o.vrm.backend = s.vrm_backend == "same" ? particles : parse_backend(s.vrm_backend);
   return o;
 }

@@ -10,7 +10,8 @@ set_tests_properties(app.body.help PROPERTIES PASS_REGULAR_EXPRESSION
 add_test(NAME app.body.bem-only COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vortex-body>
   -DDIR=${VORTEX_BODY_TEST_DIR}/bem-only -P ${VORTEX_BODY_SCRIPTS}/bem_only_test.cmake)
 
-foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching stop-after vrm-backend bad-case)
+foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching relaxation-rate stop-after
+    vrm-backend bad-case)
   add_test(NAME app.body.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
     -DBODY=$<TARGET_FILE:vortex-body> -DDIR=${VORTEX_BODY_TEST_DIR}/bad-${kind} -DKIND=${kind}
     -P ${VORTEX_BODY_SCRIPTS}/bad_input_test.cmake)
