@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -263,6 +264,44 @@ TEST(Relaxation, KeepsTheClassicalSchemesTotalVorticity) {
   }
   EXPECT_GT(drift[0], 1e-3);  // the case has a drift to remove
   EXPECT_LT(drift[1], 0.25 * drift[0]) << drift[0] << " " << drift[1];
+}
+
+// A rate relaxes by the fraction rate * dt of each step (at most the whole strength), so one
+// step at a rate equals one step at that fraction; bad rates are refused.
+TEST(Relaxation, RateGivesTheFractionOfEachStep) {
+  RingOptions ring;
+  ring.core_radius = 0.2;
+  ring.layers = 1;
+  ParticleSet start = vortex_ring(ring);
+  for (std::size_t i = 0; i < start.size(); ++i) start.gx[i] += 0.1 * start.gz[i] + 0.01;
+  Solver solver(SolverOptions{Core::Exponential, Method::Direct, Backend::Cpu});
+  auto one_step = [&](double fraction, double rate, double dt) {
+    TimeIntegratorOptions options;
+    options.scheme = TimeScheme::Euler;
+    options.stretching = Stretching::None;
+    options.relaxation = fraction;
+    options.relaxation_rate = rate;
+    ParticleSet p = start;
+    TimeIntegrator(solver, options).step(p, dt);
+    return p;
+  };
+  for (const auto& [rate, dt, fraction] :
+       {std::array<double, 3>{2.5, 0.04, 0.1}, std::array<double, 3>{40.0, 0.05, 1.0}}) {
+    const ParticleSet a = one_step(0, rate, dt), b = one_step(fraction, 0, dt);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_DOUBLE_EQ(a.gx[i], b.gx[i]);
+      EXPECT_DOUBLE_EQ(a.gy[i], b.gy[i]);
+      EXPECT_DOUBLE_EQ(a.gz[i], b.gz[i]);
+    }
+    EXPECT_NE(a.gx[0], start.gx[0]);  // the strengths did turn
+  }
+  TimeIntegratorOptions both;
+  both.relaxation = 0.1;
+  both.relaxation_rate = 1;
+  EXPECT_THROW(TimeIntegrator(solver, both), std::invalid_argument);
+  TimeIntegratorOptions negative;
+  negative.relaxation_rate = -1;
+  EXPECT_THROW(TimeIntegrator(solver, negative), std::invalid_argument);
 }
 
 TEST(TimeIntegration, NamesRoundTrip) {

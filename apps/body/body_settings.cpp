@@ -213,7 +213,8 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.control.merge_distance = s.merge;
   o.control.remove_threshold = s.remove;
   o.stretching = parse_stretching(s.stretching);
-  o.relaxation = s.relaxation_rate > 0 ? s.relaxation_rate * s.dt : s.relaxation;
+  o.relaxation = s.relaxation;
+  o.relaxation_rate = s.relaxation_rate;
   o.vrm.backend = s.vrm_backend == "same" ? particles : parse_backend(s.vrm_backend);
   return o;
 }

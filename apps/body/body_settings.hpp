@@ -29,7 +29,7 @@ struct Settings {
   double merge = 0.5, remove = 1e-5;
   std::string stretching = "classical";  // classical, transpose, none (BodyFlowOptions)
   double relaxation = 0;                 // BodyFlowOptions::relaxation, the fraction per step
-  double relaxation_rate = 0;            // or the rate per unit time: the fraction rate * dt
+  double relaxation_rate = 0;            // BodyFlowOptions::relaxation_rate
   std::string vrm_backend = "same";  // the VRM's first round: same (as --backend), auto, cpu, cuda
   // The boundary-element solve.
   double bem_tolerance = 1e-6;

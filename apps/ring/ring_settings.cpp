@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "cli.hpp"
@@ -69,6 +70,9 @@ void add_physics_options(cli::OptionParser& parser, Settings& s) {
              "turn each particle's strength by this fraction toward the field's vorticity at the "
              "start of every step (0: none)",
              s.relaxation);
+  parser.add("--relaxation-rate", "R",
+             "the same at a rate per unit time: the fraction R dt each step (0: none)",
+             s.relaxation_rate);
   parser.add("--diffusion", "NAME", "viscous scheme: vrm or pse (used when viscous)", s.diffusion);
   parser.add("--spacing", "H", "diffusion lattice spacing; 0: the ring's particle spacing",
              s.spacing);
@@ -148,7 +152,12 @@ RunPlan plan_run(Settings& s) {
   plan.stretching = parse_stretching(s.stretching);
   if (!(s.relaxation >= 0 && s.relaxation <= 1))
     throw cli::UsageError("--relaxation must be in [0, 1]");
+  if (!(s.relaxation_rate >= 0) || !std::isfinite(s.relaxation_rate))
+    throw cli::UsageError("--relaxation-rate must be >= 0");
+  if (s.relaxation > 0 && s.relaxation_rate > 0)
+    throw cli::UsageError("give --relaxation or --relaxation-rate, not both");
   plan.relaxation = s.relaxation;
+  plan.relaxation_rate = s.relaxation_rate;
   plan.nu = viscosity(s);
   plan.viscous = plan.nu > 0;
   if (plan.viscous && s.diffusion != "vrm" && s.diffusion != "pse")

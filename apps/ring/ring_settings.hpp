@@ -21,7 +21,8 @@ struct Settings {
   double re = 0, nu = 0, dt = 0.005;
   int steps = 400;
   std::string scheme = "heun", stretching = "transpose", diffusion = "vrm";
-  double relaxation = 0;  // TimeIntegratorOptions::relaxation
+  double relaxation = 0;       // TimeIntegratorOptions::relaxation
+  double relaxation_rate = 0;  // TimeIntegratorOptions::relaxation_rate
   // Diffusion and particle control.
   double spacing = 0, remove_threshold = 1e-6, merge_distance = 0.5, insert_threshold = 0;
   int max_particles = 0;
@@ -48,7 +49,7 @@ struct RunPlan {
   SolverOptions solver;
   TimeScheme scheme = TimeScheme::Heun;
   Stretching stretching = Stretching::Transpose;
-  double relaxation = 0;
+  double relaxation = 0, relaxation_rate = 0;
   double nu = 0;  // kinematic viscosity; 0: inviscid
   bool viscous = false;
   int every = 0;  // steps between .vtp files; 0: none

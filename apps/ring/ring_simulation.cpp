@@ -76,6 +76,7 @@ RunTotals run_ring(const Settings& s, const RunPlan& plan, RingSetup& setup, Rec
   integrator_options.scheme = plan.scheme;
   integrator_options.stretching = plan.stretching;
   integrator_options.relaxation = plan.relaxation;
+  integrator_options.relaxation_rate = plan.relaxation_rate;
   TimeIntegrator integrator(solver, integrator_options);
   const Diffusion diffusion = ring_diffusion(s, plan, setup);
   ParticleSet& particles = setup.particles;

@@ -66,17 +66,19 @@ void bind_time_integrator(py::module_& m) {
                              "vortex stretching) under the particles' own velocity")
       .def(py::init([](const py::object& solver, const std::string& scheme,
                        const std::string& stretching, std::array<double, 3> free_stream,
-                       double relaxation) {
+                       double relaxation, double relaxation_rate) {
              TimeIntegratorOptions o;
              o.scheme = parse_time_scheme(scheme);
              o.stretching = parse_stretching(stretching);
              o.free_stream = free_stream;
              o.relaxation = relaxation;
+             o.relaxation_rate = relaxation_rate;
              return std::make_unique<TimeIntegrator>(solver_of(solver), o);
            }),
            py::arg("solver"), py::kw_only(), py::arg("scheme") = "heun",
            py::arg("stretching") = "transpose",
            py::arg("free_stream") = std::array<double, 3>{0, 0, 0}, py::arg("relaxation") = 0.0,
+           py::arg("relaxation_rate") = 0.0,
            py::keep_alive<1, 2>())  // the integrator holds the solver
       .def(
           "step",

@@ -83,6 +83,18 @@ def test_relaxation_turns_strengths_onto_the_field_vorticity():
     np.testing.assert_allclose(relaxed.strengths, expected, rtol=1e-10, atol=1e-14)
     with pytest.raises(ValueError, match="relaxation"):
         vortex.TimeIntegrator(solver, relaxation=2.0)
+    # A rate turns by the fraction rate * dt of each step: with stretching off, the strengths
+    # after one step are those of that fraction (computed independently, as above).
+    dt, rate = 0.02, 10.0
+    by_rate = ring.copy()
+    vortex.TimeIntegrator(solver, scheme="euler", stretching="none", relaxation_rate=rate).step(by_rate, dt)
+    unit = w / np.linalg.norm(w, axis=1)[:, None]
+    size = np.linalg.norm(ring.strengths, axis=1)[:, None]
+    np.testing.assert_allclose(
+        by_rate.strengths, (1 - rate * dt) * ring.strengths + rate * dt * size * unit, rtol=1e-10, atol=1e-14
+    )
+    with pytest.raises(ValueError, match="not both"):
+        vortex.TimeIntegrator(solver, relaxation=0.1, relaxation_rate=1.0)
 
 
 def test_diffusion_and_particle_control():

@@ -58,7 +58,8 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
             solve_for(stage);
             particle_velocity(stage, gradient, out);
           },
-          {options_.scheme, options_.stretching, options_.free_stream, options_.relaxation}) {
+          {options_.scheme, options_.stretching, options_.free_stream, options_.relaxation,
+           options_.relaxation_rate}) {
   validate(options_);
   const double h = options_.spacing;
   if (options_.shedding.spacing == 0) options_.shedding.spacing = h;

@@ -1,5 +1,6 @@
 #include "vortex/time_integration.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -153,11 +154,21 @@ TimeIntegrator::TimeIntegrator(VelocityEvaluator evaluator, TimeIntegratorOption
   if (!evaluator_) throw std::invalid_argument("TimeIntegrator: no velocity evaluator");
   if (!(options_.relaxation >= 0 && options_.relaxation <= 1))
     throw std::invalid_argument("TimeIntegrator: relaxation must be in [0, 1]");
+  if (!(options_.relaxation_rate >= 0) || !std::isfinite(options_.relaxation_rate))
+    throw std::invalid_argument("TimeIntegrator: relaxation_rate must be >= 0");
+  if (options_.relaxation > 0 && options_.relaxation_rate > 0)
+    throw std::invalid_argument("TimeIntegrator: give relaxation or relaxation_rate, not both");
+}
+
+double relaxation_fraction(const TimeIntegratorOptions& options, double dt) {
+  return options.relaxation_rate > 0 ? std::min(1.0, options.relaxation_rate * std::abs(dt))
+                                     : options.relaxation;
 }
 
 void TimeIntegrator::run_evaluator(const ParticleSet& particles, VelocityField& f) {
   const auto t0 = std::chrono::steady_clock::now();
-  evaluator_(particles, options_.stretching != Stretching::None || options_.relaxation > 0, f);
+  const bool relaxing = options_.relaxation > 0 || options_.relaxation_rate > 0;
+  evaluator_(particles, options_.stretching != Stretching::None || relaxing, f);
   evaluation_seconds_ +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++evaluations_;
@@ -195,7 +206,8 @@ const VelocityField& TimeIntegrator::step(ParticleSet& p, double dt) {
     }
     if (s == 0) {
       run_evaluator(p, start_field_);
-      if (options_.relaxation > 0) relax_strengths(p, start_field_, options_.relaxation);
+      const double fraction = relaxation_fraction(options_, dt);
+      if (fraction > 0) relax_strengths(p, start_field_, fraction);
       compute_rates(p, start_field_, options_.stretching, options_.free_stream, k_[0]);
     } else {
       run_evaluator(*at, stage_field_);

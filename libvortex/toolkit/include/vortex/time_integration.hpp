@@ -48,7 +48,14 @@ struct TimeIntegratorOptions {
   // Relaxation of the strengths toward the field's vorticity (relax_strengths), this fraction at
   // the start of every step from the field evaluated there; 0: none.
   double relaxation = 0;
+  // Or at this rate per unit time: the fraction min(1, relaxation_rate * dt) of each step, so that
+  // runs at different time steps relax alike (the sphere's drag follows the rate, not the
+  // fraction: docs/VALIDATION.md V2). At most one of the two is set.
+  double relaxation_rate = 0;
 };
+
+// The fraction of a step of length dt that the options relax by (0: none).
+double relaxation_fraction(const TimeIntegratorOptions& options, double dt);
 
 // Turns each particle's strength toward the vorticity of the field at it, keeping its magnitude:
 // Gamma <- (1 - f) Gamma + f |Gamma| w / |w|, w = curl u from the field's gradient (Pedrizzetti's

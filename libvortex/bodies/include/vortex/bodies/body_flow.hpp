@@ -40,6 +40,7 @@ struct BodyFlowOptions {
   // classical one keeps it bounded. On the sphere (closed vortex rings) both give the same drag.
   Stretching stretching = Stretching::Classical;
   double relaxation = 0;           // TimeIntegratorOptions::relaxation
+  double relaxation_rate = 0;      // TimeIntegratorOptions::relaxation_rate
   double min_wall_distance = 0.2;  // particles are kept at least this * h from the wall
   double sheet_core = 0;           // sigma of the sheet's points as sources for the particles
                                    // (0: h)
