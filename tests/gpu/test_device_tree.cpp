@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <string>
@@ -203,6 +204,76 @@ TEST(DeviceLists, EqualTheHostListsAndCountEverySourceOnce) {
         for (int c : seen) ASSERT_EQ(c, 1) << "leaf " << leaf;
       }
     }
+  }
+}
+
+// The walk's frontier (host code, no device needed): the nodes of one level and the leaves above
+// it tile the particles in tree order, so that every leaf lies under exactly one frontier node;
+// the pick is the deepest within the slots' budget.
+TEST(DeviceListFrontier, TilesTheSourcesInTreeOrder) {
+  const ParticleSet p = plummer_sphere(20000, 7);
+  for (int arity : {2, 8}) {
+    const KdTree sources = build_kdtree(PointsView(p), p.sigma.data(), 16, arity);
+    int deepest = 0;
+    for (const KdNode& node : sources.nodes) deepest = std::max(deepest, node.level);
+    for (int depth = 0; depth <= deepest + 1; ++depth) {
+      SCOPED_TRACE("arity " + std::to_string(arity) + ", depth " + std::to_string(depth));
+      const std::vector<int> frontier = g::walk_frontier(sources.nodes, depth);
+      ASSERT_FALSE(frontier.empty());
+      int next = 0;
+      for (const int k : frontier) {
+        const KdNode& node = sources.nodes[k];
+        EXPECT_TRUE(node.level == depth || (node.level < depth && node.is_leaf()));
+        ASSERT_EQ(node.begin, next);
+        next = node.end;
+      }
+      EXPECT_EQ(next, static_cast<int>(p.size()));
+    }
+    for (int leaves : {1, 100, 10000, 1000000}) {
+      const std::vector<int> pick = g::pick_walk_frontier(sources.nodes, leaves);
+      int depth = 0;
+      while (depth < g::kMaxFrontierDepth && g::walk_frontier(sources.nodes, depth) != pick)
+        ++depth;
+      ASSERT_EQ(g::walk_frontier(sources.nodes, depth), pick) << leaves << " leaves";
+      if (depth > 0) EXPECT_LE(static_cast<long long>(pick.size()) * leaves, g::kListThreads);
+      // A deeper frontier that differs (one that is not all leaves already) is over the budget.
+      const std::vector<int> deeper = g::walk_frontier(sources.nodes, depth + 1);
+      if (depth < g::kMaxFrontierDepth && deeper != pick)
+        EXPECT_GT(static_cast<long long>(deeper.size()) * leaves, g::kListThreads)
+            << leaves << " leaves, depth " << depth;
+    }
+  }
+}
+
+// The first depth cut inside blocks (host code): every piece there holds at most the block's
+// points and, at every later depth, at most kFinishPieces pieces; the depth before does not.
+TEST(DeviceTreeFinish, DepthIsTheFirstWhosePiecesFitABlock) {
+  for (const auto& [n, bucket, arity] :
+       {std::array<int, 3>{1000000, 32, 8}, std::array<int, 3>{1000000, 128, 8},
+        std::array<int, 3>{5003, 1, 2}, std::array<int, 3>{4000, 64, 4},
+        std::array<int, 3>{300000, 16, 2}}) {
+    SCOPED_TRACE(std::to_string(n) + " points, bucket " + std::to_string(bucket));
+    const g::TreeShape s = detail::make_tree_shape(n, bucket, arity);
+    auto fits = [&](int d, int max_points) {
+      for (int k = s.depth_start[d]; k < s.depth_start[d + 1]; ++k) {
+        if (s.piece_end[k] - s.piece_begin[k] > max_points) return false;
+        for (int e = d + 1; e < s.depths(); ++e) {
+          int inside = 0;
+          for (int j = s.depth_start[e]; j < s.depth_start[e + 1]; ++j)
+            inside += s.piece_begin[j] >= s.piece_begin[k] && s.piece_begin[j] < s.piece_end[k];
+          if (inside > g::kFinishPieces) return false;
+        }
+      }
+      return true;
+    };
+    for (int max_points : {0, 512, g::kFinishPoints}) {
+      const int d = g::block_finish_depth(s, max_points);
+      ASSERT_LE(d, s.depths());
+      if (d < s.depths()) EXPECT_TRUE(fits(d, max_points));
+      if (d > 0) EXPECT_FALSE(fits(d - 1, max_points));
+    }
+    EXPECT_EQ(g::block_finish_depth(s, 0), s.depths());  // no block takes a piece
+    if (n > g::kFinishPoints) EXPECT_GT(g::block_finish_depth(s, g::kFinishPoints), 0);
   }
 }
 

@@ -267,8 +267,7 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
                                                     static_cast<int>(n), 0, 64, stream));
   sort_temp_.reserve(temp);
   const char* finish_env = std::getenv("VORTEX_TREE_FINISH_POINTS");
-  finish_depth_ = detail::finish_depth(shape_.depth_start, shape_.piece_begin, shape_.piece_end,
-                                       finish_env ? std::atoi(finish_env) : detail::kFinishPoints);
+  finish_depth_ = block_finish_depth(shape_, finish_env ? std::atoi(finish_env) : kFinishPoints);
 }
 
 void DeviceTree::build(DevicePoints points, cudaStream_t stream) {

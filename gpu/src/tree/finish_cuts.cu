@@ -3,6 +3,7 @@
 #include <cub/block/block_radix_sort.cuh>
 
 #include <algorithm>
+#include <vector>
 
 #include "cuts.cuh"
 #include "finish_cuts.cuh"
@@ -128,21 +129,25 @@ __global__ void __launch_bounds__(kFinishThreads, 2) finish_cuts_kernel(FinishCu
 
 }  // namespace
 
-int finish_depth(const std::vector<int>& depth_start, const std::vector<int>& piece_begin,
-                 const std::vector<int>& piece_end, int max_points) {
-  const int depths = static_cast<int>(depth_start.size()) - 1;
+}  // namespace vortex::gpu::detail
+
+namespace vortex::gpu {
+
+int block_finish_depth(const TreeShape& shape, int max_points) {
+  const std::vector<int>&start = shape.depth_start, &begin = shape.piece_begin,
+        &end = shape.piece_end;
+  const int depths = shape.depths();
   max_points = std::min(max_points, kFinishPoints);
   for (int d = 0; d < depths; ++d) {
     int largest = 0;
-    for (int k = depth_start[d]; k < depth_start[d + 1]; ++k)
-      largest = std::max(largest, piece_end[k] - piece_begin[k]);
+    for (int k = start[d]; k < start[d + 1]; ++k) largest = std::max(largest, end[k] - begin[k]);
     if (largest > max_points) continue;
     bool fits = true;
     for (int e = d + 1; e < depths && fits; ++e) {
-      int j = depth_start[e];
-      for (int k = depth_start[d]; k < depth_start[d + 1] && fits; ++k) {
+      int j = start[e];
+      for (int k = start[d]; k < start[d + 1] && fits; ++k) {
         int count = 0;
-        for (; j < depth_start[e + 1] && piece_begin[j] < piece_end[k]; ++j) ++count;
+        for (; j < start[e + 1] && begin[j] < end[k]; ++j) ++count;
         fits = count <= kFinishPieces;
       }
     }
@@ -150,6 +155,10 @@ int finish_depth(const std::vector<int>& depth_start, const std::vector<int>& pi
   }
   return depths;
 }
+
+}  // namespace vortex::gpu
+
+namespace vortex::gpu::detail {
 
 void launch_finish_cuts(const FinishCuts& f, cudaStream_t stream) {
   if (f.num_blocks == 0 || f.first_depth >= f.depths) return;

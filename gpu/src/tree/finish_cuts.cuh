@@ -1,26 +1,20 @@
 #pragma once
-// The last depths of a tree's cuts inside one block per piece (device_tree.hpp): once every piece
-// holds at most kFinishPoints points, each block cuts its piece through all later depths in shared
-// memory, with the cuts of the depth-by-depth passes (cuts.cuh) and the same stable order, instead
-// of a radix sort of all points per depth.
+// The last depths of a tree's cuts inside one block per piece (block_finish_depth in
+// device_tree.hpp): each block cuts its piece through all later depths in shared memory, with the
+// cuts of the depth-by-depth passes (cuts.cuh) and the same stable order, instead of a radix sort
+// of all points per depth.
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <vector>
+
+#include "vortex/gpu/device_tree.hpp"
 
 namespace vortex::gpu::detail {
 
 constexpr int kFinishThreads = 512;
 constexpr int kFinishItems = 8;  // points per thread
-constexpr int kFinishPoints = kFinishThreads * kFinishItems;
-constexpr int kFinishPieces = 512;  // most pieces of one depth inside a finished piece
-
-// The first depth from which every piece fits one block (at most `max_points` points, at most
-// kFinishPieces pieces of any later depth inside it), or `depths` (none) for the shape's pieces
-// (TreeShape's depth_start, piece_begin, piece_end).
-int finish_depth(const std::vector<int>& depth_start, const std::vector<int>& piece_begin,
-                 const std::vector<int>& piece_end, int max_points);
+static_assert(kFinishThreads * kFinishItems == kFinishPoints, "a point per item");
 
 // Device arrays of the shape, and the points interleaved (x, y, z of point j at 3 j).
 struct FinishCuts {

@@ -44,6 +44,14 @@ struct TreeShape {
   int depths() const { return static_cast<int>(depth_start.size()) - 1; }
 };
 
+// The last depths of the cuts are made inside one block per piece: from the first depth whose
+// pieces all hold at most kFinishPoints points, and at most kFinishPieces pieces of any later depth
+// each. Returns that depth for pieces of at most `max_points` (at most kFinishPoints) points, or
+// shape.depths() when there is none.
+constexpr int kFinishPoints = 4096;
+constexpr int kFinishPieces = 512;
+int block_finish_depth(const TreeShape& shape, int max_points);
+
 // Points of one tree in the caller's order (device arrays; sigma may be null).
 struct DevicePoints {
   const double *x = nullptr, *y = nullptr, *z = nullptr, *sigma = nullptr;
