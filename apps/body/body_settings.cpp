@@ -112,12 +112,7 @@ void check(const Settings& s) {
   positive(s.radius, "--radius");
   if (s.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   parse_stretching(s.stretching);  // throws, naming the accepted values
-  if (!(s.relaxation >= 0 && s.relaxation <= 1))
-    throw std::invalid_argument("--relaxation must be in [0, 1]");
-  if (!(s.relaxation_rate >= 0) || !std::isfinite(s.relaxation_rate))
-    throw std::invalid_argument("--relaxation-rate must be >= 0");
-  if (s.relaxation_rate > 0 && s.relaxation > 0)
-    throw std::invalid_argument("give --relaxation or --relaxation-rate, not both");
+  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate");
   if (s.relaxation_rate * s.dt > 1)
     throw std::invalid_argument("--relaxation-rate " + std::to_string(s.relaxation_rate) +
                                 " with --dt " + std::to_string(s.dt) +

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cmath>
 #include <vector>
 
 #include "cli.hpp"
@@ -150,12 +149,7 @@ RunPlan plan_run(Settings& s) {
   if (plan.solver.threads > 0) omp_set_num_threads(plan.solver.threads);
   plan.scheme = parse_time_scheme(s.scheme);
   plan.stretching = parse_stretching(s.stretching);
-  if (!(s.relaxation >= 0 && s.relaxation <= 1))
-    throw cli::UsageError("--relaxation must be in [0, 1]");
-  if (!(s.relaxation_rate >= 0) || !std::isfinite(s.relaxation_rate))
-    throw cli::UsageError("--relaxation-rate must be >= 0");
-  if (s.relaxation > 0 && s.relaxation_rate > 0)
-    throw cli::UsageError("give --relaxation or --relaxation-rate, not both");
+  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate");
   plan.relaxation = s.relaxation;
   plan.relaxation_rate = s.relaxation_rate;
   plan.nu = viscosity(s);

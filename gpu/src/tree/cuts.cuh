@@ -47,6 +47,19 @@ __device__ inline void moments_warp_merge(double m[kMoments]) {
     }
 }
 
+// The last of `count` ascending piece begins at or before position i (the first if none).
+__device__ inline int piece_at(const int* begin, int count, int i) {
+  int lo = 0, hi = count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (begin[mid] <= i)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
 // The cut of a piece of `n` points: the dimension of largest variance and the key's reference (the
 // first point's coordinate along it), minimum offset and scale onto [0, 2^key_bits - 1].
 struct Cut {

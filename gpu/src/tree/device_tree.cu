@@ -88,15 +88,7 @@ __global__ void cut_keys_kernel(const double* xyz, const std::uint32_t* perm, in
                                 std::uint64_t* keys) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  int lo = 0, hi = num_pieces - 1;  // the last piece that begins at or before i
-  const int* begin = piece_begin + first_piece;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (begin[mid] <= i)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
+  const int lo = piece_at(piece_begin + first_piece, num_pieces, i);
   const Cut cut{dim[lo], key[3 * lo], key[3 * lo + 1], key[3 * lo + 2]};
   const std::uint64_t q = cut_key(cut, xyz + 3 * static_cast<long long>(perm[i]), key_bits);
   keys[i] = (static_cast<std::uint64_t>(lo) << key_bits) | q;

@@ -99,14 +99,7 @@ __global__ void __launch_bounds__(kFinishThreads, 2) finish_cuts_kernel(FinishCu
     for (int j = 0; j < kFinishItems; ++j) {
       const int i = tid * kFinishItems + j;
       if (i < n) {
-        int lo = 0, hi = np - 1;  // the last piece that begins at or before i
-        while (lo < hi) {
-          const int mid = (lo + hi + 1) / 2;
-          if (sh.begin[mid] <= i)
-            lo = mid;
-          else
-            hi = mid - 1;
-        }
+        const int lo = piece_at(sh.begin, np, i);
         values[j] = sh.perm[i];
         keys[j] = (static_cast<std::uint64_t>(lo) << kKeyBits) |
                   cut_key(sh.cut[lo], f.xyz + 3 * static_cast<long long>(values[j]), kKeyBits);

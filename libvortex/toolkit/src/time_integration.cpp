@@ -152,12 +152,17 @@ TimeIntegrator::TimeIntegrator(Solver& solver, TimeIntegratorOptions options)
 TimeIntegrator::TimeIntegrator(VelocityEvaluator evaluator, TimeIntegratorOptions options)
     : evaluator_(std::move(evaluator)), options_(options) {
   if (!evaluator_) throw std::invalid_argument("TimeIntegrator: no velocity evaluator");
-  if (!(options_.relaxation >= 0 && options_.relaxation <= 1))
-    throw std::invalid_argument("TimeIntegrator: relaxation must be in [0, 1]");
-  if (!(options_.relaxation_rate >= 0) || !std::isfinite(options_.relaxation_rate))
-    throw std::invalid_argument("TimeIntegrator: relaxation_rate must be >= 0");
-  if (options_.relaxation > 0 && options_.relaxation_rate > 0)
-    throw std::invalid_argument("TimeIntegrator: give relaxation or relaxation_rate, not both");
+  check_relaxation(options_.relaxation, options_.relaxation_rate);
+}
+
+void check_relaxation(double fraction, double rate, const std::string& fraction_name,
+                      const std::string& rate_name) {
+  if (!(fraction >= 0 && fraction <= 1))
+    throw std::invalid_argument(fraction_name + " must be in [0, 1]");
+  if (!(rate >= 0) || !std::isfinite(rate))
+    throw std::invalid_argument(rate_name + " must be >= 0");
+  if (fraction > 0 && rate > 0)
+    throw std::invalid_argument("give " + fraction_name + " or " + rate_name + ", not both");
 }
 
 double relaxation_fraction(const TimeIntegratorOptions& options, double dt) {

@@ -54,6 +54,12 @@ struct TimeIntegratorOptions {
   double relaxation_rate = 0;
 };
 
+// Throws std::invalid_argument unless the fraction is in [0, 1], the rate is finite and >= 0, and
+// at most one of them is set; the messages call them `fraction_name` and `rate_name` (the options'
+// names, or a program's flags).
+void check_relaxation(double fraction, double rate, const std::string& fraction_name = "relaxation",
+                      const std::string& rate_name = "relaxation_rate");
+
 // The fraction of a step of length dt that the options relax by (0: none).
 double relaxation_fraction(const TimeIntegratorOptions& options, double dt);
 
