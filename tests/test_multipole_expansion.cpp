@@ -158,6 +158,39 @@ TEST(MultipoleExpansion, M2MEqualsDirectP2M) {
   }
 }
 
+// The velocity expansion, gathered slot by slot, against the ladder relations' scatter over whole
+// expansions (ladder.hpp) and the curl taken on the results: equal to the last bit (each term has
+// at most two contributions, added in the same order), at every order.
+TEST(MultipoleExpansion, VelocitySlotsEqualTheLadderScatter) {
+  std::mt19937 gen(17);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int p = 0; p <= mp::kMaxOrder; ++p) {
+    const int count = mp::coefficient_count(p), count1 = mp::coefficient_count(p + 1);
+    std::vector<double> M(mp::multipole_size(p));
+    for (double& v : M) v = u(gen);
+    // d[b][e]: coefficients of d psi_e / dx_b, psi_e = sum_k w_m M_e,k I_k.
+    std::vector<double> d[3][3];
+    for (int e = 0; e < 3; ++e) {
+      std::vector<double> A(count);
+      for (int n = 0; n <= p; ++n)
+        for (int k = n * n; k < (n + 1) * (n + 1); ++k)
+          A[k] = (k == mp::cos_index(n, 0) ? 1.0 : 2.0) * M[e * count + k];
+      for (auto& b : d) b[e].assign(count1, 0.0);
+      mp::irregular_coefficient_derivatives(p, A.data(), d[0][e].data(), d[1][e].data(),
+                                            d[2][e].data());
+    }
+    std::vector<double> V(mp::velocity_expansion_size(p), -7.0);
+    mp::m2v(p, M.data(), V.data());
+    for (int k = 1; k < count1; ++k) {
+      const double* slot = V.data() + 4 * (k - 1);
+      EXPECT_EQ(slot[0], d[1][2][k] - d[2][1][k]) << "p " << p << " k " << k;
+      EXPECT_EQ(slot[1], d[2][0][k] - d[0][2][k]) << "p " << p << " k " << k;
+      EXPECT_EQ(slot[2], d[0][1][k] - d[1][0][k]) << "p " << p << " k " << k;
+      EXPECT_EQ(slot[3], 0.0);
+    }
+  }
+}
+
 // One source pushed through P2M (into a child) -> M2M -> M2V -> M2P, with the target on the ray
 // from the parent's center through the source. There the tail is exactly known: with s = a/R and
 // the unit vector e of that ray,

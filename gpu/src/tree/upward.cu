@@ -13,7 +13,6 @@ namespace {
 
 namespace mp = vortex::multipole;
 
-constexpr int kThreads = 64;
 constexpr int kSharedBytes = 40 * 1024;
 
 constexpr int max_int(int a, int b) {
@@ -24,12 +23,24 @@ constexpr int min_int(int a, int b) {
 }
 
 // P2M: the leaf's particles in batches; a batch's harmonics in shared memory, then each thread
-// adds the batch to the coefficients it owns, particle by particle in tree order (as the host).
+// adds the batch to the coefficients it owns (one each up to p = 12), particle by particle in tree
+// order (as the host). Small batches keep several blocks on a multiprocessor: with 64 threads
+// and 40 KB batches five blocks of two warps each had no latency to hide behind.
+template <int P>
+struct P2mShape {
+  static constexpr int kCount = mp::coefficient_count(P);
+  static constexpr int kStride = 3 * kCount;
+  static constexpr int kThreads = min_int(512, (kStride + 31) / 32 * 32);
+  static constexpr int kBatch = max_int(1, min_int(32, kSharedBytes / (8 * (kCount + 3))));
+};
+
 template <int P>
 __global__ void p2m_kernel(UpwardPass u) {
-  constexpr int count = mp::coefficient_count(P);
-  constexpr int stride = 3 * count;
-  constexpr int batch = max_int(1, min_int(kThreads, kSharedBytes / (8 * (count + 3))));
+  using S = P2mShape<P>;
+  constexpr int count = S::kCount;
+  constexpr int stride = S::kStride;
+  constexpr int batch = S::kBatch;
+  constexpr int kThreads = S::kThreads;
   constexpr int owned = (stride + kThreads - 1) / kThreads;
   __shared__ double R[batch][count];
   __shared__ double G[batch][3];
@@ -122,26 +133,20 @@ void launch_m2m(const UpwardPass& u, int first, int count, cudaStream_t stream) 
   VORTEX_CUDA_CHECK_LAUNCH("m2m_kernel");
 }
 
-// M2V: one node per thread, its scratch in shared memory; the expansion converted to T.
-template <int P>
-struct M2vShared {
-  static constexpr int kA = mp::coefficient_count(P);
-  static constexpr int kB = 9 * mp::coefficient_count(P + 1);
-  static constexpr int kV = mp::velocity_expansion_size(P);
-  static constexpr int kNodes = max_int(1, kSharedBytes / (8 * (kA + kB + kV)));
-};
-
+// M2V: one thread per slot of every node's velocity expansion (a few terms each), converted to T;
+// the first slot's thread also writes the node's center.
 template <int P, class T>
 __global__ void m2v_kernel(UpwardPass u) {
-  using S = M2vShared<P>;
-  __shared__ double A[S::kNodes][S::kA], B[S::kNodes][S::kB], V[S::kNodes][S::kV];
-  const int k = blockIdx.x * S::kNodes + threadIdx.x;
+  constexpr int slots = mp::velocity_slot_count(P);
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int k = static_cast<int>(t / slots),
+            j = static_cast<int>(t - static_cast<long long>(k) * slots);
   if (k >= u.num_nodes) return;
-  const int t = threadIdx.x;
-  mp::unchecked::m2v(P, u.multipoles + static_cast<long long>(k) * mp::multipole_size(P), V[t],
-                     A[t], B[t]);
-  T* out = static_cast<T*>(u.expansions) + static_cast<long long>(k) * S::kV;
-  for (int c = 0; c < S::kV; ++c) out[c] = static_cast<T>(V[t][c]);
+  double slot[4];
+  mp::velocity_slot(P, u.multipoles + static_cast<long long>(k) * mp::multipole_size(P), j, slot);
+  Vec4<T>* out = static_cast<Vec4<T>*>(u.expansions) + static_cast<long long>(k) * slots + j;
+  *out = {T(slot[0]), T(slot[1]), T(slot[2]), T(slot[3])};
+  if (j != 0) return;
   const double* o = u.nodes[0].center;
   const double* c = u.nodes[k].center;
   static_cast<Vec4<T>*>(u.centers)[k] = {T(c[0] - o[0]), T(c[1] - o[1]), T(c[2] - o[2]), T(0)};
@@ -150,7 +155,7 @@ __global__ void m2v_kernel(UpwardPass u) {
 template <int P>
 void run_upward_pass(const UpwardPass& u, cudaStream_t stream) {
   if (u.num_leaves > 0) {
-    p2m_kernel<P><<<u.num_leaves, kThreads, 0, stream>>>(u);
+    p2m_kernel<P><<<u.num_leaves, P2mShape<P>::kThreads, 0, stream>>>(u);
     VORTEX_CUDA_CHECK_LAUNCH("p2m_kernel");
   }
   for (int level = u.num_levels - 1; level >= 0; --level) {
@@ -159,12 +164,13 @@ void run_upward_pass(const UpwardPass& u, cudaStream_t stream) {
     if (count == 0) continue;
     launch_m2m<P>(u, first, count, stream);
   }
-  constexpr int per_block = M2vShared<P>::kNodes;
-  const int blocks = (u.num_nodes + per_block - 1) / per_block;
+  constexpr int threads = 256;
+  const long long slots = static_cast<long long>(u.num_nodes) * mp::velocity_slot_count(P);
+  const int blocks = static_cast<int>((slots + threads - 1) / threads);
   if (u.arithmetic == Arithmetic::Double)
-    m2v_kernel<P, double><<<blocks, per_block, 0, stream>>>(u);
+    m2v_kernel<P, double><<<blocks, threads, 0, stream>>>(u);
   else
-    m2v_kernel<P, float><<<blocks, per_block, 0, stream>>>(u);
+    m2v_kernel<P, float><<<blocks, threads, 0, stream>>>(u);
   VORTEX_CUDA_CHECK_LAUNCH("m2v_kernel");
 }
 

@@ -69,6 +69,71 @@ VORTEX_HD Complex<T> signed_order(const T* X, int n, int m) {
 }
 }  // namespace detail
 
+namespace detail {
+// Coefficient (n, m) of expansion Me (cos part, or sin part if `sin`) with the weight w_m of
+// psi = sum_k w_m M_k I_k; zero outside the expansion's terms.
+template <class T>
+VORTEX_HD T weighted_term(const T* Me, int n, int m, bool sin) {
+  if (m < (sin ? 1 : 0) || m > n) return T(0);
+  const T v = Me[sin ? sin_index(n, m) : cos_index(n, m)];
+  return m == 0 ? v : T(2) * v;
+}
+
+template <class T>
+struct Derivatives {
+  T x, y, z;
+};
+
+// Coefficient of the irregular harmonic (q, m) (its cos part, or sin part if `sin`) in the
+// gradient of psi_e = sum_k w_m Me_k I_k: ladder.hpp's coefficient_derivatives (s = +1) gathered
+// for one output, with its at most two terms added in the order that routine scatters them.
+template <class T>
+VORTEX_HD Derivatives<T> irregular_derivative_terms(const T* Me, int q, int m, bool sin) {
+  const int n = q - 1;
+  const T h = T(0.5);
+  auto c = [&](int j) { return weighted_term(Me, n, j, false); };
+  auto s = [&](int j) { return weighted_term(Me, n, j, true); };
+  Derivatives<T> d;
+  if (!sin) {
+    d.z = -c(m);
+    if (m == 0) {
+      d.x = h * c(1);
+      d.y = h * s(1);
+    } else {
+      // The order-0 term enters with weight 1 (its ladder relation has no 1/2).
+      d.x = (m == 1 ? -c(0) : -h * c(m - 1)) + h * c(m + 1);
+      d.y = h * s(m - 1) + h * s(m + 1);
+    }
+  } else {
+    d.z = -s(m);
+    d.x = -h * s(m - 1) + h * s(m + 1);
+    d.y = (m == 1 ? -c(0) : -h * c(m - 1)) - h * c(m + 1);
+  }
+  return d;
+}
+}  // namespace detail
+
+// Slot j of the velocity expansion of M (velocity_expansion_size): harmonic k = j + 1, the curl
+// u_a = eps_abc d_b psi_c of the three expansions, and a zero in the fourth lane.
+template <class T>
+VORTEX_HD void velocity_slot(int p, const T* M, int j, T* slot) {
+  const int count = coefficient_count(p);
+  const int k = j + 1;
+  int q = 1;
+  while ((q + 1) * (q + 1) <= k) ++q;
+  const int r = k - q * q;
+  const bool sin = r > q;
+  const int m = sin ? r - q : r;
+  // The gradients of psi_x, psi_y and psi_z at this harmonic.
+  const detail::Derivatives<T> px = detail::irregular_derivative_terms(M, q, m, sin);
+  const detail::Derivatives<T> py = detail::irregular_derivative_terms(M + count, q, m, sin);
+  const detail::Derivatives<T> pz = detail::irregular_derivative_terms(M + 2 * count, q, m, sin);
+  slot[0] = pz.y - py.z;
+  slot[1] = px.z - pz.x;
+  slot[2] = py.x - px.y;
+  slot[3] = T(0);
+}
+
 // The expansion stages without the order check, callable from kernels: scratch arrays are sized
 // for orders up to MaxP, so a kernel compiled for one order keeps them small. Callers check the
 // order once (p <= MaxP).
@@ -132,39 +197,11 @@ VORTEX_HD void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
 
 // Velocity expansion V[velocity_expansion_size(p)] (overwritten) of the three expansions M, so that
 // u = curl psi = sum_k V_k I_k: u_a = eps_abc d_b psi_c, the derivatives taken on the coefficients
-// by the transposed ladder relations (ladder.hpp). A[(p+1)^2] and B[9 (p+2)^2] are scratch
-// (B[(3 b + e) * (p+2)^2 + k] = d_b psi_e), so that a kernel may keep them in shared memory.
+// by the transposed ladder relations (ladder.hpp). Each slot gathers its few terms
+// (velocity_slot), so that a kernel may give every slot of every box its own thread.
 template <class T>
-VORTEX_HD void m2v(int p, const T* M, T* V, T* A, T* B) {
-  const int count = coefficient_count(p);
-  const int count1 = coefficient_count(p + 1);
-  for (int e = 0; e < 3; ++e) {
-    for (int n = 0; n <= p; ++n) {
-      A[cos_index(n, 0)] = M[e * count + cos_index(n, 0)];
-      for (int m = 1; m <= n; ++m) {
-        A[cos_index(n, m)] = T(2) * M[e * count + cos_index(n, m)];
-        A[sin_index(n, m)] = T(2) * M[e * count + sin_index(n, m)];
-      }
-    }
-    irregular_coefficient_derivatives(p, A, &B[(0 + e) * count1], &B[(3 + e) * count1],
-                                      &B[(6 + e) * count1]);
-  }
-  auto d = [&](int b, int e, int k) { return B[(3 * b + e) * count1 + k]; };
-  auto put = [&](T* slot, int k) {
-    slot[0] = d(1, 2, k) - d(2, 1, k);
-    slot[1] = d(2, 0, k) - d(0, 2, k);
-    slot[2] = d(0, 1, k) - d(1, 0, k);
-    slot[3] = T(0);
-  };
-  for (int k = 1; k < count1; ++k) put(V + 4 * (k - 1), k);
-}
-
-// The same with its scratch on the stack.
-template <int MaxP, class T>
 VORTEX_HD void m2v(int p, const T* M, T* V) {
-  T A[coefficient_count(MaxP)];
-  T B[9 * coefficient_count(MaxP + 1)];
-  m2v(p, M, V, A, B);
+  for (int j = 0; j < velocity_slot_count(p); ++j) velocity_slot(p, M, j, V + 4 * j);
 }
 
 }  // namespace unchecked
@@ -183,7 +220,7 @@ void m2m(int p, T dx, T dy, T dz, const T* child, T* parent) {
 template <class T>
 void m2v(int p, const T* M, T* V) {
   detail::check_order(p, 0, "m2v");
-  unchecked::m2v<kMaxOrder>(p, M, V);
+  unchecked::m2v(p, M, V);
 }
 
 }  // namespace vortex::multipole
