@@ -277,6 +277,36 @@ TEST(DeviceTreeFinish, DepthIsTheFirstWhosePiecesFitABlock) {
   }
 }
 
+// Each cut piece's position lies inside it and is where the next depth's pieces divide it; an
+// uncut piece's position is its end and it passes to the next depth whole.
+TEST(DeviceTreeShape, CutPositionsDivideTheNextDepthsPieces) {
+  for (const auto& [n, bucket, arity] :
+       {std::array<int, 3>{1000000, 32, 8}, std::array<int, 3>{5003, 1, 2},
+        std::array<int, 3>{4000, 64, 4}, std::array<int, 3>{300001, 16, 2}}) {
+    SCOPED_TRACE(std::to_string(n) + " points, bucket " + std::to_string(bucket));
+    const g::TreeShape s = detail::make_tree_shape(n, bucket, arity);
+    ASSERT_EQ(s.piece_mid.size(), s.piece_begin.size());
+    for (int d = 0; d < s.depths(); ++d) {
+      std::vector<int> bounds;  // the next depth's piece boundaries inside this depth's
+      for (int k = s.depth_start[d]; k < s.depth_start[d + 1]; ++k) {
+        const bool cut = s.piece_first_chunk[k] >= 0;
+        if (cut) {
+          EXPECT_GT(s.piece_mid[k], s.piece_begin[k]);
+          EXPECT_LT(s.piece_mid[k], s.piece_end[k]);
+        } else {
+          EXPECT_EQ(s.piece_mid[k], s.piece_end[k]);
+        }
+        bounds.push_back(s.piece_begin[k]);
+        if (cut) bounds.push_back(s.piece_mid[k]);
+      }
+      if (d + 1 == s.depths()) continue;
+      const std::vector<int> next(s.piece_begin.begin() + s.depth_start[d + 1],
+                                  s.piece_begin.begin() + s.depth_start[d + 2]);
+      EXPECT_EQ(next, bounds) << "depth " << d;
+    }
+  }
+}
+
 // The device upward pass on the host's tree equals the host's (double; summation order alone).
 TEST(DeviceUpwardPass, EqualsTheHostMultipoles) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";

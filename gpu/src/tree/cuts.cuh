@@ -9,6 +9,9 @@
 namespace vortex::gpu::detail {
 
 constexpr int kWarp = 32;
+// Bits of the quantized coordinate along a cut (cut_key): points closer than 2^-32 of their
+// piece's extent are ties, which keep their order.
+constexpr int kCutKeyBits = 32;
 // Sums, sums of squares, minima and maxima of the offsets (x, y, z).
 constexpr int kMoments = 12;
 

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
-
-#include <cub/device/device_radix_sort.cuh>
+#include <utility>
 
 #include "cuts.cuh"
 #include "finish_cuts.cuh"
+#include "partition_cuts.cuh"
 #include "reduce.cuh"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device_tree.hpp"
@@ -52,8 +52,7 @@ __global__ void cut_moments_kernel(const double* xyz, const std::uint32_t* perm,
 __global__ void choose_cuts_kernel(const double* xyz, const std::uint32_t* perm,
                                    const int* piece_begin, const int* piece_end,
                                    const int* piece_first_chunk, int first_piece, int num_pieces,
-                                   const double* moments, int key_bits, int* dim_out,
-                                   double* key_out) {
+                                   const double* moments, int* dim_out, double* key_out) {
   const int k = (blockIdx.x * blockDim.x + threadIdx.x) / kWarp;
   const int lane = threadIdx.x % kWarp;
   if (k >= num_pieces) return;  // whole warps leave together
@@ -72,26 +71,11 @@ __global__ void choose_cuts_kernel(const double* xyz, const std::uint32_t* perm,
   moments_warp_merge(m);
   if (lane != 0) return;
   const Cut cut =
-      choose_cut(m, n, xyz + 3 * static_cast<long long>(perm[piece_begin[piece]]), key_bits);
+      choose_cut(m, n, xyz + 3 * static_cast<long long>(perm[piece_begin[piece]]), kCutKeyBits);
   dim_out[k] = cut.dim;
   key_out[3 * k + 0] = cut.ref;
   key_out[3 * k + 1] = cut.lo;
   key_out[3 * k + 2] = cut.scale;
-}
-
-// The sort key of tree position i: its piece, then its quantized coordinate along the piece's
-// cut dimension (0 in an uncut piece, which the stable sort leaves as it is). The quantization is
-// monotone, so the sort puts the smallest coordinates of every piece on its left.
-__global__ void cut_keys_kernel(const double* xyz, const std::uint32_t* perm, int n,
-                                const int* piece_begin, int first_piece, int num_pieces,
-                                const int* dim, const double* key, int key_bits,
-                                std::uint64_t* keys) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int lo = piece_at(piece_begin + first_piece, num_pieces, i);
-  const Cut cut{dim[lo], key[3 * lo], key[3 * lo + 1], key[3 * lo + 2]};
-  const std::uint64_t q = cut_key(cut, xyz + 3 * static_cast<long long>(perm[i]), key_bits);
-  keys[i] = (static_cast<std::uint64_t>(lo) << key_bits) | q;
 }
 
 __global__ void interleave_kernel(PointsRef p, int n, double* xyz) {
@@ -204,13 +188,6 @@ int blocks_for(long long n, int threads) {
   return static_cast<int>((n + threads - 1) / threads);
 }
 
-// Bits that number `count` pieces.
-int bits_for(int count) {
-  int b = 0;
-  while ((1ll << b) < count) ++b;
-  return b;
-}
-
 template <class T>
 void upload(DeviceBuffer<T>& to, const std::vector<T>& from, cudaStream_t stream) {
   to.reserve(from.size());
@@ -231,6 +208,7 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   upload(depth_start_, shape_.depth_start, stream);
   upload(piece_begin_, shape_.piece_begin, stream);
   upload(piece_end_, shape_.piece_end, stream);
+  upload(piece_mid_, shape_.piece_mid, stream);
   upload(piece_first_chunk_, shape_.piece_first_chunk, stream);
   upload(chunk_piece_, shape_.chunk_piece, stream);
   upload(chunk_begin_, shape_.chunk_begin, stream);
@@ -241,7 +219,9 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   // Pageable sources: the copies above have completed when cudaMemcpyAsync returns, so the shape
   // may change on the host afterwards.
   const std::size_t n = shape_.n;
-  for (auto& k : keys_) k.reserve(n);
+  keys_.reserve(n);
+  flags_.reserve(n);
+  flag_sums_.reserve(n);
   for (auto& p : perm_) p.reserve(n);
   ordered_.reserve(3 * n);
   std::size_t max_pieces = 1;
@@ -250,16 +230,20 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
         std::max<std::size_t>(max_pieces, shape_.depth_start[d + 1] - shape_.depth_start[d]);
   piece_dim_.reserve(max_pieces);
   piece_key_.reserve(3 * max_pieces);
+  selected_.reserve(max_pieces);
+  still_needed_.reserve(max_pieces);
   chunk_moments_.reserve(detail::kMoments * std::max<std::size_t>(1, shape_.chunk_piece.size()));
   node_bits_.reserve(detail::kNodeBits * shape_.nodes.size());
-  std::size_t temp = 0;
-  cub::DoubleBuffer<std::uint64_t> keys(keys_[0].data(), keys_[1].data());
-  cub::DoubleBuffer<std::uint32_t> values(perm_[0].data(), perm_[1].data());
-  VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp, keys, values,
-                                                    static_cast<int>(n), 0, 64, stream));
-  sort_temp_.reserve(temp);
+  scan_temp_.reserve(detail::partition_scan_bytes(static_cast<int>(n)));
   const char* finish_env = std::getenv("VORTEX_TREE_FINISH_POINTS");
   finish_depth_ = block_finish_depth(shape_, finish_env ? std::atoi(finish_env) : kFinishPoints);
+  // The selections' histograms, for the pieces of the depths cut by whole-tree passes.
+  std::size_t global_pieces = 1;
+  for (int d = 0; d < finish_depth_; ++d)
+    global_pieces =
+        std::max<std::size_t>(global_pieces, shape_.depth_start[d + 1] - shape_.depth_start[d]);
+  histograms_.reserve(global_pieces * detail::kSelectBins);
+  histogram_count_ = global_pieces * detail::kSelectBins;
 }
 
 void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
@@ -268,46 +252,61 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
   if (n == 0) return;
   const PointsRef p{points.x, points.y, points.z};
   constexpr int t = kThreads;
-  cub::DoubleBuffer<std::uint64_t> keys(keys_[0].data(), keys_[1].data());
-  cub::DoubleBuffer<std::uint32_t> values(perm_[0].data(), perm_[1].data());
-  iota_kernel<<<blocks_for(n, t), t, 0, stream>>>(values.Current(), n);
+  std::uint32_t* perm = perm_[0].data();
+  std::uint32_t* spare = perm_[1].data();
+  // Each selection leaves the histograms zero; cleared here too, so that no failed call leaves them
+  // otherwise.
+  if (finish_depth_ > 0)
+    VORTEX_CUDA_CHECK(
+        cudaMemsetAsync(histograms_.data(), 0, histogram_count_ * sizeof(unsigned int), stream));
+  iota_kernel<<<blocks_for(n, t), t, 0, stream>>>(perm, n);
   VORTEX_CUDA_CHECK_LAUNCH("iota_kernel");
   // The cuts read the points interleaved; `ordered_` holds them until the gather below reuses it.
   double* xyz = ordered_.data();
   interleave_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, n, xyz);
   VORTEX_CUDA_CHECK_LAUNCH("interleave_kernel");
   for (int d = 0; d < finish_depth_; ++d) {
-    const int first_piece = shape_.depth_start[d];
-    const int num_pieces = shape_.depth_start[d + 1] - first_piece;
-    const int first_chunk = shape_.depth_chunk_start[d];
-    const int num_chunks = shape_.depth_chunk_start[d + 1] - first_chunk;
-    // The pieces' numbers, then 32 bits of the coordinate along the cut (a finer quantization
-    // only costs sort passes: points closer than 2^-32 of their piece's extent are ties).
-    const int piece_bits = bits_for(num_pieces);
-    const int key_bits = std::min(32, 63 - piece_bits);
-    if (num_chunks > 0) {
-      cut_moments_kernel<<<num_chunks, t, 0, stream>>>(
-          xyz, values.Current(), piece_begin_.data(), chunk_piece_.data(), chunk_begin_.data(),
-          chunk_end_.data(), first_chunk, chunk_moments_.data());
+    DepthCuts c;
+    c.n = n;
+    c.xyz = xyz;
+    c.perm_in = perm;
+    c.perm_out = spare;
+    c.piece_begin = piece_begin_.data();
+    c.piece_mid = piece_mid_.data();
+    c.first_piece = shape_.depth_start[d];
+    c.num_pieces = shape_.depth_start[d + 1] - c.first_piece;
+    c.chunk_piece = chunk_piece_.data();
+    c.chunk_begin = chunk_begin_.data();
+    c.chunk_end = chunk_end_.data();
+    c.first_chunk = shape_.depth_chunk_start[d];
+    c.num_chunks = shape_.depth_chunk_start[d + 1] - c.first_chunk;
+    c.dim = piece_dim_.data();
+    c.key = piece_key_.data();
+    c.keys = keys_.data();
+    c.flags = flags_.data();
+    c.flag_sums = flag_sums_.data();
+    c.histograms = histograms_.data();
+    c.selected = selected_.data();
+    c.still_needed = still_needed_.data();
+    c.scan_temp = scan_temp_.data();
+    c.scan_temp_bytes = scan_temp_.capacity();
+    if (c.num_chunks > 0) {
+      cut_moments_kernel<<<c.num_chunks, t, 0, stream>>>(
+          xyz, perm, piece_begin_.data(), chunk_piece_.data(), chunk_begin_.data(),
+          chunk_end_.data(), c.first_chunk, chunk_moments_.data());
       VORTEX_CUDA_CHECK_LAUNCH("cut_moments_kernel");
     }
-    choose_cuts_kernel<<<blocks_for(static_cast<long long>(num_pieces) * kWarp, 128), 128, 0,
-                         stream>>>(xyz, values.Current(), piece_begin_.data(), piece_end_.data(),
-                                   piece_first_chunk_.data(), first_piece, num_pieces,
-                                   chunk_moments_.data(), key_bits, piece_dim_.data(),
-                                   piece_key_.data());
+    choose_cuts_kernel<<<blocks_for(static_cast<long long>(c.num_pieces) * kWarp, 128), 128, 0,
+                         stream>>>(xyz, perm, piece_begin_.data(), piece_end_.data(),
+                                   piece_first_chunk_.data(), c.first_piece, c.num_pieces,
+                                   chunk_moments_.data(), piece_dim_.data(), piece_key_.data());
     VORTEX_CUDA_CHECK_LAUNCH("choose_cuts_kernel");
-    cut_keys_kernel<<<blocks_for(n, t), t, 0, stream>>>(
-        xyz, values.Current(), n, piece_begin_.data(), first_piece, num_pieces, piece_dim_.data(),
-        piece_key_.data(), key_bits, keys.Current());
-    VORTEX_CUDA_CHECK_LAUNCH("cut_keys_kernel");
-    std::size_t temp = sort_temp_.capacity();
-    VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp, keys, values, n, 0,
-                                                      piece_bits + key_bits, stream));
+    partition_cuts(c, stream);
+    std::swap(perm, spare);
   }
   detail::FinishCuts finish;
   finish.xyz = xyz;
-  finish.perm = values.Current();
+  finish.perm = perm;
   finish.depth_start = depth_start_.data();
   finish.piece_begin = piece_begin_.data();
   finish.piece_end = piece_end_.data();
@@ -317,7 +316,7 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
   if (finish_depth_ < shape_.depths())
     finish.num_blocks = shape_.depth_start[finish_depth_ + 1] - shape_.depth_start[finish_depth_];
   detail::launch_finish_cuts(finish, stream);
-  perm_current_ = values.Current();
+  perm_current_ = perm;
   gather_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, perm_current_, n, ordered_.data());
   VORTEX_CUDA_CHECK_LAUNCH("gather_kernel");
 

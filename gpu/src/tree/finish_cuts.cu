@@ -13,7 +13,6 @@ namespace vortex::gpu::detail {
 namespace {
 
 constexpr int kWarps = kFinishThreads / kWarp;
-constexpr int kKeyBits = 32;  // the quantization of the depth-by-depth passes
 
 using FinishSort = cub::BlockRadixSort<std::uint64_t, kFinishThreads, kFinishItems, std::uint32_t>;
 
@@ -75,7 +74,7 @@ __global__ void __launch_bounds__(kFinishThreads, 2) finish_cuts_kernel(FinishCu
       moments_warp_merge(m);
       if (lane == 0) {
         if (parts == 1)
-          sh.cut[k] = choose_cut(m, e - b, r, kKeyBits);
+          sh.cut[k] = choose_cut(m, e - b, r, kCutKeyBits);
         else
           for (int j = 0; j < kMoments; ++j) sh.partial[a][j] = m[j];
       }
@@ -88,7 +87,7 @@ __global__ void __launch_bounds__(kFinishThreads, 2) finish_cuts_kernel(FinishCu
         for (int part = 0; part < parts; ++part) moments_add(m, sh.partial[tid * parts + part]);
         const int b = sh.begin[tid], e = sh.begin[tid + 1];
         sh.cut[tid] =
-            choose_cut(m, e - b, f.xyz + 3 * static_cast<long long>(sh.perm[b]), kKeyBits);
+            choose_cut(m, e - b, f.xyz + 3 * static_cast<long long>(sh.perm[b]), kCutKeyBits);
       }
       __syncthreads();
     }
@@ -101,8 +100,8 @@ __global__ void __launch_bounds__(kFinishThreads, 2) finish_cuts_kernel(FinishCu
       if (i < n) {
         const int lo = piece_at(sh.begin, np, i);
         values[j] = sh.perm[i];
-        keys[j] = (static_cast<std::uint64_t>(lo) << kKeyBits) |
-                  cut_key(sh.cut[lo], f.xyz + 3 * static_cast<long long>(values[j]), kKeyBits);
+        keys[j] = (static_cast<std::uint64_t>(lo) << kCutKeyBits) |
+                  cut_key(sh.cut[lo], f.xyz + 3 * static_cast<long long>(values[j]), kCutKeyBits);
       } else {
         keys[j] = ~0ull;
         values[j] = 0;
@@ -110,7 +109,7 @@ __global__ void __launch_bounds__(kFinishThreads, 2) finish_cuts_kernel(FinishCu
     }
     int piece_bits = 0;
     while ((1 << piece_bits) < np) ++piece_bits;
-    FinishSort(sh.sort).Sort(keys, values, 0, kKeyBits + piece_bits);
+    FinishSort(sh.sort).Sort(keys, values, 0, kCutKeyBits + piece_bits);
     for (int j = 0; j < kFinishItems; ++j) {
       const int i = tid * kFinishItems + j;
       if (i < n) sh.perm[i] = values[j];

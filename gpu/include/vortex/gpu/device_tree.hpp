@@ -4,9 +4,11 @@
 // The shape of a tree (its nodes' ranges and links, and the binary cuts that make them) depends
 // only on the number of points, the bucket size and the arity, so the host lays it out once
 // (TreeShape) and the device does what depends on the data, depth by depth over all cuts of a
-// depth at once: each cut's dimension of largest variance, then one radix sort of the points by
-// (piece, coordinate) that puts the `mid - begin` smallest of every cut piece on its left. The
-// nodes' tight bounds, centers, radii and largest core radii follow from the points in tree order.
+// depth at once: each cut's dimension of largest variance, then a radix selection of every cut
+// piece's `mid - begin`-th coordinate and a stable partition about it, which puts the `mid - begin`
+// smallest on its left (partition_cuts.cuh); the last depths inside one block per piece
+// (finish_cuts.cuh). The nodes' tight bounds, centers, radii and largest core radii follow from
+// the points in tree order.
 
 #include <cuda_runtime_api.h>
 
@@ -29,9 +31,10 @@ struct TreeShape {
   std::vector<int> leaves;    // leaf node indices in tree order
   // Pieces of cut depth d are entries [depth_start[d], depth_start[d + 1]) of the piece arrays:
   // the ranges that tile [0, n) before the cuts of depth d, in order. A piece with chunks
-  // (piece_first_chunk >= 0) is cut at this depth; sorting it whole puts its cut in place.
+  // (piece_first_chunk >= 0) is cut at this depth, at piece_mid (its end if it is not cut): the
+  // points of [piece_begin, piece_mid) are those of least coordinate along the cut.
   std::vector<int> depth_start;
-  std::vector<int> piece_begin, piece_end;
+  std::vector<int> piece_begin, piece_end, piece_mid;
   // Fixed-size chunks (kTreeChunk points) of the ranges each pass reduces (so that a large range is
   // shared by many blocks): per depth, the chunks of its cut pieces (depth_chunk_start, chunk_piece
   // are piece entries); and the chunks of all nodes (chunk_node are node indices).
@@ -90,18 +93,22 @@ class DeviceTree {
   TreeShape shape_;
   // Shape on the device.
   DeviceBuffer<KdNode> nodes_;
-  DeviceBuffer<int> leaves_, inner_by_level_, depth_start_, piece_begin_, piece_end_,
+  DeviceBuffer<int> leaves_, inner_by_level_, depth_start_, piece_begin_, piece_end_, piece_mid_,
       piece_first_chunk_, chunk_piece_, chunk_begin_, chunk_end_, node_chunk_node_,
       node_chunk_begin_, node_chunk_end_;
-  // Build storage.
-  DeviceBuffer<std::uint64_t> keys_[2];
+  // Build storage: the partitions' keys, flags, their prefix sums, histograms and selections.
+  DeviceBuffer<std::uint32_t> keys_;
+  DeviceBuffer<unsigned long long> flags_, flag_sums_;
+  DeviceBuffer<unsigned int> histograms_, selected_;
+  std::size_t histogram_count_ = 0;
+  DeviceBuffer<int> still_needed_;
   DeviceBuffer<std::uint32_t> perm_[2];
   std::uint32_t* perm_current_ = nullptr;
   DeviceBuffer<double> chunk_moments_, piece_key_;  // per piece: reference, minimum, scale
   DeviceBuffer<int> piece_dim_;
   DeviceBuffer<unsigned long long> node_bits_;  // bounds, radius, sigma as ordered integers
   DeviceBuffer<double> ordered_;
-  DeviceBuffer<unsigned char> sort_temp_;
+  DeviceBuffer<unsigned char> scan_temp_;
   // Depths from this one on are cut inside one block per piece (finish_cuts.cuh).
   int finish_depth_ = 0;
 };

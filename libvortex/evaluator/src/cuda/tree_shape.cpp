@@ -38,6 +38,7 @@ void lay_out_pieces(const std::vector<KdCut>& cuts, int n, gpu::TreeShape& s) {
       s.piece_end.push_back(bounds[b + 1]);
       const bool cut = k < here.size() && here[k]->begin == bounds[b];
       s.piece_first_chunk.push_back(cut ? static_cast<int>(s.chunk_piece.size()) : -1);
+      s.piece_mid.push_back(cut ? here[k]->mid : bounds[b + 1]);
       if (cut)
         add_chunks(piece, bounds[b], bounds[b + 1], s.chunk_piece, s.chunk_begin, s.chunk_end);
       if (cut) ++k;

@@ -1,0 +1,163 @@
+// One depth of a tree's cuts: radix selection and stable partition (partition_cuts.cuh).
+
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "cuts.cuh"
+#include "partition_cuts.cuh"
+#include "vortex/gpu/check.hpp"
+
+namespace vortex::gpu::detail {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kBinsPerThread = kSelectBins / kThreads;
+static_assert(kBinsPerThread * kThreads == kSelectBins, "whole bins per thread");
+
+// The lowest bit of round r's digit, and its width.
+__host__ __device__ constexpr int digit_shift(int round) {
+  return 32 - kSelectBits * (round + 1) > 0 ? 32 - kSelectBits * (round + 1) : 0;
+}
+__host__ __device__ constexpr int digit_width(int round) {
+  return (round == 0 ? 32 : digit_shift(round - 1)) - digit_shift(round);
+}
+static_assert(kCutKeyBits == 32 && digit_shift(kSelectRounds - 1) == 0, "the rounds reach bit 0");
+static_assert(digit_width(kSelectRounds - 1) > 0 && digit_width(0) == kSelectBits, "digits");
+
+// Round r's histogram, one block per chunk of a cut piece: the digit of every point whose higher
+// digits are the ones selected so far. Round 0 computes the keys first.
+__global__ void select_histogram_kernel(DepthCuts c, int round) {
+  __shared__ unsigned int bins[kSelectBins];
+  for (int b = threadIdx.x; b < kSelectBins; b += blockDim.x) bins[b] = 0;
+  const int chunk = c.first_chunk + blockIdx.x;
+  const int piece = c.chunk_piece[chunk] - c.first_piece;
+  const int shift = digit_shift(round), above = shift + digit_width(round);
+  const unsigned int mask = (1u << digit_width(round)) - 1;
+  const std::uint32_t chosen = round > 0 ? c.selected[piece] >> above : 0;
+  Cut cut;
+  if (round == 0)
+    cut = Cut{c.dim[piece], c.key[3 * piece], c.key[3 * piece + 1], c.key[3 * piece + 2]};
+  __syncthreads();
+  for (int i = c.chunk_begin[chunk] + threadIdx.x; i < c.chunk_end[chunk]; i += blockDim.x) {
+    std::uint32_t q;
+    if (round == 0) {
+      q = static_cast<std::uint32_t>(
+          cut_key(cut, c.xyz + 3 * static_cast<long long>(c.perm_in[i]), kCutKeyBits));
+      c.keys[i] = q;
+    } else {
+      q = c.keys[i];
+      if ((q >> above) != chosen) continue;
+    }
+    atomicAdd(&bins[(q >> shift) & mask], 1u);
+  }
+  __syncthreads();
+  unsigned int* out = c.histograms + static_cast<long long>(piece) * kSelectBins;
+  for (int b = threadIdx.x; b < kSelectBins; b += blockDim.x)
+    if (bins[b]) atomicAdd(out + b, bins[b]);
+}
+
+// Round r's digit of each cut piece, one block per piece: the bin in which the rank still needed
+// falls (ranks from 0: the cut's position less the piece's begin, in round 0). Clears the bins.
+__global__ void select_digit_kernel(DepthCuts c, int round) {
+  using Scan = cub::BlockScan<unsigned int, kThreads>;
+  __shared__ typename Scan::TempStorage scan;
+  const int piece = blockIdx.x;
+  if (c.dim[piece] < 0) return;  // the whole block: uncut pieces have no histogram
+  const int p = c.first_piece + piece;
+  const unsigned int need = round == 0
+                                ? static_cast<unsigned int>(c.piece_mid[p] - c.piece_begin[p])
+                                : static_cast<unsigned int>(c.still_needed[piece]);
+  unsigned int* bins = c.histograms + static_cast<long long>(piece) * kSelectBins;
+  unsigned int local[kBinsPerThread], sum = 0;
+  for (int k = 0; k < kBinsPerThread; ++k) {
+    local[k] = bins[threadIdx.x * kBinsPerThread + k];
+    bins[threadIdx.x * kBinsPerThread + k] = 0;
+    sum += local[k];
+  }
+  unsigned int before = 0;
+  Scan(scan).ExclusiveSum(sum, before);
+  if (need < before || need >= before + sum) return;  // one thread holds the rank
+  for (int k = 0; k < kBinsPerThread; ++k) {
+    if (need < before + local[k]) {
+      const unsigned int digit = threadIdx.x * kBinsPerThread + k;
+      const std::uint32_t chosen = round > 0 ? c.selected[piece] : 0;
+      c.selected[piece] = chosen | (digit << digit_shift(round));
+      c.still_needed[piece] = static_cast<int>(need - before);
+      return;
+    }
+    before += local[k];
+  }
+}
+
+// Per position: 2^32 if its point goes left as one below the selected key (every point of an
+// uncut piece, which keeps its place), 1 if it equals the selected key, 0 above it.
+__global__ void partition_flags_kernel(DepthCuts c) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= c.n) return;
+  const int piece = piece_at(c.piece_begin + c.first_piece, c.num_pieces, i);
+  unsigned long long f = 1ull << 32;
+  if (c.dim[piece] >= 0) {
+    const std::uint32_t q = c.keys[i], v = c.selected[piece];
+    f = q < v ? 1ull << 32 : (q == v ? 1ull : 0ull);
+  }
+  c.flags[i] = f;
+}
+
+// Moves each point to its side: the left takes those below the selected key and the first
+// `still_needed` equal to it, the right the others, both in their order. The inclusive sums of
+// the flags count, before each position, the points below (high word) and equal (low word).
+__global__ void partition_scatter_kernel(DepthCuts c) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= c.n) return;
+  const int piece = piece_at(c.piece_begin + c.first_piece, c.num_pieces, i);
+  const int p = c.first_piece + piece, begin = c.piece_begin[p];
+  int to = i;
+  if (c.dim[piece] >= 0) {
+    const unsigned long long sum = c.flag_sums[i], previous = i > 0 ? c.flag_sums[i - 1] : 0;
+    const unsigned long long base = begin > 0 ? c.flag_sums[begin - 1] : 0;
+    const unsigned long long flag = sum - previous, counts = previous - base;
+    const long long below = static_cast<long long>(counts >> 32);
+    const long long equal = static_cast<long long>(counts & 0xffffffffull);
+    const long long need = c.still_needed[piece];
+    const long long left = below + (equal < need ? equal : need);
+    const bool goes_left = (flag >> 32) != 0 || (flag != 0 && equal < need);
+    to = goes_left ? static_cast<int>(begin + left)
+                   : static_cast<int>(c.piece_mid[p] + (i - begin - left));
+  }
+  c.perm_out[to] = c.perm_in[i];
+}
+
+int blocks_for(long long n, int threads) {
+  return static_cast<int>((n + threads - 1) / threads);
+}
+
+}  // namespace
+
+std::size_t partition_scan_bytes(int n) {
+  std::size_t bytes = 0;
+  VORTEX_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes,
+                                                  static_cast<const unsigned long long*>(nullptr),
+                                                  static_cast<unsigned long long*>(nullptr), n));
+  return bytes;
+}
+
+void partition_cuts(const DepthCuts& c, cudaStream_t stream) {
+  if (c.n == 0) return;
+  if (c.num_chunks > 0) {
+    for (int round = 0; round < kSelectRounds; ++round) {
+      select_histogram_kernel<<<c.num_chunks, kThreads, 0, stream>>>(c, round);
+      VORTEX_CUDA_CHECK_LAUNCH("select_histogram_kernel");
+      select_digit_kernel<<<c.num_pieces, kThreads, 0, stream>>>(c, round);
+      VORTEX_CUDA_CHECK_LAUNCH("select_digit_kernel");
+    }
+  }
+  partition_flags_kernel<<<blocks_for(c.n, kThreads), kThreads, 0, stream>>>(c);
+  VORTEX_CUDA_CHECK_LAUNCH("partition_flags_kernel");
+  std::size_t bytes = c.scan_temp_bytes;
+  VORTEX_CUDA_CHECK(
+      cub::DeviceScan::InclusiveSum(c.scan_temp, bytes, c.flags, c.flag_sums, c.n, stream));
+  partition_scatter_kernel<<<blocks_for(c.n, kThreads), kThreads, 0, stream>>>(c);
+  VORTEX_CUDA_CHECK_LAUNCH("partition_scatter_kernel");
+}
+
+}  // namespace vortex::gpu::detail
