@@ -22,16 +22,17 @@ constexpr int min_int(int a, int b) {
   return a < b ? a : b;
 }
 
-// P2M: the leaf's particles in batches; a batch's harmonics in shared memory, then each thread
-// adds the batch to the coefficients it owns (one each up to p = 12), particle by particle in tree
-// order (as the host). Small batches keep several blocks on a multiprocessor: with 64 threads
-// and 40 KB batches five blocks of two warps each had no latency to hide behind.
+// P2M: the leaf's particles in batches; a batch's harmonics in shared memory (a thread per
+// particle), then each thread adds the batch to the coefficients it owns, particle by particle in
+// tree order (as the host). The harmonics' recurrences are most of the time, so the batches are
+// as large as 40 KB allows: with batches of 32 (and a thread per coefficient) P2M took 0.84 ms at
+// 1e6 against 0.48 ms with batches of 41 at p = 10.
 template <int P>
 struct P2mShape {
   static constexpr int kCount = mp::coefficient_count(P);
   static constexpr int kStride = 3 * kCount;
-  static constexpr int kThreads = min_int(512, (kStride + 31) / 32 * 32);
-  static constexpr int kBatch = max_int(1, min_int(32, kSharedBytes / (8 * (kCount + 3))));
+  static constexpr int kThreads = min_int(128, (kStride + 31) / 32 * 32);
+  static constexpr int kBatch = max_int(1, min_int(kThreads, kSharedBytes / (8 * (kCount + 3))));
 };
 
 template <int P>
@@ -76,24 +77,39 @@ __global__ void p2m_kernel(UpwardPass u) {
 }
 
 // M2M: the children's offsets' harmonics and the children's expansions (contiguous in node order)
-// in shared memory, then each thread sums the children's translated terms (n, m) of the components
-// it owns, child by child (as the host). Reading the children from global memory term by term left
-// every thread waiting on memory: four launches took 0.8 ms at p = 9 for 600 parents.
+// in shared memory; then the threads share the (child, term) pairs, each term (n, m) of a component
+// translated from one child, and each output sums its children's terms in child order (as the
+// host, to the last bit). Reading the children from global memory term by term left every thread
+// waiting on memory (0.8 ms at p = 9 for 600 parents); a thread per term that looped over the
+// children left each level as long as eight of its longest terms (0.72 ms for five levels at 1e6).
 template <int P>
 struct M2mShared {
   static constexpr int kCount = mp::coefficient_count(P);
   static constexpr int kStride = 3 * kCount;
   static constexpr int kPairs = (P + 1) * (P + 2) / 2;  // (n, m) with 0 <= m <= n <= P
-  static constexpr int kThreads = min_int(512, (3 * kPairs + 31) / 32 * 32);
-  static constexpr std::size_t kBytes = sizeof(double) * 8 * (kCount + kStride);
+  static constexpr int kTerms = 3 * kPairs;             // (component, n, m)
+  static constexpr int kThreads = 512;
+  // Harmonics [8][kCount], children [8][kStride], translated terms [8][kTerms] (re, im).
+  static constexpr std::size_t kBytes = sizeof(double) * 8 * (kCount + kStride + 2 * kTerms);
 };
+
+// Component e and harmonic (n, m) of term t of M2mShared.
+template <int P>
+__device__ void m2m_term_of(int t, int& e, int& n, int& m) {
+  e = t / M2mShared<P>::kPairs;
+  int r = t - e * M2mShared<P>::kPairs;
+  n = 0;
+  while (r > n) r -= ++n;
+  m = r;
+}
 
 template <int P>
 __global__ void m2m_kernel(UpwardPass u, int first) {
   using S = M2mShared<P>;
   extern __shared__ double shared[];
-  double* R = shared;                  // [8][kCount]
-  double* C = shared + 8 * S::kCount;  // [8][kStride]
+  double* R = shared;              // [8][kCount]
+  double* C = R + 8 * S::kCount;   // [8][kStride]
+  double* T = C + 8 * S::kStride;  // [8][kTerms][2]
   const int k = u.inner_by_level[first + blockIdx.x];
   const KdNode& parent = u.nodes[k];
   const int children = parent.num_children;
@@ -105,18 +121,26 @@ __global__ void m2m_kernel(UpwardPass u, int first) {
                           child.center[2] - parent.center[2], R + threadIdx.x * S::kCount);
   }
   __syncthreads();
+  // Consecutive threads take consecutive children of a term, and each thread terms far apart, so
+  // that the long terms (high n) spread over the threads.
+  for (int i = threadIdx.x; i < children * S::kTerms; i += blockDim.x) {
+    const int t = i / children, c = i - t * children;
+    int e, n, m;
+    m2m_term_of<P>(t, e, n, m);
+    const auto term =
+        mp::unchecked::m2m_term(n, m, R + c * S::kCount, C + c * S::kStride + e * S::kCount);
+    T[2 * (c * S::kTerms + t)] = term.re;
+    T[2 * (c * S::kTerms + t) + 1] = term.im;
+  }
+  __syncthreads();
   double* out = u.multipoles + static_cast<long long>(k) * S::kStride;
-  for (int t = threadIdx.x; t < 3 * S::kPairs; t += blockDim.x) {
-    const int e = t / S::kPairs;
-    int r = t - e * S::kPairs, n = 0;
-    while (r > n) r -= ++n;
-    const int m = r;
+  for (int t = threadIdx.x; t < S::kTerms; t += blockDim.x) {
+    int e, n, m;
+    m2m_term_of<P>(t, e, n, m);
     double re = 0, im = 0;
     for (int c = 0; c < children; ++c) {
-      const auto term =
-          mp::unchecked::m2m_term(n, m, R + c * S::kCount, C + c * S::kStride + e * S::kCount);
-      re += term.re;
-      im += term.im;
+      re += T[2 * (c * S::kTerms + t)];
+      im += T[2 * (c * S::kTerms + t) + 1];
     }
     out[e * S::kCount + mp::cos_index(n, m)] = re;
     if (m > 0) out[e * S::kCount + mp::sin_index(n, m)] = im;
