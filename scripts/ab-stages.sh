@@ -24,7 +24,7 @@ done
 python3 - "$out" <<'PY'
 import glob, json, os, re, statistics, sys
 out = sys.argv[1]
-stages = ["total", "tree", "lists", "multipole", "near", "far", "transfer"]
+stages = ["total", "tree", "lists", "multipole", "setup", "near", "far", "transfer"]
 rows = {}
 for f in glob.glob(os.path.join(out, "ab-*.json")):
     case, n, build, r = re.match(r"ab-(\w+)-(\d+)-(old|new)-(\d+)\.json", os.path.basename(f)).groups()
@@ -36,7 +36,7 @@ for (case, n), d in sorted(rows.items()):
         runs = d.get(build, [])
         if not runs:
             continue
-        med = [statistics.median(x["times"][s] for x in runs) for s in stages]
+        med = [statistics.median(x["times"].get(s, 0) for x in runs) for s in stages]
         e = runs[0]["error"]
         print("%-16s %-4s " % ("%s %d" % (case, n), build) + " ".join("%9.5f" % v for v in med) +
               "  %.2e  %.2e  (%d rounds)" % (e["velocity_mean_rel"], e.get("gradient_mean_rel", 0), len(runs)))

@@ -63,7 +63,7 @@ void finish(Measurement& m, bool gradient) {
 
 void scale(StageTimes& t, double factor) {
   for (double* v : {&t.total, &t.tree, &t.multipole, &t.lists, &t.near, &t.far, &t.transfer,
-                    &t.far_plan, &t.m2l, &t.l2l, &t.l2p, &t.m2p}) {
+                    &t.setup, &t.far_plan, &t.m2l, &t.l2l, &t.l2p, &t.m2p}) {
     *v *= factor;
   }
 }

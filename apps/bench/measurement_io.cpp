@@ -73,6 +73,7 @@ void write_stage_times(JsonWriter& json, const StageTimes& t, bool with_velocity
       .field("lists", t.lists);
   if (with_velocity) json.field("velocity", velocity_time(t));
   json.field("near", t.near).field("far", t.far).field("transfer", t.transfer);
+  json.field("setup", t.setup);
   json.field("far_plan", t.far_plan)
       .field("m2l", t.m2l)
       .field("l2l", t.l2l)

@@ -1,6 +1,6 @@
 # Runs vortex-bench at a small size and checks its JSON against the documented schema:
 #   {"case","n","seed","core","results":[{"method","backend","precision","tree_build","n_targets_timed",
-#    "times":{"total","tree","multipole","lists","near","far","transfer",
+#    "times":{"total","tree","multipole","lists","near","far","transfer","setup",
 #             "far_plan","m2l","l2l","l2p","m2p"},"interactions_per_s",
 #    "error":{"velocity_mean_rel","gradient_mean_rel","velocity_rel_l2","gradient_rel_l2",
 #             "n_sampled"}}]}
@@ -87,12 +87,13 @@ foreach(r RANGE ${last})
   if(pairs LESS_EQUAL 0)
     message(FATAL_ERROR "pair_interactions ${pairs}: no pair was summed")
   endif()
-  require_keys("${json}" "total;tree;multipole;lists;near;far;transfer;far_plan;m2l;l2l;l2p;m2p"
+  require_keys("${json}"
+    "total;tree;multipole;lists;near;far;transfer;setup;far_plan;m2l;l2l;l2p;m2p"
     results ${r} times)
   require_keys("${json}"
     "velocity_mean_rel;gradient_mean_rel;velocity_rel_l2;gradient_rel_l2;n_sampled"
     results ${r} error)
-  foreach(stage total tree multipole lists near far transfer far_plan m2l l2l l2p m2p)
+  foreach(stage total tree multipole lists near far transfer setup far_plan m2l l2l l2p m2p)
     require_number("${json}" results ${r} times ${stage})
   endforeach()
   foreach(metric velocity_mean_rel gradient_mean_rel velocity_rel_l2 gradient_rel_l2 n_sampled)

@@ -60,6 +60,7 @@ py::dict stats_dict(const EvaluationStats& s, const py::list& copied) {
   times["near"] = s.times.near;
   times["far"] = s.times.far;
   times["transfer"] = s.times.transfer;
+  times["setup"] = s.times.setup;
   py::dict d;
   d["times"] = times;
   d["backend"] = s.backend;

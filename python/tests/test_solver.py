@@ -35,6 +35,8 @@ def test_treecode_within_its_accuracy(cube, cube_reference):
     assert (t["order"], t["theta"], t["target_bucket"]) == (8, 0.575, 32)
     assert f.stats["backend"] == "cpu" and f.stats["precision"] == "double"
     assert f.stats["pair_interactions"] > 0 and f.stats["times"]["total"] > 0
+    t = f.stats["times"]
+    assert 0 < t["setup"] <= t["total"]
 
 
 def test_uniform_order_against_per_box_orders(cube, cube_reference):

@@ -396,6 +396,12 @@ TEST(DeviceTreeSolver, EqualsTheHostBuiltTreecode) {
       EXPECT_EQ(d.stats.tree_build, "device");
       EXPECT_EQ(d.stats.pair_interactions, h.stats.pair_interactions);
       EXPECT_EQ(d.stats.multipole_interactions, h.stats.multipole_interactions);
+      // The set-up: one after the other on the host; on the device the upward pass overlaps the
+      // lists, which follow the trees.
+      const StageTimes &hs = h.stats.times, &ds = d.stats.times;
+      EXPECT_DOUBLE_EQ(hs.setup, hs.tree + hs.lists + hs.multipole);
+      EXPECT_GE(ds.setup, (ds.tree + ds.lists) * (1 - 1e-9));
+      EXPECT_LT(ds.setup, ds.total);
       // The same sums; only the order of the particles within a leaf differs, which float
       // rounding sees.
       const double tolerance = precision == Precision::Double ? 1e-12 : 2e-6;

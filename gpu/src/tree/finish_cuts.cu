@@ -14,7 +14,11 @@ namespace {
 
 constexpr int kWarps = kFinishThreads / kWarp;
 
-using FinishSort = cub::BlockRadixSort<std::uint64_t, kFinishThreads, kFinishItems, std::uint32_t>;
+// Six bits a pass (cub's default is four): the keys of up to 41 bits sort in 7 passes, not 11; the
+// ranking counters this takes still leave two blocks on a multiprocessor.
+constexpr int kFinishRadixBits = 6;
+using FinishSort = cub::BlockRadixSort<std::uint64_t, kFinishThreads, kFinishItems, std::uint32_t,
+                                       kFinishRadixBits>;
 
 struct FinishShared {
   typename FinishSort::TempStorage sort;
@@ -24,6 +28,7 @@ struct FinishShared {
   double partial[kWarps][kMoments];  // moments of parts of pieces, when warps share a piece
   int first, count;                  // this depth's first piece inside the block, their number
 };
+static_assert(2 * sizeof(FinishShared) <= 227 * 1024, "two blocks on a multiprocessor");
 
 __device__ int first_piece_at_or_after(const int* piece_begin, int lo, int hi, int position) {
   while (lo < hi) {

@@ -1,5 +1,7 @@
 // One depth of a tree's cuts: radix selection and stable partition (partition_cuts.cuh).
 
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -13,6 +15,9 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kBinsPerThread = kSelectBins / kThreads;
 static_assert(kBinsPerThread * kThreads == kSelectBins, "whole bins per thread");
+// The histograms' blocks: four points of a chunk a thread, whose loads (gathers through the
+// permutation in round 0) wait on each other.
+constexpr int kHistogramThreads = 1024;
 
 // The lowest bit of round r's digit, and its width.
 __host__ __device__ constexpr int digit_shift(int round) {
@@ -26,7 +31,8 @@ static_assert(digit_width(kSelectRounds - 1) > 0 && digit_width(0) == kSelectBit
 
 // Round r's histogram, one block per chunk of a cut piece: the digit of every point whose higher
 // digits are the ones selected so far. Round 0 computes the keys first.
-__global__ void select_histogram_kernel(DepthCuts c, int round) {
+__global__ void __launch_bounds__(kHistogramThreads)
+    select_histogram_kernel(DepthCuts c, int round) {
   __shared__ unsigned int bins[kSelectBins];
   for (int b = threadIdx.x; b < kSelectBins; b += blockDim.x) bins[b] = 0;
   const int chunk = c.first_chunk + blockIdx.x;
@@ -90,17 +96,20 @@ __global__ void select_digit_kernel(DepthCuts c, int round) {
 }
 
 // Per position: 2^32 if its point goes left as one below the selected key (every point of an
-// uncut piece, which keeps its place), 1 if it equals the selected key, 0 above it.
-__global__ void partition_flags_kernel(DepthCuts c) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= c.n) return;
-  const int piece = piece_at(c.piece_begin + c.first_piece, c.num_pieces, i);
-  unsigned long long f = 1ull << 32;
-  if (c.dim[piece] >= 0) {
+// uncut piece, which keeps its place), 1 if it equals the selected key, 0 above it. Read by the
+// scan as it goes, so the flags take no memory.
+struct PartitionFlag {
+  DepthCuts c;
+  __device__ unsigned long long operator()(int i) const {
+    const int piece = piece_at(c.piece_begin + c.first_piece, c.num_pieces, i);
+    if (c.dim[piece] < 0) return 1ull << 32;
     const std::uint32_t q = c.keys[i], v = c.selected[piece];
-    f = q < v ? 1ull << 32 : (q == v ? 1ull : 0ull);
+    return q < v ? 1ull << 32 : (q == v ? 1ull : 0ull);
   }
-  c.flags[i] = f;
+};
+
+auto partition_flags(const DepthCuts& c) {
+  return thrust::make_transform_iterator(thrust::counting_iterator<int>(0), PartitionFlag{c});
 }
 
 // Moves each point to its side: the left takes those below the selected key and the first
@@ -145,17 +154,15 @@ void partition_cuts(const DepthCuts& c, cudaStream_t stream) {
   if (c.n == 0) return;
   if (c.num_chunks > 0) {
     for (int round = 0; round < kSelectRounds; ++round) {
-      select_histogram_kernel<<<c.num_chunks, kThreads, 0, stream>>>(c, round);
+      select_histogram_kernel<<<c.num_chunks, kHistogramThreads, 0, stream>>>(c, round);
       VORTEX_CUDA_CHECK_LAUNCH("select_histogram_kernel");
       select_digit_kernel<<<c.num_pieces, kThreads, 0, stream>>>(c, round);
       VORTEX_CUDA_CHECK_LAUNCH("select_digit_kernel");
     }
   }
-  partition_flags_kernel<<<blocks_for(c.n, kThreads), kThreads, 0, stream>>>(c);
-  VORTEX_CUDA_CHECK_LAUNCH("partition_flags_kernel");
   std::size_t bytes = c.scan_temp_bytes;
-  VORTEX_CUDA_CHECK(
-      cub::DeviceScan::InclusiveSum(c.scan_temp, bytes, c.flags, c.flag_sums, c.n, stream));
+  VORTEX_CUDA_CHECK(cub::DeviceScan::InclusiveSum(c.scan_temp, bytes, partition_flags(c),
+                                                  c.flag_sums, c.n, stream));
   partition_scatter_kernel<<<blocks_for(c.n, kThreads), kThreads, 0, stream>>>(c);
   VORTEX_CUDA_CHECK_LAUNCH("partition_scatter_kernel");
 }

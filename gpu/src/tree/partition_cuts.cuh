@@ -33,11 +33,11 @@ struct DepthCuts {
   // scale (choose_cut).
   const int* dim = nullptr;
   const double* key = nullptr;
-  // Storage: the points' keys (n), flags and their inclusive sums (n each), histograms
+  // Storage: the points' keys (n), the inclusive sums of their flags (n), histograms
   // (kSelectBins per piece, zero on entry and left zero), each piece's selected key and the rank
   // still needed among the points equal to it, and the scan's temporary storage.
   std::uint32_t* keys = nullptr;
-  unsigned long long *flags = nullptr, *flag_sums = nullptr;
+  unsigned long long* flag_sums = nullptr;
   unsigned int* histograms = nullptr;
   unsigned int* selected = nullptr;
   int* still_needed = nullptr;

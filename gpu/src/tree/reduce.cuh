@@ -18,10 +18,10 @@ struct SumOp {
   __device__ double operator()(double a, double b) const { return a + b; }
 };
 
-// Reduces `v` over the block (kReduceThreads threads); the result is valid in thread 0.
-template <class Op>
+// Reduces `v` over the block (Threads threads); the result is valid in thread 0.
+template <int Threads = kReduceThreads, class Op>
 __device__ double block_reduce(double v, Op op) {
-  using Reduce = cub::BlockReduce<double, kReduceThreads>;
+  using Reduce = cub::BlockReduce<double, Threads>;
   __shared__ typename Reduce::TempStorage storage;
   const double r = Reduce(storage).Reduce(v, op);
   __syncthreads();  // the storage is reused by the next call

@@ -43,6 +43,7 @@ module vortex
     integer(c_int32_t) :: copied_columns, uniform_order
     character(kind=c_char) :: device(64)
     real(c_double) :: tolerance
+    real(c_double) :: setup
   end type
 
   type, bind(c) :: c_sources

@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define VORTEX_C_API_VERSION 3
+#define VORTEX_C_API_VERSION 4
 
 typedef enum vortex_status {
   VORTEX_OK = 0,
@@ -144,6 +144,8 @@ typedef struct vortex_stats {
   int32_t uniform_order;  /* 1: every far box at `order`; API version 3 */
   char device[64];
   double tolerance; /* what the tree parameters were picked for (0: the defaults); API version 2 */
+  double setup;     /* seconds of trees, lists and multipoles together (overlapped on the device);
+                       API version 4 */
 } vortex_stats;
 
 VORTEX_C_API int vortex_c_api_version(void);

@@ -113,6 +113,7 @@ void fill_stats(const vortex::EvaluationStats& e, int copied, vortex_stats& out)
   out.near_field = e.times.near;
   out.far_field = e.times.far;
   out.transfer = e.times.transfer;
+  out.setup = e.times.setup;
   out.pair_interactions = e.pair_interactions;
   out.multipole_interactions = e.multipole_interactions;
   out.near_list_entries = e.near_list_entries;

@@ -82,6 +82,10 @@ TEST(CApi, SeparateDoubleArraysAreReadInPlaceAndMatchCpp) {
   EXPECT_EQ(stats.order, ref.stats.tree.order);
   EXPECT_EQ(stats.pair_interactions, ref.stats.pair_interactions);
   EXPECT_GT(stats.total, 0.0);
+  // The host builds the trees, lists and multipoles one after the other.
+  EXPECT_DOUBLE_EQ(stats.setup, stats.tree + stats.lists + stats.multipole);
+  EXPECT_GT(stats.setup, 0.0);
+  EXPECT_LE(stats.setup, stats.total);
 }
 
 TEST(CApi, InterleavedDoubleMatchesCppDirectSum) {
@@ -235,7 +239,7 @@ TEST(CApi, UniformOrderEqualsTheCppOptionAndIsReported) {
   vortex_options o = cpu_tree();
   o.uniform_order = 2;
   expect_rejected(o, "uniform_order");
-  EXPECT_EQ(vortex_c_api_version(), 3);
+  EXPECT_EQ(vortex_c_api_version(), 4);
 }
 
 TEST(CApi, BadOptionsAndMissingCuda) {

@@ -190,6 +190,7 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
     scatter(v, plan.target_tree.permutation.data(), targets.size(), gradient, result);
     stats.times.transfer += seconds_since(stage);
     stats.tree_build = "host";
+    stats.times.setup = stats.times.tree + stats.times.lists + stats.times.multipole;
   }
   stats.tree = options.tree;
   stats.tolerance = options.tolerance;

@@ -96,9 +96,9 @@ class DeviceTree {
   DeviceBuffer<int> leaves_, inner_by_level_, depth_start_, piece_begin_, piece_end_, piece_mid_,
       piece_first_chunk_, chunk_piece_, chunk_begin_, chunk_end_, node_chunk_node_,
       node_chunk_begin_, node_chunk_end_;
-  // Build storage: the partitions' keys, flags, their prefix sums, histograms and selections.
+  // Build storage: the partitions' keys, their flags' prefix sums, histograms and selections.
   DeviceBuffer<std::uint32_t> keys_;
-  DeviceBuffer<unsigned long long> flags_, flag_sums_;
+  DeviceBuffer<unsigned long long> flag_sums_;
   DeviceBuffer<unsigned int> histograms_, selected_;
   std::size_t histogram_count_ = 0;
   DeviceBuffer<int> still_needed_;

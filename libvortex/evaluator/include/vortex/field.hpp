@@ -22,6 +22,10 @@ struct StageTimes {
   // and M2P (with the gradient expansions it reads).
   double far_plan = 0, m2l = 0, l2l = 0, l2p = 0, m2p = 0;
   double transfer = 0;  // host <-> device copies
+  // Wall time of the set-up before the sums: trees, lists and multipoles together. The device-built
+  // treecode overlaps them (the upward pass runs beside the lists), so this is less than their
+  // sum there; elsewhere it is their sum.
+  double setup = 0;
 };
 
 // Seconds of one operation of the CPU far field at the orders used: the cost model of

@@ -280,6 +280,8 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   // The plan is made on the device after the lists; the host waits for its sizes once.
   stats.times.lists = r.plan_end.seconds_since(ws.uploaded) - trees;
   stats.times.multipole = r.multipoles_end.seconds_since(r.multipoles_start);
+  stats.times.setup = shape_time + std::max(r.plan_end.seconds_since(ws.uploaded),
+                                            r.multipoles_end.seconds_since(ws.uploaded));
   stats.times.near = ws.near_end.seconds_since(ws.near_start);
   stats.times.far = ws.far_end.seconds_since(ws.far_start);
   // The upload events span the host copies into the ring and the DMA that overlaps them.
