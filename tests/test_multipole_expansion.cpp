@@ -158,6 +158,35 @@ TEST(MultipoleExpansion, M2MEqualsDirectP2M) {
   }
 }
 
+// Each M2M term against the addition theorem summed over every (k, l) with the complex values of
+// any order (detail::signed_order), at every order: the same products in the same order.
+TEST(MultipoleExpansion, M2MTermsEqualTheAdditionTheorem) {
+  std::mt19937 gen(23);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int p = 0; p <= mp::kMaxOrder; ++p) {
+    std::vector<double> R(mp::coefficient_count(p)), C(mp::coefficient_count(p));
+    for (double& v : R) v = u(gen);
+    for (double& v : C) v = u(gen);
+    for (int n = 0; n <= p; ++n)
+      for (int m = 0; m <= n; ++m) {
+        double re = 0, im = 0, size = 0;
+        for (int k = 0; k <= n; ++k)
+          for (int l = -k; l <= k; ++l) {
+            if (std::abs(m - l) > n - k) continue;
+            const auto a = mp::detail::signed_order(R.data(), k, l);
+            const auto b = mp::detail::signed_order(C.data(), n - k, m - l);
+            re += a.re * b.re - a.im * b.im;
+            im += a.re * b.im + a.im * b.re;
+            size += std::abs(a.re * b.re) + std::abs(a.im * b.im) + std::abs(a.re * b.im) +
+                    std::abs(a.im * b.re);
+          }
+        const auto t = mp::unchecked::m2m_term(n, m, R.data(), C.data());
+        EXPECT_NEAR(t.re, re, 1e-15 * size) << "p " << p << " n " << n << " m " << m;
+        EXPECT_NEAR(t.im, im, 1e-15 * size) << "p " << p << " n " << n << " m " << m;
+      }
+  }
+}
+
 // The velocity expansion, gathered slot by slot, against the ladder relations' scatter over whole
 // expansions (ladder.hpp) and the curl taken on the results: equal to the last bit (each term has
 // at most two contributions, added in the same order), at every order.

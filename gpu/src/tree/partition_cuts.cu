@@ -16,7 +16,8 @@ constexpr int kThreads = 256;
 constexpr int kBinsPerThread = kSelectBins / kThreads;
 static_assert(kBinsPerThread * kThreads == kSelectBins, "whole bins per thread");
 // The histograms' blocks: four points of a chunk a thread, whose loads (gathers through the
-// permutation in round 0) wait on each other.
+// permutation in round 0) wait on each other (with 256 threads, 0.71 ms for 48 launches at 1e6
+// against 0.46 ms).
 constexpr int kHistogramThreads = 1024;
 
 // The lowest bit of round r's digit, and its width.

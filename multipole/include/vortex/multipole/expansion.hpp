@@ -158,18 +158,36 @@ VORTEX_HD void p2m(int p, T dx, T dy, T dz, T gx, T gy, T gz, T* M) {
 
 // Coefficient (n, m) of an expansion C translated by the regular harmonics R of the offset, by the
 // addition theorem C_n^m(parent) = sum_{k,l} R_k^l(d) C_{n-k}^{m-l}(child): its cos and sin parts.
+// The orders l run in three stretches whose signs are known (R's order negative; both orders
+// non-negative; C's order negative), so that the loops read the real arrays without the branches
+// of detail::signed_order: X_n^{-m} = (-1)^m conj(X_n^m).
 template <class T>
 VORTEX_HD detail::Complex<T> m2m_term(int n, int m, const T* R, const T* C) {
   T re = T(0), im = T(0);
   for (int k = 0; k <= n; ++k) {
-    // C_{n-k}^{m-l} vanishes unless |m - l| <= n - k.
-    const int l_lo = m - (n - k) > -k ? m - (n - k) : -k;
-    const int l_hi = m + (n - k) < k ? m + (n - k) : k;
-    for (int l = l_lo; l <= l_hi; ++l) {
-      const detail::Complex<T> a = detail::signed_order(R, k, l);
-      const detail::Complex<T> b = detail::signed_order(C, n - k, m - l);
-      re += a.re * b.re - a.im * b.im;
-      im += a.re * b.im + a.im * b.re;
+    const int j = n - k;  // C's degree; C_j^{m-l} vanishes unless |m - l| <= j
+    const int l_lo = m - j > -k ? m - j : -k;
+    const int l_hi = m + j < k ? m + j : k;
+    int l = l_lo;
+    for (; l < 0 && l <= l_hi; ++l) {  // R_k^l with l < 0; C_j^{m-l} with m - l >= 1
+      const T s = (l & 1) ? T(-1) : T(1);
+      const T ar = s * R[cos_index(k, -l)], ai = -s * R[sin_index(k, -l)];
+      const T br = C[cos_index(j, m - l)], bi = C[sin_index(j, m - l)];
+      re += ar * br - ai * bi;
+      im += ar * bi + ai * br;
+    }
+    for (; l <= m && l <= l_hi; ++l) {  // both orders >= 0
+      const T ar = R[cos_index(k, l)], ai = l > 0 ? R[sin_index(k, l)] : T(0);
+      const T br = C[cos_index(j, m - l)], bi = m - l > 0 ? C[sin_index(j, m - l)] : T(0);
+      re += ar * br - ai * bi;
+      im += ar * bi + ai * br;
+    }
+    for (; l <= l_hi; ++l) {  // R_k^l with l >= 1; C_j^{m-l} with m - l < 0
+      const T s = ((l - m) & 1) ? T(-1) : T(1);
+      const T ar = R[cos_index(k, l)], ai = R[sin_index(k, l)];
+      const T br = s * C[cos_index(j, l - m)], bi = -s * C[sin_index(j, l - m)];
+      re += ar * br - ai * bi;
+      im += ar * bi + ai * br;
     }
   }
   return {re, im};
