@@ -51,6 +51,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "vortex/options.hpp"
@@ -101,11 +102,23 @@ struct VrmOptions {
   std::function<bool(std::size_t i, const std::array<double, 3>& p, double two_nu_dt,
                      VrmMoments& moments)>
       moments;
+  // Optional, with `blocked` and `wall_distance`, for a convex body: its bounding box, and `plane`,
+  // which gives a point p's closest wall point and that panel's outward normal (closest point
+  // first, then the normal). blocked(p, q) must be false when the path's box misses the body's
+  // box, and when q and the midpoint lie beyond that plane (vortex/kernels/wall_paths.hpp): the
+  // GPU's first round then settles the paths of the owners near the wall itself, and gives back to
+  // the host only the owners with a path that neither rule settles. Called from several threads.
+  struct ConvexWall {
+    std::array<double, 3> lo{}, hi{};
+    std::function<void(const std::array<double, 3>& p, std::array<double, 6>& plane)> plane;
+  };
+  std::optional<ConvexWall> convex_wall;
   // Backend::Cuda (or Auto where a device is present): the first round's owners that no wall can
-  // block (none within R/2, given the wall_distance hook; with the moments hook's moments) are
-  // solved on the GPU by the same dual method (vortex/kernels/vrm_dual.hpp), which also hands
-  // their strengths over (vortex/kernels/vrm_handover.hpp); the others, and the later rounds with
-  // their insertions, on the host. The results equal the host's to rounding.
+  // block (none within R/2, given the wall_distance hook; with the moments hook's moments), and
+  // with convex_wall those near the wall too, are solved on the GPU by the same dual method
+  // (vortex/kernels/vrm_dual.hpp), which also hands their strengths over
+  // (vortex/kernels/vrm_handover.hpp); the others, and the later rounds with their insertions, on
+  // the host. The results equal the host's to rounding.
   Backend backend = Backend::Cpu;
 };
 
