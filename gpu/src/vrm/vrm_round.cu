@@ -133,7 +133,7 @@ __global__ void vrm_round_kernel(GridView grid, RoundArrays a, RoundWall w, int 
   a.sizes[t] = 0;
   a.residual[t] = 0;
   if (unsettled) {  // the host's blocked() decides that path
-    a.outcome[t] = kVrmDeferred;
+    a.outcome[t] = kVrmWallPath;
     return;
   }
   if (m > kMax) {

@@ -497,9 +497,11 @@ class VrmStep {
     stats.seconds_download += r.seconds_download;
     for (std::size_t t = 0; t < count; ++t) {
       stats.device_solved += r.outcome[t] == detail::kDeviceSolved;
-      stats.device_deferred +=
-          r.outcome[t] == detail::kDeviceDeferred || r.outcome[t] == detail::kDeviceCrowded;
+      stats.device_deferred += r.outcome[t] == detail::kDeviceDeferred ||
+                               r.outcome[t] == detail::kDeviceCrowded ||
+                               r.outcome[t] == detail::kDeviceWallPath;
       stats.device_crowded += r.outcome[t] == detail::kDeviceCrowded;
+      stats.device_wall_path += r.outcome[t] == detail::kDeviceWallPath;
       stats.device_unsolved += r.outcome[t] == detail::kDeviceNoSolution;
     }
     const auto n = static_cast<std::ptrdiff_t>(n0_);

@@ -19,6 +19,7 @@ enum VrmDeviceOutcome : std::int8_t {
   kDeviceNoSolution = 1,  // none exist within R
   kDeviceDeferred = 2,    // a step only the host takes: solve on the host
   kDeviceCrowded = 3,     // too many neighbours: solve on the host
+  kDeviceWallPath = 5,    // near a convex wall, a path the device cannot settle: on the host
 };
 
 // Host arrays, valid until the next solve.

@@ -29,6 +29,7 @@ enum VrmRoundOutcome : std::int8_t {
   kVrmNoSolution = 1,
   kVrmDeferred = 2,  // a step only the host takes
   kVrmCrowded = 3,   // more than kVrmMaxNeighbors neighbours
+  kVrmWallPath = 5,  // near a convex wall, a path to a neighbour that no rule settles
 };
 
 struct VrmRoundInput {

@@ -128,16 +128,17 @@ void validate(const VrmOptions& options);
 double vrm_radius(const VrmOptions& options, double nu, double dt);
 
 struct VrmStats {
-  std::size_t diffused = 0;         // particles redistributed with non-negative fractions
-  std::size_t signed_fallback = 0;  // redistributed with signed fractions (when enabled)
-  std::size_t kept = 0;             // weak particles that kept their strength (no solution)
-  std::size_t moved = 0;            // of those, moved by the moments hook's first moment
-  std::size_t unresolved = 0;       // of those, particles above insert_threshold
-  std::size_t inserted = 0;         // particles added (and given strength)
-  std::size_t device_solved = 0;    // owners the GPU solved (VrmOptions::backend)
-  std::size_t device_deferred = 0;  // owners the GPU left to the host (too many neighbours, ...)
-  std::size_t device_unsolved = 0;  // owners the GPU found without a solution within R
-  std::size_t device_crowded = 0;   // of the deferred: those with too many neighbours
+  std::size_t diffused = 0;          // particles redistributed with non-negative fractions
+  std::size_t signed_fallback = 0;   // redistributed with signed fractions (when enabled)
+  std::size_t kept = 0;              // weak particles that kept their strength (no solution)
+  std::size_t moved = 0;             // of those, moved by the moments hook's first moment
+  std::size_t unresolved = 0;        // of those, particles above insert_threshold
+  std::size_t inserted = 0;          // particles added (and given strength)
+  std::size_t device_solved = 0;     // owners the GPU solved (VrmOptions::backend)
+  std::size_t device_deferred = 0;   // owners the GPU left to the host (too many neighbours, ...)
+  std::size_t device_unsolved = 0;   // owners the GPU found without a solution within R
+  std::size_t device_crowded = 0;    // of the deferred: those with too many neighbours
+  std::size_t device_wall_path = 0;  // of the deferred: near a convex wall, a path not settled
   int rounds = 0;
   double strongest = 0;     // the largest |Gamma| of the particles it started from
   double radius = 0;        // the neighbourhood radius R used

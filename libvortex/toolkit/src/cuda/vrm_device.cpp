@@ -10,7 +10,8 @@ namespace {
 static_assert(int{kDeviceSolved} == int{gpu::kVrmSolved} &&
                   int{kDeviceNoSolution} == int{gpu::kVrmNoSolution} &&
                   int{kDeviceDeferred} == int{gpu::kVrmDeferred} &&
-                  int{kDeviceCrowded} == int{gpu::kVrmCrowded},
+                  int{kDeviceCrowded} == int{gpu::kVrmCrowded} &&
+                  int{kDeviceWallPath} == int{gpu::kVrmWallPath},
               "the device's outcomes");
 
 class CudaVrm final : public VrmDevice {
