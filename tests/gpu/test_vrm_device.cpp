@@ -8,10 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <optional>
 #include <random>
-#include <string>
-#include <utility>
 
 #include "support/vrm_wall.hpp"
 #include "vortex/diagnostics.hpp"
@@ -63,36 +60,13 @@ void expect_same(const ParticleSet& host, const ParticleSet& device, const VrmSt
     EXPECT_NEAR(a.total_vorticity[k], b.total_vorticity[k], 1e-13 * a.sum_strength) << k;
 }
 
-// A jittered slab on the wall z = 0: 11 x 11 x 6 particles, its lowest layer within R/2 of it (the
-// host's, unless the wall is convex), the next between R/2 and R (the device's, with fluid
-// neighbours below), strengths falling away from its middle; under it (the last 169 particles) a
-// layer of particles inside the body, within R of the second layer's owners.
-constexpr std::size_t kSlabFluid = 11 * 11 * 6;
-ParticleSet slab_on_the_wall() {
-  std::mt19937_64 rng(23);
-  std::uniform_real_distribution<double> jitter(-0.15, 0.15), lift(-0.1, 0.1);
-  ParticleSet start;
-  for (int i = -5; i <= 5; ++i)
-    for (int j = -5; j <= 5; ++j)
-      for (int k = 0; k < 6; ++k) {
-        const double g = std::exp(-(i * i + j * j + (k - 2) * (k - 2)) / 16.0);
-        start.push_back(i + jitter(rng), j + jitter(rng), 0.25 + k + lift(rng), 0.2 * g, -0.3 * g,
-                        g, 0.8);
-      }
-  for (int i = -6; i <= 6; ++i)
-    for (int j = -6; j <= 6; ++j) start.push_back(i, j, -0.1, 0, 0, 0, 0.8);
-  return start;
-}
-
 // One VRM step of `start` next to the plane wall z = 0 on the host and with the device.
 struct NextToTheWall {
   ParticleSet host, device;
   VrmStats hs, ds;
 };
-NextToTheWall next_to_the_wall(const ParticleSet& start,
-                               std::optional<VrmOptions::ConvexWall> convex = {}) {
-  VrmOptions host = testing::plane_wall_options(true);
-  host.convex_wall = convex;  // read by the GPU's round only
+NextToTheWall next_to_the_wall(const ParticleSet& start) {
+  const VrmOptions host = testing::plane_wall_options(true);
   VrmOptions device = host;
   device.backend = Backend::Cuda;
   NextToTheWall r{start, start, {}, {}};
@@ -133,64 +107,25 @@ TEST(VrmDevice, NextToAWallEqualsTheHostToRounding) {
   for (double z : r.device.z) EXPECT_GE(z, 0);
 }
 
-// Layers of jittered particles on the wall z = 0, 11 x 11 each, strengths falling away from the
-// middle: one at 0.15 and one at 0.65 (both within R/2 = 0.75 of the wall, the second with fluid
-// neighbours below and above), then one every 1 above.
-ParticleSet layers_near_the_wall() {
-  std::mt19937_64 rng(24);
-  std::uniform_real_distribution<double> jitter(-0.15, 0.15), lift(-0.05, 0.05);
-  ParticleSet p;
-  for (const double z : {0.15, 0.65, 1.65, 2.65, 3.65})
-    for (int i = -5; i <= 5; ++i)
-      for (int j = -5; j <= 5; ++j) {
-        const double g = std::exp(-(i * i + j * j + (z - 1.5) * (z - 1.5)) / 16.0);
-        p.push_back(i + jitter(rng), j + jitter(rng), z + lift(rng), 0.2 * g, -0.3 * g, g, 0.8);
-      }
-  return p;
-}
-
-// With the wall as a convex body the device takes the owners within R/2 of it too, settling their
-// paths by the wall's plane (with a box that settles none) or by the body's box (with a plane that
-// settles none): more owners solved there, none given back for a path, the same results.
-TEST(VrmDevice, NextToAConvexWallTheDeviceTakesTheOwnersNearIt) {
-  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  const ParticleSet start = layers_near_the_wall();
-  const NextToTheWall away = next_to_the_wall(start);
-  EXPECT_EQ(away.ds.device_wall_path, 0u);
-  for (const auto& [box_top, plane_height] : {std::pair{1e300, 0.0}, std::pair{0.0, 50.0}}) {
-    SCOPED_TRACE("box top " + std::to_string(box_top) + ", plane " + std::to_string(plane_height));
-    const NextToTheWall r =
-        next_to_the_wall(start, testing::plane_wall_convex(box_top, plane_height));
-    // The two lowest layers' 242 owners go to the device as well; some are solved there.
-    const auto taken = [](const VrmStats& s) {
-      return s.device_solved + s.device_unsolved + s.device_deferred;
-    };
-    EXPECT_GE(taken(r.ds), taken(away.ds) + 200);
-    EXPECT_GT(r.ds.device_solved, away.ds.device_solved);
-    EXPECT_EQ(r.ds.device_wall_path, 0u);
-    expect_same(r.host, r.device, r.hs, r.ds);
-    expect_same(away.device, r.device, away.ds, r.ds);
-    for (double z : r.device.z) EXPECT_GE(z, 0);
-  }
-}
-
-// Neither the box nor the plane settles the paths along the wall of the owners next to it (those
-// of the lowest layer, to their neighbours in it): the device gives those owners back, and the
-// host's results are reached all the same.
-TEST(VrmDevice, OwnersWithAnUnsettledPathGoToTheHost) {
-  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  const NextToTheWall r =
-      next_to_the_wall(layers_near_the_wall(), testing::plane_wall_convex(1e300, 50));
-  EXPECT_GT(r.ds.device_wall_path, 100u);
-  EXPECT_LE(r.ds.device_wall_path, r.ds.device_deferred);
-  expect_same(r.host, r.device, r.hs, r.ds);
-}
-
 // Particles inside the body (below the wall, without strength) are no one's neighbours: the owners
 // between R/2 and R from the wall, solved on the device, leave them out as the host does.
 TEST(VrmDevice, ParticlesInsideTheBodyAreNoNeighbours) {
-  const ParticleSet start = slab_on_the_wall();
-  const std::size_t fluid = kSlabFluid;
+  // A jittered slab on the wall: its lowest layer within R/2 of it (the host's), the next between
+  // R/2 and R (the device's, with fluid neighbours below), strengths falling away from its middle;
+  // under it a layer of particles inside the body, within R of the second layer's owners.
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> jitter(-0.15, 0.15), lift(-0.1, 0.1);
+  ParticleSet start;
+  for (int i = -5; i <= 5; ++i)
+    for (int j = -5; j <= 5; ++j)
+      for (int k = 0; k < 6; ++k) {
+        const double g = std::exp(-(i * i + j * j + (k - 2) * (k - 2)) / 16.0);
+        start.push_back(i + jitter(rng), j + jitter(rng), 0.25 + k + lift(rng), 0.2 * g, -0.3 * g,
+                        g, 0.8);
+      }
+  const std::size_t fluid = start.size();
+  for (int i = -6; i <= 6; ++i)
+    for (int j = -6; j <= 6; ++j) start.push_back(i, j, -0.1, 0, 0, 0, 0.8);
   const double radius = 1.5;  // R = max(3.5 sqrt(nu dt), 1.5 h)
   std::size_t reached = 0;    // owners between R/2 and R from the wall with one of them within R
   for (std::size_t i = 0; i < fluid; ++i) {

@@ -27,18 +27,4 @@ inline VrmOptions plane_wall_options(bool with_distance) {
   return vrm;
 }
 
-// The same wall as a convex body (the half-space z < 0) for the GPU's round: a box below
-// `box_top` (0: the body's; above 0 a box that settles fewer paths) and each point's closest wall
-// point straight below it, at height `plane_height` (0: the wall itself; above 0 a plane that
-// settles fewer paths, none of a point below it).
-inline VrmOptions::ConvexWall plane_wall_convex(double box_top, double plane_height) {
-  VrmOptions::ConvexWall c;
-  c.lo = {-1e300, -1e300, -1e300};
-  c.hi = {1e300, 1e300, box_top};
-  c.plane = [plane_height](const std::array<double, 3>& p, std::array<double, 6>& plane) {
-    plane = {p[0], p[1], plane_height, 0, 0, 1};
-  };
-  return c;
-}
-
 }  // namespace vortex::testing

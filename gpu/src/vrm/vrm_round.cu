@@ -10,7 +10,6 @@
 #include "vortex/gpu/vrm_round.hpp"
 #include "vortex/kernels/vrm_dual.hpp"
 #include "vortex/kernels/vrm_handover.hpp"
-#include "vortex/kernels/wall_paths.hpp"
 
 namespace vortex::gpu {
 
@@ -49,24 +48,6 @@ struct RoundArrays {
   int* queued;                   // how many
   int* taken;                    // how many the second kernel's threads have taken
 };
-
-// The owners near a convex wall (VrmRoundInput::wall_row).
-struct RoundWall {
-  const std::int32_t* row;  // per owner, or null
-  const double* planes;     // 6 a row: closest wall point, outward normal
-  double lo[3], hi[3];      // the body's box
-};
-
-// Whether the path from owner i (wall distance d_i, plane row `plane`) to particle j leaves the
-// fluid as far as the rules of wall_paths.hpp tell: 0 open, 1 not settled by them.
-__device__ bool wall_path_unsettled(const RoundArrays& a, const RoundWall& w, const double* plane,
-                                    std::int32_t i, std::int32_t j, const double* distance) {
-  const double p[3] = {a.x[i], a.y[i], a.z[i]}, q[3] = {a.x[j], a.y[j], a.z[j]};
-  const double length = wall_paths::path_length(p, q);
-  if (wall_paths::within_free_ball(length, distance[i], distance[j])) return false;
-  if (wall_paths::misses_box(w.lo, w.hi, p, q)) return false;
-  return !wall_paths::beyond_plane(plane, plane + 3, p, q, length);
-}
 
 // An owner's moments: its own row where it has one.
 __device__ const double* owner_moments(const RoundArrays& a, int t) {
@@ -112,30 +93,20 @@ __device__ void finish_owner(const RoundArrays& a, int t, int m, int self, doubl
 // One thread per owner: its neighbours within R, ascending (kept in its slots); their offsets in
 // units of h; the shared dual solve's start and its first iterations. An owner not done by then
 // is saved and queued for vrm_resume_kernel.
-__global__ void vrm_round_kernel(GridView grid, RoundArrays a, RoundWall w, int count,
-                                 double radius, const double* __restrict__ distance) {
+__global__ void vrm_round_kernel(GridView grid, RoundArrays a, int count, double radius,
+                                 const double* __restrict__ distance) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= count) return;
   const std::int32_t i = a.owners[t];
   std::int32_t* nb = a.slot_neighbors + static_cast<std::size_t>(t) * kMax;
-  const std::int32_t wall_row = w.row ? w.row[t] : -1;
-  const double* plane = wall_row >= 0 ? w.planes + 6 * static_cast<std::size_t>(wall_row) : nullptr;
   int m = 0;
-  bool unsettled = false;
   grid_query(grid, a.x[i], a.y[i], a.z[i], radius, [&](std::int32_t j) {
     if (distance != nullptr && distance[j] < 0) return;  // inside the body
-    if (plane != nullptr && j != i && !unsettled &&
-        wall_path_unsettled(a, w, plane, i, j, distance))
-      unsettled = true;
     if (m < kMax) nb[m] = j;
     ++m;
   });
   a.sizes[t] = 0;
   a.residual[t] = 0;
-  if (unsettled) {  // the host's blocked() decides that path
-    a.outcome[t] = kVrmWallPath;
-    return;
-  }
   if (m > kMax) {
     a.outcome[t] = kVrmCrowded;
     return;
@@ -277,10 +248,8 @@ struct VrmRoundKernel::Impl {
   DeviceBuffer<GridRow> rows;
   DeviceBuffer<GridCell> cells;
   DeviceBuffer<double> sorted_x, sorted_y, sorted_z, x, y, z, gx, gy, gz;
-  DeviceBuffer<std::int32_t> sorted_index, owners, sizes, slot_of, slot_neighbors, moment_row,
-      wall_row;
-  DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved,
-      wall_planes;
+  DeviceBuffer<std::int32_t> sorted_index, owners, sizes, slot_of, slot_neighbors, moment_row;
+  DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved;
   DeviceBuffer<std::int32_t> queue;
   DeviceBuffer<int> counters;  // queued, taken
   int resume_blocks = 0;       // the resume kernel's grid: as many blocks as run at once
@@ -318,19 +287,6 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   if (own) {
     stage(m.ring, m.moment_row, in.moment_row, count, s);
     stage(m.ring, m.own_moments, in.own_moments, 10 * in.own_count, s);
-  }
-  RoundWall wall{nullptr, nullptr, {}, {}};
-  if (in.wall_row != nullptr) {
-    if (in.distance == nullptr)
-      throw std::invalid_argument("VRM on the GPU: owners near a wall need the wall distances");
-    stage(m.ring, m.wall_row, in.wall_row, count, s);
-    stage(m.ring, m.wall_planes, in.wall_planes, 6 * in.wall_count, s);
-    wall.row = m.wall_row.data();
-    wall.planes = m.wall_planes.data();
-    for (int k = 0; k < 3; ++k) {
-      wall.lo[k] = in.wall_lo[k];
-      wall.hi[k] = in.wall_hi[k];
-    }
   }
   grid.rows = m.rows.data();
   grid.cells = m.cells.data();
@@ -389,7 +345,7 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
       m.resume_blocks = std::max(1, per_sm * sms);
     }
     vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
-        grid, arrays, wall, n_owners, in.radius, in.distance ? m.distance.data() : nullptr);
+        grid, arrays, n_owners, in.radius, in.distance ? m.distance.data() : nullptr);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
     vrm_resume_kernel<<<m.resume_blocks, kThreads, 0, s>>>(arrays);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_resume_kernel");

@@ -81,18 +81,6 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
       return wall_points_[i].distance;
     return wall_.distance_bound(x, reach);
   };
-  // A convex body: the GPU's VRM round settles most paths of the owners near the wall by the
-  // plane of each one's closest point, as blocked() does first.
-  if (wall_.convex()) {
-    VrmOptions::ConvexWall convex;
-    convex.lo = {wall_.lo().x, wall_.lo().y, wall_.lo().z};
-    convex.hi = {wall_.hi().x, wall_.hi().y, wall_.hi().z};
-    convex.plane = [wall](const std::array<double, 3>& p, std::array<double, 6>& plane) {
-      const WallPoint w = wall->closest({p[0], p[1], p[2]});
-      plane = {w.point.x, w.point.y, w.point.z, w.normal.x, w.normal.y, w.normal.z};
-    };
-    options_.vrm.convex_wall = std::move(convex);
-  }
   if (options_.wall_diffusion)
     options_.vrm.moments = [this](std::size_t i, const std::array<double, 3>&, double,
                                   VrmMoments& m) {

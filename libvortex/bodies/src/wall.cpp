@@ -1,5 +1,4 @@
 #include "vortex/bodies/wall.hpp"
-#include "vortex/kernels/wall_paths.hpp"
 
 #include <algorithm>
 #include <array>
@@ -152,16 +151,17 @@ WallPoint WallQueries::closest_among(const Vec3& x, const std::vector<int>& cand
 }
 
 bool WallQueries::blocked(const Vec3& p, const Vec3& q) const {
-  const double pa[3] = {p.x, p.y, p.z}, qa[3] = {q.x, q.y, q.z};
-  const double lo[3] = {lo_.x, lo_.y, lo_.z}, hi[3] = {hi_.x, hi_.y, hi_.z};
-  if (wall_paths::misses_box(lo, hi, pa, qa)) return false;
+  const bool off_box = std::max(p.x, q.x) < lo_.x || std::min(p.x, q.x) > hi_.x ||
+                       std::max(p.y, q.y) < lo_.y || std::min(p.y, q.y) > hi_.y ||
+                       std::max(p.z, q.z) < lo_.z || std::min(p.z, q.z) > hi_.z;
+  if (off_box) return false;
   // The closest point y* of a point x within `length` of p lies within |x - y_p| <= length + d_p
   // of x (y_p: p's closest point, d_p = |p - y_p|), and the centroid of y*'s panel within
   // corner_reach_ of y*: within 2 length + d_p + corner_reach_ of p. Those panels are gathered
   // once for the segments from one p; the closest points of q and of the midpoint are found among
   // them (the same as closest(), whose candidates they include).
   thread_local PanelsAround around;
-  const double length = wall_paths::path_length(pa, qa);
+  const double length = norm(q - p);
   const bool same_p =
       around.wall == id_ && around.p.x == p.x && around.p.y == p.y && around.p.z == p.z;
   if (!same_p) {
@@ -175,9 +175,10 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q) const {
   // A convex body lies on the inner side of the plane of p's closest panel: q and the midpoint
   // beyond that plane are outside it.
   if (convex_) {
-    const double c[3] = {around.closest.x, around.closest.y, around.closest.z};
-    const double n[3] = {around.normal.x, around.normal.y, around.normal.z};
-    if (wall_paths::beyond_plane(c, n, pa, qa, length)) return false;
+    const double margin = 1e-12 * (1 + length);
+    if (dot(q - around.closest, around.normal) > margin &&
+        dot(0.5 * (p + q) - around.closest, around.normal) > margin)
+      return false;
   }
   if (!around.gathered || length > around.length) {
     const double d_p = norm(p - around.closest);

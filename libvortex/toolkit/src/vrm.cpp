@@ -12,7 +12,6 @@
 #include <omp.h>
 
 #include "vortex/grid_search.hpp"
-#include "vortex/kernels/wall_paths.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm_device.hpp"
@@ -163,9 +162,8 @@ struct VrmWorkspace::Impl {
   std::vector<char> state, weak;
   std::vector<char> custom;         // per owner: the moments hook gave its own moments
   std::vector<char> device_failed;  // per owner: the device found no solution within R
-  std::vector<std::int32_t> device_owners, device_moment_row, device_wall_row;
+  std::vector<std::int32_t> device_owners, device_moment_row;
   std::vector<double> device_moments;  // 10 a row: the owners' own moments (units of h)
-  std::vector<double> device_planes;   // 6 a row: the wall owners' closest wall points, normals
   std::vector<double> device_gx, device_gy, device_gz;  // per particle: what the device handed over
   std::unique_ptr<detail::VrmDevice> device;            // made at the first call that asks for it
   std::vector<double> distance;                         // per particle, the wall_distance hook's
@@ -371,76 +369,55 @@ class VrmStep {
   }
 
   // The first round's owners whose paths to their neighbours no wall can block on the device (none
-  // within R/2: every path within R is then in a ball free of the wall, blocked() below), and with
-  // a convex wall those nearer it (in the fluid) too, each with its closest wall point and normal,
-  // by which the device settles their paths as blocked() does or gives them back; all with the
+  // within R/2: every path within R is then in a ball free of the wall, blocked() below), with the
   // moments hook's moments where it gave them; the neighbours inside the body are left out, as
-  // blocked() does. The device hands the strengths of those it solves over to their neighbours
-  // (the sums come back per particle); the owners it leaves (deferred or without a solution) go to
-  // the host's first round.
+  // blocked() does. The device hands the strengths of those it solves
+  // over to their neighbours (the sums come back per particle); the owners it leaves (deferred or
+  // without a solution) go to the host's first round.
   std::future<detail::VrmDeviceResult> start_device_round() {
     if (!ws_.device) ws_.device = detail::VrmDevice::create();
     std::vector<std::int32_t>& owners = ws_.device_owners;
     std::vector<std::int32_t>& rows = ws_.device_moment_row;
-    std::vector<std::int32_t>& wall_rows = ws_.device_wall_row;
     std::vector<double>& own = ws_.device_moments;
-    std::vector<double>& planes = ws_.device_planes;
     // In the grid's order: neighbouring owners on neighbouring threads walk the same cells. The
-    // order is split in one range per thread; each counts its owners (and their own moments and
-    // planes), then writes them at its offset.
+    // order is split in one range per thread; each counts its owners (and their own moments),
+    // then writes them at its offset.
     const GridView grid = ws_.base.view();
     const int ranges = std::max(1, omp_get_max_threads());
     const std::size_t width = (grid.size + ranges - 1) / ranges;
-    std::vector<std::size_t> at_owner(ranges + 1, 0), at_row(ranges + 1, 0), at_wall(ranges + 1, 0);
-    const bool convex = o_.convex_wall && o_.blocked && !ws_.distance.empty();
-    const auto near_wall = [&](std::int32_t i) { return may_block(i, 0.5 * radius_); };
+    std::vector<std::size_t> at_owner(ranges + 1, 0), at_row(ranges + 1, 0);
     const auto eligible = [&](std::int32_t i) {
-      if (ws_.state[i] != kUnsolved) return false;
-      return !near_wall(i) || (convex && ws_.distance[i] > 0);
+      return ws_.state[i] == kUnsolved && !may_block(i, 0.5 * radius_);
     };
 #pragma omp parallel for schedule(static, 1) if (grid.size > 20000)
     for (int range = 0; range < ranges; ++range) {
       const std::size_t lo = range * width, hi = std::min(grid.size, lo + width);
-      std::size_t count = 0, custom = 0, wall = 0;
+      std::size_t count = 0, custom = 0;
       for (std::size_t at = lo; at < hi; ++at) {
         const std::int32_t i = grid.index[at];
         if (!eligible(i)) continue;
         ++count;
         custom += ws_.custom[i];
-        wall += near_wall(i);
       }
       at_owner[range + 1] = count;
       at_row[range + 1] = custom;
-      at_wall[range + 1] = wall;
     }
     for (int range = 0; range < ranges; ++range) {
       at_owner[range + 1] += at_owner[range];
       at_row[range + 1] += at_row[range];
-      at_wall[range + 1] += at_wall[range];
     }
     owners.resize(at_owner[ranges]);
     rows.resize(at_owner[ranges]);
     own.resize(10 * at_row[ranges]);
-    wall_rows.resize(convex ? at_owner[ranges] : 0);
-    planes.resize(6 * at_wall[ranges]);
 #pragma omp parallel for schedule(static, 1) if (grid.size > 20000)
     for (int range = 0; range < ranges; ++range) {
       const std::size_t lo = range * width, hi = std::min(grid.size, lo + width);
-      std::size_t t = at_owner[range], row = at_row[range], wall = at_wall[range];
-      std::array<double, 6> plane;
+      std::size_t t = at_owner[range], row = at_row[range];
       for (std::size_t at = lo; at < hi; ++at) {
         const std::int32_t i = grid.index[at];
         if (!eligible(i)) continue;
         ws_.state[i] = kOnDevice;
         owners[t] = i;
-        if (convex) {
-          const bool near = near_wall(i);
-          wall_rows[t] = near ? static_cast<std::int32_t>(wall) : -1;
-          if (near) {
-            o_.convex_wall->plane({p_.x[i], p_.y[i], p_.z[i]}, plane);
-            std::copy(plane.begin(), plane.end(), planes.begin() + 6 * wall++);
-          }
-        }
         rows[t++] = ws_.custom[i] ? static_cast<std::int32_t>(row) : -1;
         if (!ws_.custom[i]) continue;
         const auto b = detail::moment_target(ws_.target[i]);
@@ -464,18 +441,10 @@ class VrmStep {
     const std::vector<std::int32_t>& owners = ws_.device_owners;
     const std::vector<double>& own = ws_.device_moments;
     const std::size_t end = std::min(owners.size(), begin + kDeviceChunk);
-    detail::VrmDeviceWall wall;
-    if (!ws_.device_wall_row.empty()) {
-      wall.row = ws_.device_wall_row.data() + begin;
-      wall.planes = ws_.device_planes.data();
-      wall.count = ws_.device_planes.size() / 6;
-      wall.lo = o_.convex_wall->lo;
-      wall.hi = o_.convex_wall->hi;
-    }
     return ws_.device->solve(
         ws_.base.view(), p_, owners.data() + begin, end - begin, radius_, h_,
         detail::moment_target(free_), own.empty() ? nullptr : ws_.device_moment_row.data() + begin,
-        own.data(), own.size() / 10, ws_.distance.empty() ? nullptr : ws_.distance.data(), wall);
+        own.data(), own.size() / 10, ws_.distance.empty() ? nullptr : ws_.distance.data());
   }
 
   // Waits for the first chunk, takes its outcomes and sums, then runs the other chunks.
@@ -497,11 +466,9 @@ class VrmStep {
     stats.seconds_download += r.seconds_download;
     for (std::size_t t = 0; t < count; ++t) {
       stats.device_solved += r.outcome[t] == detail::kDeviceSolved;
-      stats.device_deferred += r.outcome[t] == detail::kDeviceDeferred ||
-                               r.outcome[t] == detail::kDeviceCrowded ||
-                               r.outcome[t] == detail::kDeviceWallPath;
+      stats.device_deferred +=
+          r.outcome[t] == detail::kDeviceDeferred || r.outcome[t] == detail::kDeviceCrowded;
       stats.device_crowded += r.outcome[t] == detail::kDeviceCrowded;
-      stats.device_wall_path += r.outcome[t] == detail::kDeviceWallPath;
       stats.device_unsolved += r.outcome[t] == detail::kDeviceNoSolution;
     }
     const auto n = static_cast<std::ptrdiff_t>(n0_);
@@ -541,10 +508,11 @@ class VrmStep {
   bool blocked(std::ptrdiff_t i, std::ptrdiff_t j, const std::array<double, 3>& q) const {
     const std::array<double, 3> p{p_.x[i], p_.y[i], p_.z[i]};
     if (!ws_.distance.empty()) {
-      const double length = wall_paths::path_length(p.data(), q.data());
+      const double ex = q[0] - p[0], ey = q[1] - p[1], ez = q[2] - p[2];
+      const double length = std::sqrt(ex * ex + ey * ey + ez * ez);
       if (j >= 0) {
         if (ws_.distance[j] < 0) return true;
-        if (wall_paths::within_free_ball(length, ws_.distance[i], ws_.distance[j])) return false;
+        if (0.5 * length < std::max(ws_.distance[i], ws_.distance[j]) * (1 - 1e-9)) return false;
       } else if (length < ws_.distance[i] * (1 - 1e-9)) {
         return false;
       }
@@ -804,14 +772,6 @@ void validate(const VrmOptions& o) {
   if (!(o.insert_threshold >= 0)) throw std::invalid_argument("VRM: insert_threshold must be >= 0");
   if (!(o.core_radius >= 0)) throw std::invalid_argument("VRM: core_radius must be >= 0");
   if (o.max_rounds < 1) throw std::invalid_argument("VRM: max_rounds must be >= 1");
-  if (o.convex_wall) {
-    if (!o.blocked || !o.wall_distance || !o.convex_wall->plane)
-      throw std::invalid_argument(
-          "VRM: convex_wall needs its plane hook and the blocked and wall_distance hooks");
-    for (int k = 0; k < 3; ++k)
-      if (!(o.convex_wall->lo[k] <= o.convex_wall->hi[k]))
-        throw std::invalid_argument("VRM: convex_wall's box has lo above hi");
-  }
 }
 
 double vrm_radius(const VrmOptions& o, double nu, double dt) {

@@ -19,7 +19,6 @@ enum VrmDeviceOutcome : std::int8_t {
   kDeviceNoSolution = 1,  // none exist within R
   kDeviceDeferred = 2,    // a step only the host takes: solve on the host
   kDeviceCrowded = 3,     // too many neighbours: solve on the host
-  kDeviceWallPath = 5,    // near a convex wall, a path the device cannot settle: on the host
 };
 
 // Host arrays, valid until the next solve.
@@ -32,15 +31,6 @@ struct VrmDeviceResult {
   double seconds_upload = 0, seconds_solve = 0, seconds_handover = 0, seconds_download = 0;
 };
 
-// The owners near a convex wall (VrmOptions::convex_wall): per owner its row of `planes` (its
-// closest wall point and normal, 6 values a row) or -1, and the body's box.
-struct VrmDeviceWall {
-  const std::int32_t* row = nullptr;  // null: no owner near the wall
-  const double* planes = nullptr;
-  std::size_t count = 0;
-  std::array<double, 3> lo{}, hi{};
-};
-
 class VrmDevice {
  public:
   // Null in a build without CUDA.
@@ -50,14 +40,12 @@ class VrmDevice {
   // fractions for the ten `moments` (units of h), or for an owner whose `moment_row` is r >= 0
   // (when given), for row r of `own_moments` (10 values a row), leaving out the particles whose
   // `distance` from the wall (when given) is below 0; then what the solved owners' strengths give
-  // each particle by these fractions. The owners near the wall (`wall`) keep the paths that the
-  // distances, the box or their plane settle as open and are deferred if one is not settled.
+  // each particle by these fractions.
   virtual VrmDeviceResult solve(const GridView& grid, const ParticleSet& p,
                                 const std::int32_t* owners, std::size_t count, double radius,
                                 double h, const std::array<double, 10>& moments,
                                 const std::int32_t* moment_row, const double* own_moments,
-                                std::size_t own_count, const double* distance,
-                                const VrmDeviceWall& wall) = 0;
+                                std::size_t own_count, const double* distance) = 0;
 };
 
 }  // namespace vortex::detail

@@ -1,16 +1,14 @@
 #pragma once
 // The VRM's first round on the GPU (vortex/vrm.hpp): for each owner it is given, one thread finds
 // the particles within R on the host's grid of cells (vortex/kernels/grid_cells.hpp), in ascending
-// order as the host's search returns them (less those a wall blocks, for owners near a convex
-// body), and solves for their non-negative fractions by the
+// order as the host's search returns them, and solves for their non-negative fractions by the
 // dual method the host runs too (vortex/kernels/vrm_dual.hpp): the first few Newton iterations in
 // that thread, the rest of the owners still unsolved in a second kernel whose threads each take the
 // next of them as soon as their own is done (a warp no longer waits for its slowest owner's many
 // iterations). The particles' coordinates and strengths are copied once, the strengths beside the
 // solves; the grid's sorted copy of the coordinates is gathered on the device. Owners with more
 // neighbours than kVrmMaxNeighbors come back `crowded`, solves that need a step only the host
-// takes (an eigendecomposition or an LDL^T factorization) `deferred`, as are owners near a wall
-// with a path the device cannot settle: the host solves them all. The
+// takes (an eigendecomposition or an LDL^T factorization) `deferred`: the host solves both. The
 // solved owners' lists stay on the device: every particle gathers what they give it
 // (vortex/kernels/vrm_handover.hpp), and only these sums come back.
 
@@ -29,7 +27,6 @@ enum VrmRoundOutcome : std::int8_t {
   kVrmNoSolution = 1,
   kVrmDeferred = 2,  // a step only the host takes
   kVrmCrowded = 3,   // more than kVrmMaxNeighbors neighbours
-  kVrmWallPath = 5,  // near a convex wall, a path to a neighbour that no rule settles
 };
 
 struct VrmRoundInput {
@@ -50,15 +47,6 @@ struct VrmRoundInput {
   // Optional, per particle: its distance from the wall; particles below 0 (inside a body) are no
   // one's neighbours.
   const double* distance = nullptr;
-  // Optional, with `distance`, per owner: its row of `wall_planes` (its closest wall point and that
-  // panel's outward normal, 6 values a row) or -1, for the owners near a convex body whose box is
-  // wall_lo..wall_hi. Such an owner's paths to its neighbours are settled as
-  // vortex/kernels/wall_paths.hpp settles them (a ball free of the wall, the box, the plane); an
-  // owner with a path none of them settles is deferred.
-  const std::int32_t* wall_row = nullptr;
-  const double* wall_planes = nullptr;
-  std::size_t wall_count = 0;
-  double wall_lo[3] = {0, 0, 0}, wall_hi[3] = {0, 0, 0};
 };
 
 // Host arrays, valid until the next run.

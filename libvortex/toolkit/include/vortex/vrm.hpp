@@ -51,7 +51,6 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "vortex/options.hpp"
@@ -102,23 +101,11 @@ struct VrmOptions {
   std::function<bool(std::size_t i, const std::array<double, 3>& p, double two_nu_dt,
                      VrmMoments& moments)>
       moments;
-  // Optional, with `blocked` and `wall_distance`, for a convex body: its bounding box, and `plane`,
-  // which gives a point p's closest wall point and that panel's outward normal (closest point
-  // first, then the normal). blocked(p, q) must be false when the path's box misses the body's
-  // box, and when q and the midpoint lie beyond that plane (vortex/kernels/wall_paths.hpp): the
-  // GPU's first round then settles the paths of the owners near the wall itself, and gives back to
-  // the host only the owners with a path that neither rule settles. Called from several threads.
-  struct ConvexWall {
-    std::array<double, 3> lo{}, hi{};
-    std::function<void(const std::array<double, 3>& p, std::array<double, 6>& plane)> plane;
-  };
-  std::optional<ConvexWall> convex_wall;
   // Backend::Cuda (or Auto where a device is present): the first round's owners that no wall can
-  // block (none within R/2, given the wall_distance hook; with the moments hook's moments), and
-  // with convex_wall those near the wall too, are solved on the GPU by the same dual method
-  // (vortex/kernels/vrm_dual.hpp), which also hands their strengths over
-  // (vortex/kernels/vrm_handover.hpp); the others, and the later rounds with their insertions, on
-  // the host. The results equal the host's to rounding.
+  // block (none within R/2, given the wall_distance hook; with the moments hook's moments) are
+  // solved on the GPU by the same dual method (vortex/kernels/vrm_dual.hpp), which also hands
+  // their strengths over (vortex/kernels/vrm_handover.hpp); the others, and the later rounds with
+  // their insertions, on the host. The results equal the host's to rounding.
   Backend backend = Backend::Cpu;
 };
 
@@ -128,17 +115,16 @@ void validate(const VrmOptions& options);
 double vrm_radius(const VrmOptions& options, double nu, double dt);
 
 struct VrmStats {
-  std::size_t diffused = 0;          // particles redistributed with non-negative fractions
-  std::size_t signed_fallback = 0;   // redistributed with signed fractions (when enabled)
-  std::size_t kept = 0;              // weak particles that kept their strength (no solution)
-  std::size_t moved = 0;             // of those, moved by the moments hook's first moment
-  std::size_t unresolved = 0;        // of those, particles above insert_threshold
-  std::size_t inserted = 0;          // particles added (and given strength)
-  std::size_t device_solved = 0;     // owners the GPU solved (VrmOptions::backend)
-  std::size_t device_deferred = 0;   // owners the GPU left to the host (too many neighbours, ...)
-  std::size_t device_unsolved = 0;   // owners the GPU found without a solution within R
-  std::size_t device_crowded = 0;    // of the deferred: those with too many neighbours
-  std::size_t device_wall_path = 0;  // of the deferred: near a convex wall, a path not settled
+  std::size_t diffused = 0;         // particles redistributed with non-negative fractions
+  std::size_t signed_fallback = 0;  // redistributed with signed fractions (when enabled)
+  std::size_t kept = 0;             // weak particles that kept their strength (no solution)
+  std::size_t moved = 0;            // of those, moved by the moments hook's first moment
+  std::size_t unresolved = 0;       // of those, particles above insert_threshold
+  std::size_t inserted = 0;         // particles added (and given strength)
+  std::size_t device_solved = 0;    // owners the GPU solved (VrmOptions::backend)
+  std::size_t device_deferred = 0;  // owners the GPU left to the host (too many neighbours, ...)
+  std::size_t device_unsolved = 0;  // owners the GPU found without a solution within R
+  std::size_t device_crowded = 0;   // of the deferred: those with too many neighbours
   int rounds = 0;
   double strongest = 0;     // the largest |Gamma| of the particles it started from
   double radius = 0;        // the neighbourhood radius R used

@@ -10,8 +10,7 @@ namespace {
 static_assert(int{kDeviceSolved} == int{gpu::kVrmSolved} &&
                   int{kDeviceNoSolution} == int{gpu::kVrmNoSolution} &&
                   int{kDeviceDeferred} == int{gpu::kVrmDeferred} &&
-                  int{kDeviceCrowded} == int{gpu::kVrmCrowded} &&
-                  int{kDeviceWallPath} == int{gpu::kVrmWallPath},
+                  int{kDeviceCrowded} == int{gpu::kVrmCrowded},
               "the device's outcomes");
 
 class CudaVrm final : public VrmDevice {
@@ -19,8 +18,8 @@ class CudaVrm final : public VrmDevice {
   VrmDeviceResult solve(const GridView& grid, const ParticleSet& p, const std::int32_t* owners,
                         std::size_t count, double radius, double h,
                         const std::array<double, 10>& moments, const std::int32_t* moment_row,
-                        const double* own_moments, std::size_t own_count, const double* distance,
-                        const VrmDeviceWall& wall) override {
+                        const double* own_moments, std::size_t own_count,
+                        const double* distance) override {
     gpu::VrmRoundInput in{grid,        p.x.data(),  p.y.data(), p.z.data(), p.gx.data(),
                           p.gy.data(), p.gz.data(), p.size(),   owners,     count,
                           radius,      h,           {}};
@@ -29,13 +28,6 @@ class CudaVrm final : public VrmDevice {
     in.own_moments = own_moments;
     in.own_count = own_count;
     in.distance = distance;
-    in.wall_row = wall.row;
-    in.wall_planes = wall.planes;
-    in.wall_count = wall.count;
-    for (int k = 0; k < 3; ++k) {
-      in.wall_lo[k] = wall.lo[k];
-      in.wall_hi[k] = wall.hi[k];
-    }
     const gpu::VrmRoundResult r = kernel_.run(in);
     return {r.outcome,
             r.size,

@@ -75,9 +75,6 @@ class WallQueries {
   // Whether the mesh is convex at every edge (then blocked() answers most segments from the plane
   // of p's closest panel alone).
   bool convex() const { return convex_; }
-  // The surface's bounding box.
-  const Vec3& lo() const { return lo_; }
-  const Vec3& hi() const { return hi_; }
 
  private:
   // The closest point to x among `candidates`: ascending panel indices that include every panel
