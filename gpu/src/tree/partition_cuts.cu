@@ -145,8 +145,8 @@ int blocks_for(long long n, int threads) {
 
 std::size_t partition_scan_bytes(int n) {
   std::size_t bytes = 0;
-  VORTEX_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes,
-                                                  static_cast<const unsigned long long*>(nullptr),
+  // Sized for the same input as partition_cuts' scan.
+  VORTEX_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, partition_flags(DepthCuts{}),
                                                   static_cast<unsigned long long*>(nullptr), n));
   return bytes;
 }
