@@ -112,33 +112,6 @@ TEST(MultipoleHarmonics, MatchLegendreDefinition) {
 }
 
 // Diagonal closed forms R_m^m = (x+iy)^m/(2^m m!), I_m^m = (2m-1)!! (x+iy)^m/r^(2m+1).
-// Threads sharing a point's regular harmonics by columns (every step-th order each) write every
-// coefficient once, equal to the last bit to the whole computation, at every order and split.
-TEST(MultipoleHarmonics, ColumnsSharedByThreadsEqualTheWhole) {
-  std::mt19937 gen(31);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (int p = 0; p <= mp::kMaxOrder; ++p)
-    for (int step : {1, 2, 4, 7}) {
-      const double x = u(gen), y = u(gen), z = u(gen);
-      std::vector<double> whole(mp::coefficient_count(p)), parts(whole.size(), NAN);
-      std::vector<int> written(whole.size(), 0);
-      mp::regular_harmonics(p, x, y, z, whole.data());
-      for (int first = 0; first < step; ++first) {
-        std::vector<double> part(whole.size(), NAN);
-        mp::regular_harmonics_columns(p, x, y, z, first, step, part.data());
-        for (std::size_t k = 0; k < part.size(); ++k)
-          if (!std::isnan(part[k])) {
-            parts[k] = part[k];
-            ++written[k];
-          }
-      }
-      for (std::size_t k = 0; k < whole.size(); ++k) {
-        EXPECT_EQ(written[k], 1) << "p " << p << " step " << step << " k " << k;
-        EXPECT_EQ(parts[k], whole[k]) << "p " << p << " step " << step << " k " << k;
-      }
-    }
-}
-
 TEST(MultipoleHarmonics, DiagonalClosedForms) {
   constexpr int p = 16;
   std::vector<LD> R(mp::coefficient_count(p)), I(mp::coefficient_count(p));

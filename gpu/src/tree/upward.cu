@@ -22,20 +22,19 @@ constexpr int min_int(int a, int b) {
   return a < b ? a : b;
 }
 
-// P2M: the leaf's particles in batches; a batch's harmonics in shared memory, then each thread
-// adds the batch to the coefficients it owns, particle by particle in tree order (as the host).
-// The harmonics' recurrences are most of the time: kLanes threads share a particle's, each taking
-// every kLanes-th column (order m), and the batches are as large as 40 KB allows. (With a thread
-// per particle and a thread per coefficient, batches of 32 took 0.84 ms at 1e6 against 0.48 ms
-// with batches of 41 and 128 threads, at p = 10.)
+// P2M: the leaf's particles in batches; a batch's harmonics in shared memory (a thread per
+// particle), then each thread adds the batch to the coefficients it owns, particle by particle in
+// tree order (as the host). The harmonics' recurrences are most of the time, so the batches are
+// as large as 40 KB allows: with batches of 32 (and a thread per coefficient) P2M took 0.84 ms at
+// 1e6 against 0.48 ms with batches of 41 at p = 10. Four threads sharing a particle's harmonics by
+// columns (every fourth order each) took 0.54 ms against 0.44: in one warp the columns' loops
+// diverge, so the lanes take turns.
 template <int P>
 struct P2mShape {
   static constexpr int kCount = mp::coefficient_count(P);
   static constexpr int kStride = 3 * kCount;
   static constexpr int kThreads = min_int(128, (kStride + 31) / 32 * 32);
-  static constexpr int kLanes = 4;
-  static constexpr int kBatch =
-      max_int(1, min_int(kThreads / kLanes, kSharedBytes / (8 * (kCount + 3))));
+  static constexpr int kBatch = max_int(1, min_int(kThreads, kSharedBytes / (8 * (kCount + 3))));
 };
 
 template <int P>
@@ -52,15 +51,13 @@ __global__ void p2m_kernel(UpwardPass u) {
   const KdNode& node = u.nodes[k];
   double acc[owned];
   for (int s = 0; s < owned; ++s) acc[s] = 0;
-  const int lane = threadIdx.x % S::kLanes;
   for (int first = node.begin; first < node.end; first += batch) {
     const int n = min_int(batch, node.end - first);
-    for (int j = threadIdx.x / S::kLanes; j < n; j += blockDim.x / S::kLanes) {
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
       const int i = first + j;
-      mp::regular_harmonics_columns(P, u.x[i] - node.center[0], u.y[i] - node.center[1],
-                                    u.z[i] - node.center[2], lane, S::kLanes, R[j]);
-      if (lane != 0) continue;
       const std::uint32_t q = u.perm[i];
+      mp::regular_harmonics(P, u.x[i] - node.center[0], u.y[i] - node.center[1],
+                            u.z[i] - node.center[2], R[j]);
       G[j][0] = u.gx[q];
       G[j][1] = u.gy[q];
       G[j][2] = u.gz[q];

@@ -57,12 +57,9 @@ VORTEX_HD constexpr int sin_index(int n, int m) {
   return n * n + n + m;
 }
 
-// The columns (orders) m = first, first + step, ... <= p of regular_harmonics below, written where
-// it writes them, each as it computes it: the diagonal R_m^m runs through every order, and a
-// column's recurrence in the degree needs only its own diagonal term, so that several threads may
-// share one point's harmonics, each taking every step-th column.
+// Regular solid harmonics of degrees 0..p at (x, y, z), degree-major, into R[(p+1)^2].
 template <class T>
-VORTEX_HD void regular_harmonics_columns(int p, T x, T y, T z, int first, int step, T* R) {
+VORTEX_HD void regular_harmonics(int p, T x, T y, T z, T* R) {
   const T r2 = x * x + y * y + z * z;
   T c = T(1), s = T(0);  // R_m^m
   for (int m = 0; m <= p; ++m) {
@@ -72,7 +69,6 @@ VORTEX_HD void regular_harmonics_columns(int p, T x, T y, T z, int first, int st
       s = (c * y + s * x) * f;
       c = cn;
     }
-    if (m < first || (m - first) % step != 0) continue;
     R[cos_index(m, m)] = c;
     if (m > 0) R[sin_index(m, m)] = s;
     if (m + 1 > p) break;
@@ -88,12 +84,6 @@ VORTEX_HD void regular_harmonics_columns(int p, T x, T y, T z, int first, int st
       c2 = c1, s2 = s1, c1 = cn, s1 = sn;
     }
   }
-}
-
-// Regular solid harmonics of degrees 0..p at (x, y, z), degree-major, into R[(p+1)^2].
-template <class T>
-VORTEX_HD void regular_harmonics(int p, T x, T y, T z, T* R) {
-  regular_harmonics_columns(p, x, y, z, 0, 1, R);
 }
 
 // Square root of every lane: std::sqrt for scalars; SIMD lane types specialize it.
