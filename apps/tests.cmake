@@ -68,6 +68,10 @@ if(TARGET vortex-bench)
     --output ${VORTEX_APP_TEST_DIR}/ring-too-many-layers)
   set_tests_properties(app.ring.too-many-layers PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION
     "error: --layers 100 \\([0-9]+ particles per ring\\) needs about [0-9.e+]+ GB of memory")
+  add_test(NAME app.ring.relaxation-rate COMMAND vortex-ring --relaxation-rate 300 --dt 0.005
+    --steps 1 --no-plot --output ${VORTEX_APP_TEST_DIR}/ring-relaxation-rate)
+  set_tests_properties(app.ring.relaxation-rate PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION
+    "--relaxation-rate 300.000000 with --dt 0.005000 turns the strengths by more")
   add_test(NAME app.bench.bad-runs COMMAND vortex-bench --n 10 --runs gpu-tree)
   set_tests_properties(app.bench.bad-runs PROPERTIES PASS_REGULAR_EXPRESSION
     "vortex-bench: error: --runs: 'gpu-tree'")

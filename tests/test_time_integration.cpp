@@ -299,6 +299,9 @@ TEST(Relaxation, RateGivesTheFractionOfEachStep) {
   both.relaxation = 0.1;
   both.relaxation_rate = 1;
   EXPECT_THROW(TimeIntegrator(solver, both), std::invalid_argument);
+  // A program with a fixed step reports a rate that would turn more than the whole strength.
+  EXPECT_NO_THROW(check_relaxation(0, 24, "fraction", "rate", 0.04, "dt"));
+  EXPECT_THROW(check_relaxation(0, 26, "fraction", "rate", 0.04, "dt"), std::invalid_argument);
   TimeIntegratorOptions negative;
   negative.relaxation_rate = -1;
   EXPECT_THROW(TimeIntegrator(solver, negative), std::invalid_argument);

@@ -112,11 +112,8 @@ void check(const Settings& s) {
   positive(s.radius, "--radius");
   if (s.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   parse_stretching(s.stretching);  // throws, naming the accepted values
-  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate");
-  if (s.relaxation_rate * s.dt > 1)
-    throw std::invalid_argument("--relaxation-rate " + std::to_string(s.relaxation_rate) +
-                                " with --dt " + std::to_string(s.dt) +
-                                " turns the strengths by more than the whole fraction 1 a step");
+  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate", s.dt,
+                   "--dt");
   if (s.vrm_backend != "same") parse_backend(s.vrm_backend);
   if (s.bench_diffusion < 0) throw std::invalid_argument("--bench-diffusion must be >= 0");
   if (s.bench_diffusion > 0 && s.restart.empty())

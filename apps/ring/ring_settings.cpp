@@ -149,7 +149,8 @@ RunPlan plan_run(Settings& s) {
   if (plan.solver.threads > 0) omp_set_num_threads(plan.solver.threads);
   plan.scheme = parse_time_scheme(s.scheme);
   plan.stretching = parse_stretching(s.stretching);
-  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate");
+  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate", s.dt,
+                   "--dt");
   plan.relaxation = s.relaxation;
   plan.relaxation_rate = s.relaxation_rate;
   plan.nu = viscosity(s);

@@ -1,14 +1,20 @@
 #pragma once
 // The cut of one piece of a tree under construction, shared by the depth-by-depth passes
-// (device_tree.cu) and the blocks that finish small pieces (finish_cuts.cu): the moments of the
-// points' offsets from the piece's first point, the dimension of largest spread, and the sort key
-// along it.
+// (device_tree.cu, partition_cuts.cu) and the blocks that finish small pieces (finish_cuts.cu): the
+// moments of the points' offsets from the piece's first point, the dimension of largest spread,
+// and the sort key along it; and the launches' grid size.
 
 #include <cstdint>
 
 namespace vortex::gpu::detail {
 
 constexpr int kWarp = 32;
+
+// Blocks of `threads` that cover n items.
+inline int blocks_for(long long n, int threads) {
+  return static_cast<int>((n + threads - 1) / threads);
+}
+
 // Bits of the quantized coordinate along a cut (cut_key): points closer than 2^-32 of their
 // piece's extent are ties, which keep their order.
 constexpr int kCutKeyBits = 32;

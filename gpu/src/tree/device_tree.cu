@@ -185,8 +185,12 @@ __global__ void iota_kernel(std::uint32_t* perm, int n) {
   if (i < n) perm[i] = static_cast<std::uint32_t>(i);
 }
 
-int blocks_for(long long n, int threads) {
-  return static_cast<int>((n + threads - 1) / threads);
+// The most pieces of any depth in [first, last).
+std::size_t most_pieces(const TreeShape& s, int first, int last) {
+  std::size_t most = 1;
+  for (int d = first; d < last; ++d)
+    most = std::max<std::size_t>(most, s.depth_start[d + 1] - s.depth_start[d]);
+  return most;
 }
 
 template <class T>
@@ -224,10 +228,7 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   flag_sums_.reserve(n);
   for (auto& p : perm_) p.reserve(n);
   ordered_.reserve(3 * n);
-  std::size_t max_pieces = 1;
-  for (int d = 0; d < shape_.depths(); ++d)
-    max_pieces =
-        std::max<std::size_t>(max_pieces, shape_.depth_start[d + 1] - shape_.depth_start[d]);
+  const std::size_t max_pieces = detail::most_pieces(shape_, 0, shape_.depths());
   piece_dim_.reserve(max_pieces);
   piece_key_.reserve(3 * max_pieces);
   selected_.reserve(max_pieces);
@@ -238,12 +239,8 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   const char* finish_env = std::getenv("VORTEX_TREE_FINISH_POINTS");
   finish_depth_ = block_finish_depth(shape_, finish_env ? std::atoi(finish_env) : kFinishPoints);
   // The selections' histograms, for the pieces of the depths cut by whole-tree passes.
-  std::size_t global_pieces = 1;
-  for (int d = 0; d < finish_depth_; ++d)
-    global_pieces =
-        std::max<std::size_t>(global_pieces, shape_.depth_start[d + 1] - shape_.depth_start[d]);
-  histograms_.reserve(global_pieces * detail::kSelectBins);
-  histogram_count_ = global_pieces * detail::kSelectBins;
+  histogram_count_ = detail::most_pieces(shape_, 0, finish_depth_) * detail::kSelectBins;
+  histograms_.reserve(histogram_count_);
 }
 
 void DeviceTree::build(DevicePoints points, cudaStream_t stream) {

@@ -137,10 +137,6 @@ __global__ void partition_scatter_kernel(DepthCuts c) {
   c.perm_out[to] = c.perm_in[i];
 }
 
-int blocks_for(long long n, int threads) {
-  return static_cast<int>((n + threads - 1) / threads);
-}
-
 }  // namespace
 
 std::size_t partition_scan_bytes(int n) {

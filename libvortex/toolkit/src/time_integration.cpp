@@ -156,13 +156,17 @@ TimeIntegrator::TimeIntegrator(VelocityEvaluator evaluator, TimeIntegratorOption
 }
 
 void check_relaxation(double fraction, double rate, const std::string& fraction_name,
-                      const std::string& rate_name) {
+                      const std::string& rate_name, double dt, const std::string& dt_name) {
   if (!(fraction >= 0 && fraction <= 1))
     throw std::invalid_argument(fraction_name + " must be in [0, 1]");
   if (!(rate >= 0) || !std::isfinite(rate))
     throw std::invalid_argument(rate_name + " must be >= 0");
   if (fraction > 0 && rate > 0)
     throw std::invalid_argument("give " + fraction_name + " or " + rate_name + ", not both");
+  if (dt > 0 && rate * dt > 1)
+    throw std::invalid_argument(rate_name + " " + std::to_string(rate) + " with " + dt_name + " " +
+                                std::to_string(dt) +
+                                " turns the strengths by more than the whole fraction 1 a step");
 }
 
 double relaxation_fraction(const TimeIntegratorOptions& options, double dt) {

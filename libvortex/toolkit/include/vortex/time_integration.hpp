@@ -55,10 +55,13 @@ struct TimeIntegratorOptions {
 };
 
 // Throws std::invalid_argument unless the fraction is in [0, 1], the rate is finite and >= 0, and
-// at most one of them is set; the messages call them `fraction_name` and `rate_name` (the options'
-// names, or a program's flags).
+// at most one of them is set; with a fixed time step dt (> 0), also where rate * dt exceeds 1 (the
+// integrator would cap the fraction at 1: a program that fixes dt reports it instead). The
+// messages call them `fraction_name`, `rate_name` and `dt_name` (the options' names, or a
+// program's flags).
 void check_relaxation(double fraction, double rate, const std::string& fraction_name = "relaxation",
-                      const std::string& rate_name = "relaxation_rate");
+                      const std::string& rate_name = "relaxation_rate", double dt = 0,
+                      const std::string& dt_name = "dt");
 
 // The fraction of a step of length dt that the options relax by (0: none).
 double relaxation_fraction(const TimeIntegratorOptions& options, double dt);
