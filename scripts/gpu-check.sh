@@ -303,6 +303,11 @@ if has vrm; then
       --backend cuda --vrm-backend cuda -o "$work/bench-base" >"$OUT/vrm-bench-base.log" 2>&1
     note "base build, VRM first round on cuda: rc=$? in $((SECONDS - start)) s"
     grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/vrm-bench-base.log" | tee -a "$SUMMARY"
+    # And this build again, so that its runs bracket the base's.
+    "$BUILD/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
+      --backend cuda --vrm-backend cuda -o "$work/bench" >"$OUT/vrm-bench-again.log" 2>&1
+    note "this build again, VRM first round on cuda: rc=$?"
+    grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/vrm-bench-again.log" | tee -a "$SUMMARY"
   fi
 fi
 

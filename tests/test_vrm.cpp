@@ -12,6 +12,7 @@
 #include "support/vrm_wall.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -259,6 +260,45 @@ TEST(VrmDiffusion, WallResultDoesNotDependOnThreadCountOrTheDistanceHook) {
     EXPECT_EQ(one.gz[i], two.gz[i]);
     EXPECT_EQ(one.z[i], tested.z[i]);
     EXPECT_EQ(one.gz[i], tested.gz[i]);
+  }
+}
+
+// The wall hooks' preparation runs once a call, before any of them is asked; its answers then
+// give the same result as hooks ready from the start (and wall_far changes nothing on the host).
+TEST(VrmDiffusion, PrepareWallRunsOnceBeforeTheWallIsAsked) {
+  const ParticleSet start = blob_on_wall();
+  ParticleSet ready = start, prepared = start;
+  vrm_diffuse(ready, 1, 0.125, plane_wall_options(true));
+  VrmOptions vrm = plane_wall_options(true);
+  int prepares = 0;
+  std::atomic<int> early{0};
+  std::size_t prepared_for = 0;
+  double prepared_dt = 0;
+  vrm.prepare_wall = [&](const ParticleSet& p, double dt) {
+    ++prepares;
+    prepared_for = p.size();
+    prepared_dt = dt;
+  };
+  const VrmOptions plain = plane_wall_options(true);
+  vrm.wall_distance = [&](std::size_t i, const std::array<double, 3>& p, double reach) {
+    if (prepares == 0) ++early;
+    return plain.wall_distance(i, p, reach);
+  };
+  vrm.moments = [&](std::size_t i, const std::array<double, 3>& p, double s2, VrmMoments& m) {
+    if (prepares == 0) ++early;
+    return plain.moments(i, p, s2, m);
+  };
+  vrm.wall_far = [](const std::array<double, 3>& p, double) { return p[2] > 3.5; };
+  vrm_diffuse(prepared, 1, 0.125, vrm);
+  EXPECT_EQ(prepares, 1);
+  EXPECT_EQ(early.load(), 0);
+  EXPECT_EQ(prepared_for, start.size());
+  EXPECT_EQ(prepared_dt, 0.125);
+  ASSERT_EQ(ready.size(), prepared.size());
+  for (std::size_t i = 0; i < ready.size(); ++i) {
+    EXPECT_EQ(ready.z[i], prepared.z[i]);
+    EXPECT_EQ(ready.gx[i], prepared.gx[i]);
+    EXPECT_EQ(ready.gz[i], prepared.gz[i]);
   }
 }
 

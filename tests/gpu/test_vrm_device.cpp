@@ -107,6 +107,33 @@ TEST(VrmDevice, NextToAWallEqualsTheHostToRounding) {
   for (double z : r.device.z) EXPECT_GE(z, 0);
 }
 
+// The owners beyond the wall's reach (wall_far) go to the device before the wall is prepared, the
+// others it can take after: the same result as the host's, and as one batch.
+TEST(VrmDevice, OwnersBeyondTheWallFirstEqualTheHost) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  ParticleSet start = jittered_blob(6, 24);
+  for (double& z : start.z) z += 6.6;
+  VrmOptions first = testing::plane_wall_options(true);
+  first.backend = Backend::Cuda;
+  first.wall_far = [](const std::array<double, 3>& p, double) { return p[2] > 3.5; };
+  int prepares = 0;
+  first.prepare_wall = [&](const ParticleSet&, double) { ++prepares; };
+  ParticleSet two_batches = start;
+  VrmWorkspace workspace;
+  const VrmStats ds = vrm_diffuse(two_batches, 1, 0.125, first, workspace);
+  const NextToTheWall r = next_to_the_wall(start);
+  EXPECT_EQ(prepares, 1);
+  EXPECT_GT(ds.device_far, start.size() / 3);
+  EXPECT_EQ(r.ds.device_far, 0u);
+  EXPECT_EQ(ds.device_solved, r.ds.device_solved);
+  expect_same(r.host, two_batches, r.hs, ds);
+  // Again in the same workspace: the batches' storage is reused.
+  ParticleSet again = r.host, host = r.host;
+  const VrmStats ds2 = vrm_diffuse(again, 1, 0.125, first, workspace);
+  const VrmStats hs2 = vrm_diffuse(host, 1, 0.125, testing::plane_wall_options(true));
+  expect_same(host, again, hs2, ds2);
+}
+
 // Particles inside the body (below the wall, without strength) are no one's neighbours: the owners
 // between R/2 and R from the wall, solved on the device, leave them out as the host does.
 TEST(VrmDevice, ParticlesInsideTheBodyAreNoNeighbours) {

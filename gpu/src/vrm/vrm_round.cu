@@ -240,6 +240,12 @@ void download(PinnedBuffer<T>& to, const DeviceBuffer<T>& from, std::size_t n, c
       cudaMemcpyAsync(to.data(), from.data(), n * sizeof(T), cudaMemcpyDeviceToHost, s));
 }
 
+template <class T>
+void copy_back(T* to, const T* from, std::size_t n, cudaStream_t s) {
+  if (n == 0) return;
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(to, from, n * sizeof(T), cudaMemcpyDeviceToHost, s));
+}
+
 }  // namespace
 
 struct VrmRoundKernel::Impl {
@@ -257,21 +263,28 @@ struct VrmRoundKernel::Impl {
   PinnedBuffer<std::int8_t> host_outcome;
   PinnedBuffer<std::int32_t> host_sizes;
   PinnedBuffer<double> host_residual, host_x, host_y, host_z;
-  Event start, uploaded, solved, handed_over;  // the phases' times
-  Event strengths{cudaEventDisableTiming};     // the strengths are on the device
-  Event downloaded{cudaEventBlockingSync};     // waited for without spinning
+  Event load_start, loaded, start, uploaded, solved, handing_over, handed_over;  // phases' times
+  Event strengths{cudaEventDisableTiming};  // the strengths are on the device
+  Event downloaded{cudaEventBlockingSync};  // waited for without spinning
+  // Of the particles loaded: the grid on the device, their count, the owners' room and how many
+  // the batches since hold, R, 1 / h, the free moments.
+  GridView grid{};
+  std::size_t n = 0, capacity = 0, held = 0;
+  double radius = 0, inv_h = 0;
+  Moments moments{};
+  bool loaded_once = false;
 };
 
 VrmRoundKernel::VrmRoundKernel() : impl_(std::make_unique<Impl>()) {}
 VrmRoundKernel::~VrmRoundKernel() = default;
 
-VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
+void VrmRoundKernel::load(const VrmRoundParticles& in) {
   Impl& m = *impl_;
   cudaStream_t s = m.stream.get();
-  const std::size_t count = in.count, n = in.n;
+  const std::size_t n = in.n;
   if (in.grid.size != n)
     throw std::invalid_argument("VRM on the GPU: the grid must hold exactly the given particles");
-  m.start.record(m.stream);
+  m.load_start.record(m.stream);
   // What the solves read first; the strengths, which only the hand-over reads, on a stream of
   // their own, so that their copy runs beside the solves.
   GridView grid = in.grid;
@@ -281,76 +294,39 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   stage(m.ring, m.x, in.x, n, s);
   stage(m.ring, m.y, in.y, n, s);
   stage(m.ring, m.z, in.z, n, s);
-  stage(m.ring, m.owners, in.owners, count, s);
-  if (in.distance != nullptr) stage(m.ring, m.distance, in.distance, n, s);
-  const bool own = in.moment_row != nullptr;
-  if (own) {
-    stage(m.ring, m.moment_row, in.moment_row, count, s);
-    stage(m.ring, m.own_moments, in.own_moments, 10 * in.own_count, s);
-  }
   grid.rows = m.rows.data();
   grid.cells = m.cells.data();
   grid.x = m.sorted_x.reserve(n + 1);
   grid.y = m.sorted_y.reserve(n + 1);
   grid.z = m.sorted_z.reserve(n + 1);
   grid.index = m.sorted_index.data();
-  const int n_owners = static_cast<int>(count), n_points = static_cast<int>(n);
+  const int n_points = static_cast<int>(n);
   if (n > 0) {
     vrm_gather_kernel<<<(n_points + kThreads - 1) / kThreads, kThreads, 0, s>>>(
         n_points, m.sorted_index.data(), m.x.data(), m.y.data(), m.z.data(), m.sorted_x.data(),
         m.sorted_y.data(), m.sorted_z.data());
     VORTEX_CUDA_CHECK_LAUNCH("vrm_gather_kernel");
   }
-  m.outcome.reserve(count + 1);
-  m.sizes.reserve(count + 1);
-  m.residual.reserve(count + 1);
-  m.slot_neighbors.reserve(count * kMax + 1);
-  m.slot_fractions.reserve(count * kMax + 1);
+  // Every batch's owners in one range of these, so that the hand-over reads them all. Reserved
+  // here: a batch's kernels and copies are done before the next batch is given.
+  const std::size_t capacity = in.capacity;
+  m.owners.reserve(capacity + 1);
+  m.outcome.reserve(capacity + 1);
+  m.sizes.reserve(capacity + 1);
+  m.residual.reserve(capacity + 1);
+  m.slot_neighbors.reserve(capacity * kMax + 1);
+  m.slot_fractions.reserve(capacity * kMax + 1);
+  m.saved.reserve(capacity * kSaved + 1);
+  m.queue.reserve(capacity + 1);
+  m.counters.reserve(2);
+  m.host_outcome.reserve(capacity + 1);
+  m.host_sizes.reserve(capacity + 1);
+  m.host_residual.reserve(capacity + 1);
   m.slot_of.reserve(n + 1);
   m.sum_x.reserve(n + 1);
   m.sum_y.reserve(n + 1);
   m.sum_z.reserve(n + 1);
-  Moments moments;
-  for (int k = 0; k < 10; ++k) moments.b[k] = in.moments[k];
-  m.uploaded.record(m.stream);
-  // The solves, then each particle's share of the solved owners' strengths.
-  if (count > 0) {
-    m.saved.reserve(count * kSaved);
-    m.queue.reserve(count);
-    int* counters = m.counters.reserve(2);
-    VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, 2 * sizeof(int), s));
-    const RoundArrays arrays{m.x.data(),
-                             m.y.data(),
-                             m.z.data(),
-                             m.owners.data(),
-                             1.0 / in.spacing,
-                             moments,
-                             own ? m.moment_row.data() : nullptr,
-                             own ? m.own_moments.data() : nullptr,
-                             m.outcome.data(),
-                             m.sizes.data(),
-                             m.residual.data(),
-                             m.slot_neighbors.data(),
-                             m.slot_fractions.data(),
-                             m.saved.data(),
-                             m.queue.data(),
-                             counters,
-                             counters + 1};
-    if (m.resume_blocks == 0) {
-      int per_sm = 0, device = 0, sms = 0;
-      VORTEX_CUDA_CHECK(
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vrm_resume_kernel, kThreads, 0));
-      VORTEX_CUDA_CHECK(cudaGetDevice(&device));
-      VORTEX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      m.resume_blocks = std::max(1, per_sm * sms);
-    }
-    vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
-        grid, arrays, n_owners, in.radius, in.distance ? m.distance.data() : nullptr);
-    VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
-    vrm_resume_kernel<<<m.resume_blocks, kThreads, 0, s>>>(arrays);
-    VORTEX_CUDA_CHECK_LAUNCH("vrm_resume_kernel");
-  }
-  m.solved.record(m.stream);
+  m.loaded.record(m.stream);
   // The strengths' copy (pageable memory: the call returns once they are staged) while the
   // device solves.
   cudaStream_t c = m.copy.get();
@@ -358,10 +334,93 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
   upload(m.gy, in.gy, n, c);
   upload(m.gz, in.gz, n, c);
   m.strengths.record(m.copy);
+  if (m.resume_blocks == 0) {
+    int per_sm = 0, device = 0, sms = 0;
+    VORTEX_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vrm_resume_kernel, kThreads, 0));
+    VORTEX_CUDA_CHECK(cudaGetDevice(&device));
+    VORTEX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    m.resume_blocks = std::max(1, per_sm * sms);
+  }
+  m.grid = grid;
+  m.n = n;
+  m.capacity = capacity;
+  m.held = 0;
+  m.radius = in.radius;
+  m.inv_h = 1.0 / in.spacing;
+  for (int k = 0; k < 10; ++k) m.moments.b[k] = in.moments[k];
+  m.loaded_once = true;
+}
+
+VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
+  Impl& m = *impl_;
+  if (!m.loaded_once) throw std::logic_error("VRM on the GPU: solve before load");
+  if (m.held + in.count > m.capacity)
+    throw std::invalid_argument("VRM on the GPU: the batches hold more owners than loaded for");
+  cudaStream_t s = m.stream.get();
+  const std::size_t first = m.held, count = in.count;
+  m.start.record(m.stream);
+  stage(m.ring, m.owners, in.owners, count, s);  // at its place after the earlier batches'
+  if (in.distance != nullptr) stage(m.ring, m.distance, in.distance, m.n, s);
+  const bool own = in.moment_row != nullptr;
+  if (own) {
+    stage(m.ring, m.moment_row, in.moment_row, count, s);
+    stage(m.ring, m.own_moments, in.own_moments, 10 * in.own_count, s);
+  }
+  m.uploaded.record(m.stream);
+  if (count > 0) {
+    int* counters = m.counters.data();
+    VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, 2 * sizeof(int), s));
+    const RoundArrays arrays{m.x.data(),
+                             m.y.data(),
+                             m.z.data(),
+                             m.owners.data() + first,
+                             m.inv_h,
+                             m.moments,
+                             own ? m.moment_row.data() : nullptr,
+                             own ? m.own_moments.data() : nullptr,
+                             m.outcome.data() + first,
+                             m.sizes.data() + first,
+                             m.residual.data() + first,
+                             m.slot_neighbors.data() + first * kMax,
+                             m.slot_fractions.data() + first * kMax,
+                             m.saved.data(),
+                             m.queue.data(),
+                             counters,
+                             counters + 1};
+    const int n_owners = static_cast<int>(count);
+    vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
+        m.grid, arrays, n_owners, m.radius, in.distance ? m.distance.data() : nullptr);
+    VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
+    vrm_resume_kernel<<<m.resume_blocks, kThreads, 0, s>>>(arrays);
+    VORTEX_CUDA_CHECK_LAUNCH("vrm_resume_kernel");
+  }
+  m.solved.record(m.stream);
+  copy_back(m.host_outcome.data() + first, m.outcome.data() + first, count, s);
+  copy_back(m.host_sizes.data() + first, m.sizes.data() + first, count, s);
+  copy_back(m.host_residual.data() + first, m.residual.data() + first, count, s);
+  m.downloaded.record(m.stream);
+  m.downloaded.synchronize();
+  m.held += count;
+  VrmBatchResult r{m.host_outcome.data() + first, m.host_sizes.data() + first,
+                   m.host_residual.data() + first};
+  r.seconds_upload = m.uploaded.seconds_since(m.start);
+  r.seconds_solve = m.solved.seconds_since(m.uploaded);
+  r.seconds_download = m.downloaded.seconds_since(m.solved);
+  return r;
+}
+
+VrmHandover VrmRoundKernel::hand_over() {
+  Impl& m = *impl_;
+  if (!m.loaded_once) throw std::logic_error("VRM on the GPU: hand-over before load");
+  cudaStream_t s = m.stream.get();
+  const std::size_t n = m.n;
+  const int n_owners = static_cast<int>(m.held), n_points = static_cast<int>(n);
+  m.handing_over.record(m.stream);
   m.stream.wait(m.strengths.get());
   if (n > 0) {
     VORTEX_CUDA_CHECK(cudaMemsetAsync(m.slot_of.data(), 0xFF, n * sizeof(std::int32_t), s));
-    if (count > 0) {
+    if (n_owners > 0) {
       vrm_slot_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
           n_owners, m.owners.data(), m.outcome.data(), m.slot_of.data());
       VORTEX_CUDA_CHECK_LAUNCH("vrm_slot_kernel");
@@ -369,24 +428,20 @@ VrmRoundResult VrmRoundKernel::run(const VrmRoundInput& in) {
     const vrm::SolvedSlots slots{m.slot_of.data(), m.sizes.data(), m.slot_neighbors.data(),
                                  m.slot_fractions.data(), kMax};
     vrm_handover_kernel<<<(n_points + kThreads - 1) / kThreads, kThreads, 0, s>>>(
-        grid, m.x.data(), m.y.data(), m.z.data(), m.gx.data(), m.gy.data(), m.gz.data(), slots,
-        n_points, in.radius, m.sum_x.data(), m.sum_y.data(), m.sum_z.data());
+        m.grid, m.x.data(), m.y.data(), m.z.data(), m.gx.data(), m.gy.data(), m.gz.data(), slots,
+        n_points, m.radius, m.sum_x.data(), m.sum_y.data(), m.sum_z.data());
     VORTEX_CUDA_CHECK_LAUNCH("vrm_handover_kernel");
   }
   m.handed_over.record(m.stream);
-  download(m.host_outcome, m.outcome, count, s);
-  download(m.host_sizes, m.sizes, count, s);
-  download(m.host_residual, m.residual, count, s);
   PinnedBuffer<double>* sums[3] = {&m.host_x, &m.host_y, &m.host_z};
   const DeviceBuffer<double>* summed[3] = {&m.sum_x, &m.sum_y, &m.sum_z};
   for (int k = 0; k < 3; ++k) download(*sums[k], *summed[k], n, s);
   m.downloaded.record(m.stream);
   m.downloaded.synchronize();
-  VrmRoundResult r{m.host_outcome.data(), m.host_sizes.data(), m.host_residual.data(),
-                   m.host_x.data(),       m.host_y.data(),     m.host_z.data()};
-  r.seconds_upload = m.uploaded.seconds_since(m.start);
-  r.seconds_solve = m.solved.seconds_since(m.uploaded);
-  r.seconds_handover = m.handed_over.seconds_since(m.solved);
+  m.held = 0;
+  VrmHandover r{m.host_x.data(), m.host_y.data(), m.host_z.data()};
+  r.seconds_upload = m.loaded.seconds_since(m.load_start);
+  r.seconds_handover = m.handed_over.seconds_since(m.handing_over);
   r.seconds_download = m.downloaded.seconds_since(m.handed_over);
   return r;
 }

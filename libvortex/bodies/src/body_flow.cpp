@@ -81,6 +81,15 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
       return wall_points_[i].distance;
     return wall_.distance_bound(x, reach);
   };
+  // The closest points are found once the VRM has its neighbour search, beside the device's
+  // solves of the owners beyond their reach.
+  options_.vrm.prepare_wall = [this](const ParticleSet& p, double dt) {
+    find_wall_points(p, dt);
+    if (options_.wall_diffusion) wall_images(p, dt);
+  };
+  options_.vrm.wall_far = [this](const std::array<double, 3>& p, double dt) {
+    return !wall_.near({p[0], p[1], p[2]}, wall_reach(dt));
+  };
   if (options_.wall_diffusion)
     options_.vrm.moments = [this](std::size_t i, const std::array<double, 3>&, double,
                                   VrmMoments& m) {
@@ -215,9 +224,12 @@ void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
 // The closest wall point of every particle within reach of the wall's bounding box (of the image
 // moments, of the VRM's wall tests), once: the image moments, the VRM and keep_in_fluid all ask
 // for it, and the VRM moves no particle.
+double BodyFlow::wall_reach(double dt) const {
+  return std::max(image_reach(options_.nu, dt), 2 * vrm_radius(options_.vrm, options_.nu, dt));
+}
+
 void BodyFlow::find_wall_points(const ParticleSet& particles, double dt) {
-  const double reach =
-      std::max(image_reach(options_.nu, dt), 2 * vrm_radius(options_.vrm, options_.nu, dt));
+  const double reach = wall_reach(dt);
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
   wall_points_.resize(particles.size());
 #pragma omp parallel for schedule(dynamic, 256)
@@ -254,10 +266,9 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   if (!options_.wall_diffusion)
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
   const auto vrm_start = Clock::now();
-  find_wall_points(particles, dt);
-  if (options_.wall_diffusion) wall_images(particles, dt);
-  stats.seconds_vrm_wall += since(vrm_start);
+  wall_points_.clear();  // found by the VRM's prepare_wall hook
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm, vrm_workspace_);
+  stats.seconds_vrm_wall += v.seconds_wall;
   stats.inserted += v.inserted;
   stats.vrm = v;
   stats.vrm_max_residual = std::max(stats.vrm_max_residual, v.max_residual);

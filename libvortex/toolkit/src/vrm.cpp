@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <future>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -151,6 +152,38 @@ void reserve_alike(std::vector<ThreadStore>& threads) {
   }
 }
 
+// Owners for the device: their indices (in the grid's order), the row of each one's own moments
+// (or -1; none in a batch without them), the rows (10 values each, units of h); what the device
+// made of each (written by the device's thread).
+struct DeviceBatch {
+  std::vector<std::int32_t> owners, rows;
+  std::vector<double> moments;
+  std::vector<std::int8_t> outcome;
+  std::vector<std::int32_t> size;
+  std::vector<double> residual;
+};
+
+// The device's first round on a thread of its own: its signals to the host (the far batch's
+// outcomes are in; everything is, with the sums: `done`) and the host's to it (the near batch is
+// listed: true, or the host gave up: false). Whatever happens on the host, the thread is let go
+// on and waited for.
+struct DeviceRound {
+  std::promise<void> far_promise;
+  std::promise<bool> near_listed;
+  std::future<void> far_done = far_promise.get_future();
+  std::shared_future<bool> near_ready = near_listed.get_future().share();
+  std::future<void> done;
+  bool far_signalled = false, near_signalled = false;
+  DeviceRound() = default;
+  DeviceRound(const DeviceRound&) = delete;
+  DeviceRound& operator=(const DeviceRound&) = delete;
+  ~DeviceRound() {
+    if (!done.valid()) return;
+    if (!near_signalled) near_listed.set_value(false);
+    done.wait();
+  }
+};
+
 }  // namespace
 
 struct VrmWorkspace::Impl {
@@ -162,8 +195,8 @@ struct VrmWorkspace::Impl {
   std::vector<char> state, weak;
   std::vector<char> custom;         // per owner: the moments hook gave its own moments
   std::vector<char> device_failed;  // per owner: the device found no solution within R
-  std::vector<std::int32_t> device_owners, device_moment_row;
-  std::vector<double> device_moments;  // 10 a row: the owners' own moments (units of h)
+  DeviceBatch far,
+      near;  // the device's first round: the owners beyond the wall's reach, the others
   std::vector<double> device_gx, device_gy, device_gz;  // per particle: what the device handed over
   std::unique_ptr<detail::VrmDevice> device;            // made at the first call that asks for it
   std::vector<double> distance;                         // per particle, the wall_distance hook's
@@ -184,12 +217,15 @@ namespace {
 // free nodes between rounds), then the redistribution of the strengths.
 class VrmStep {
  public:
-  VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double s2, VrmWorkspace::Impl& ws)
+  VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double dt, double s2,
+          VrmWorkspace::Impl& ws)
       : p_(p),
         o_(o),
         ws_(ws),
         h_(o.spacing),
         radius_(radius),
+        dt_(dt),
+        s2_(s2),
         free_(free_space_moments(s2)),
         n0_(p.size()) {
     const int threads = std::max(1, omp_get_max_threads());
@@ -211,12 +247,17 @@ class VrmStep {
     ws_.device_failed.assign(n0_, 0);
     ws_.moved.clear();
     ws_.occupied.clear();
-    if (o.moments) set_targets(s2 * h_ * h_);
     const auto n = static_cast<std::ptrdiff_t>(n0_);
     double max_strength = 0;
-#pragma omp parallel for if (n > 500) reduction(max : max_strength)
-    for (std::ptrdiff_t i = 0; i < n; ++i) max_strength = std::max(max_strength, p.strength(i));
+    std::size_t owners = 0;
+#pragma omp parallel for if (n > 500) reduction(max : max_strength) reduction(+ : owners)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      const double s = p.strength(i);
+      max_strength = std::max(max_strength, s);
+      owners += s != 0;
+    }
     strongest_ = max_strength;
+    owners_ = owners;
     const double weak = o.insert_threshold * max_strength;
 #pragma omp parallel for if (n > 500)
     for (std::ptrdiff_t i = 0; i < n; ++i) {
@@ -225,10 +266,16 @@ class VrmStep {
       ws_.weak[i] = s < weak;
     }
     ws_.distance.clear();
-    if (o.blocked && o.wall_distance) wall_distances(0);
     const auto grid_start = Clock::now();
     ws_.base.rebuild(p_, radius_);
     seconds_grid_ = std::chrono::duration<double>(Clock::now() - grid_start).count();
+  }
+
+  // What the wall hooks need, then their answers: the owners' moments and the wall distances.
+  void prepare_wall() {
+    if (o_.prepare_wall) o_.prepare_wall(p_, dt_);
+    if (o_.moments) set_targets(s2_ * h_ * h_);
+    if (o_.blocked && o_.wall_distance) wall_distances(0);
   }
 
   // The wall distances of the particles from `first` on (exact within the reach of the widest
@@ -272,19 +319,39 @@ class VrmStep {
     };
     stats.seconds_grid = seconds_grid_;
     stats.strongest = strongest_;
-    // The device's first round runs beside the host's first round over the other owners (those
-    // near the wall); the owners the device gives back join the host's round after it.
-    std::future<detail::VrmDeviceResult> device;
-    if (resolve_backend(o_.backend) == Backend::Cuda) device = start_device_round();
+    // The device's first round runs beside the host's work: the owners beyond the wall's reach at
+    // once, beside the wall's preparation; the others it can take once the wall hooks answer,
+    // beside the host's first round over the owners near the wall. The owners it gives back
+    // join the host's round after it.
+    const bool device = resolve_backend(o_.backend) == Backend::Cuda && owners_ > 0;
+    std::optional<DeviceRound> round1;  // (its promises allocate: only with the device)
+    if (device) start_device_round(round1.emplace());
+    stats.device_far = device ? ws_.far.owners.size() : 0;
+    stats.seconds_setup += lap();
+    prepare_wall();
+    stats.seconds_wall = lap();
+    if (device) list_near_owners(*round1);
+    stats.seconds_setup += lap();
     for (int round = 0; round < o_.max_rounds; ++round) {
       stats.rounds = round + 1;
       solve_round(round + 1 == o_.max_rounds, kUnsolved);
-      if (device.valid()) {
+      if (round1 && round1->done.valid()) {
         stats.seconds_host_first = lap();
-        finish_device_round(device, stats);
-        stats.seconds_device = lap();
+        round1->far_done.get();
+        stats.seconds_device += lap();
+        take_device_outcomes(ws_.far, stats);
         solve_round(round + 1 == o_.max_rounds, kReturned);
-        stats.seconds_returned = lap();
+        stats.seconds_returned += lap();
+        round1->done.get();
+        stats.seconds_device += lap();
+        take_device_outcomes(ws_.near, stats);
+        add_sums(last_sums_, !summed_, true);
+        solve_round(round + 1 == o_.max_rounds, kReturned);
+        stats.seconds_returned += lap();
+        stats.seconds_upload = device_seconds_[0];
+        stats.seconds_solve = device_seconds_[1];
+        stats.seconds_handover = device_seconds_[2];
+        stats.seconds_download = device_seconds_[3];
       }
       const auto insert_start = Clock::now();
       const std::size_t added = insert_proposed();
@@ -294,7 +361,7 @@ class VrmStep {
         break;
       if (added == 0 && round + 2 < o_.max_rounds) round = o_.max_rounds - 2;  // to the last round
     }
-    // The host's rounds: all but the wait for the device.
+    // The host's rounds: all but the waits for the device.
     stats.seconds_rounds = lap() + stats.seconds_host_first + stats.seconds_returned;
     reserve_alike(ws_.threads);
     redistribute(stats);
@@ -368,36 +435,65 @@ class VrmStep {
     }
   }
 
-  // The first round's owners whose paths to their neighbours no wall can block on the device (none
-  // within R/2: every path within R is then in a ball free of the wall, blocked() below), with the
-  // moments hook's moments where it gave them; the neighbours inside the body are left out, as
-  // blocked() does. The device hands the strengths of those it solves
-  // over to their neighbours (the sums come back per particle); the owners it leaves (deferred or
-  // without a solution) go to the host's first round.
-  std::future<detail::VrmDeviceResult> start_device_round() {
+  // The device's first round in two batches of owners whose paths to their neighbours no wall can
+  // block: `far`, those wall_far puts beyond the wall (or all, without a wall), listed before the
+  // wall is prepared and solved beside it; `near`, the others none of whose neighbours within R
+  // the wall can cut off (none within R/2 of it: every path within R then lies in a ball free of
+  // the wall, blocked() below), with the moments hook's moments, listed once the wall hooks
+  // answer. The device leaves out the neighbours inside the body, as blocked() does, and hands
+  // the strengths of the owners it solves over to their neighbours (the sums come back per
+  // particle); the owners it leaves (deferred or without a solution) go to the host's first
+  // round.
+  void start_device_round(DeviceRound& round) {
     if (!ws_.device) ws_.device = detail::VrmDevice::create();
-    std::vector<std::int32_t>& owners = ws_.device_owners;
-    std::vector<std::int32_t>& rows = ws_.device_moment_row;
-    std::vector<double>& own = ws_.device_moments;
-    // In the grid's order: neighbouring owners on neighbouring threads walk the same cells. The
-    // order is split in one range per thread; each counts its owners (and their own moments),
-    // then writes them at its offset.
+    const bool wall = static_cast<bool>(o_.blocked);
+    list_device_owners(ws_.far, false, [&](std::int32_t i) {
+      return !wall || (o_.wall_far && o_.wall_far({p_.x[i], p_.y[i], p_.z[i]}, dt_));
+    });
+    device_handed_over_ = true;
+    ws_.device_gx.resize(n0_);  // the first session's sums are written, the others added
+    ws_.device_gy.resize(n0_);
+    ws_.device_gz.resize(n0_);
+    // On a thread of its own: it reads the particles, the grid and the batches' lists, which the
+    // host's work beside it does not change.
+    round.done = std::async(std::launch::async, [this, &round] {
+      try {
+        device_round(round);
+      } catch (...) {
+        if (!round.far_signalled) round.far_promise.set_exception(std::current_exception());
+        throw;
+      }
+    });
+  }
+
+  // The near batch, once the wall hooks answer; the device's thread goes on with it.
+  void list_near_owners(DeviceRound& round) {
+    list_device_owners(ws_.near, true,
+                       [&](std::int32_t i) { return !may_block(i, 0.5 * radius_); });
+    round.near_listed.set_value(true);
+    round.near_signalled = true;
+  }
+
+  // The owners in state kUnsolved that `eligible` takes, in the grid's order (neighbouring owners
+  // on neighbouring threads walk the same cells), marked kOnDevice; with their own moments where
+  // the hook gave them (`own`). The order is split in one range per thread; each counts its owners
+  // (and their moments), then writes them at its offset.
+  template <class Eligible>
+  void list_device_owners(DeviceBatch& batch, bool own, const Eligible& eligible) {
     const GridView grid = ws_.base.view();
     const int ranges = std::max(1, omp_get_max_threads());
     const std::size_t width = (grid.size + ranges - 1) / ranges;
     std::vector<std::size_t> at_owner(ranges + 1, 0), at_row(ranges + 1, 0);
-    const auto eligible = [&](std::int32_t i) {
-      return ws_.state[i] == kUnsolved && !may_block(i, 0.5 * radius_);
-    };
+    const auto take = [&](std::int32_t i) { return ws_.state[i] == kUnsolved && eligible(i); };
 #pragma omp parallel for schedule(static, 1) if (grid.size > 20000)
     for (int range = 0; range < ranges; ++range) {
       const std::size_t lo = range * width, hi = std::min(grid.size, lo + width);
       std::size_t count = 0, custom = 0;
       for (std::size_t at = lo; at < hi; ++at) {
         const std::int32_t i = grid.index[at];
-        if (!eligible(i)) continue;
+        if (!take(i)) continue;
         ++count;
-        custom += ws_.custom[i];
+        custom += own && ws_.custom[i];
       }
       at_owner[range + 1] = count;
       at_row[range + 1] = custom;
@@ -406,91 +502,123 @@ class VrmStep {
       at_owner[range + 1] += at_owner[range];
       at_row[range + 1] += at_row[range];
     }
-    owners.resize(at_owner[ranges]);
-    rows.resize(at_owner[ranges]);
-    own.resize(10 * at_row[ranges]);
+    batch.owners.resize(at_owner[ranges]);
+    batch.rows.resize(own ? at_owner[ranges] : 0);
+    batch.moments.resize(10 * at_row[ranges]);
 #pragma omp parallel for schedule(static, 1) if (grid.size > 20000)
     for (int range = 0; range < ranges; ++range) {
       const std::size_t lo = range * width, hi = std::min(grid.size, lo + width);
       std::size_t t = at_owner[range], row = at_row[range];
       for (std::size_t at = lo; at < hi; ++at) {
         const std::int32_t i = grid.index[at];
-        if (!eligible(i)) continue;
+        if (!take(i)) continue;
         ws_.state[i] = kOnDevice;
-        owners[t] = i;
-        rows[t++] = ws_.custom[i] ? static_cast<std::int32_t>(row) : -1;
-        if (!ws_.custom[i]) continue;
+        if (own) batch.rows[t] = ws_.custom[i] ? static_cast<std::int32_t>(row) : -1;
+        batch.owners[t++] = i;
+        if (!own || !ws_.custom[i]) continue;
         const auto b = detail::moment_target(ws_.target[i]);
-        std::copy(b.begin(), b.end(), own.begin() + 10 * row++);
+        std::copy(b.begin(), b.end(), batch.moments.begin() + 10 * row++);
       }
     }
-    if (owners.empty()) return {};
-    device_handed_over_ = true;
-    ws_.device_gx.resize(n0_);  // the first chunk's sums are written, the others added
-    ws_.device_gy.resize(n0_);
-    ws_.device_gz.resize(n0_);
-    // The first chunk on a thread of its own (it reads the particles and the grid, which the
-    // host's round does not change); the others after it, in finish_device_round.
-    return std::async(std::launch::async, [this] { return device_chunk(0); });
-  }
-
-  // In chunks of owners, so that the device's lists (64 slots an owner) stay bounded (each
-  // chunk's call uploads the grid again: one call up to 4M owners); each particle adds the
-  // chunks' sums in this order.
-  detail::VrmDeviceResult device_chunk(std::size_t begin) {
-    const std::vector<std::int32_t>& owners = ws_.device_owners;
-    const std::vector<double>& own = ws_.device_moments;
-    const std::size_t end = std::min(owners.size(), begin + kDeviceChunk);
-    return ws_.device->solve(
-        ws_.base.view(), p_, owners.data() + begin, end - begin, radius_, h_,
-        detail::moment_target(free_), own.empty() ? nullptr : ws_.device_moment_row.data() + begin,
-        own.data(), own.size() / 10, ws_.distance.empty() ? nullptr : ws_.distance.data());
-  }
-
-  // Waits for the first chunk, takes its outcomes and sums, then runs the other chunks.
-  void finish_device_round(std::future<detail::VrmDeviceResult>& first, VrmStats& stats) {
-    const std::vector<std::int32_t>& owners = ws_.device_owners;
-    for (std::size_t begin = 0; begin < owners.size(); begin += kDeviceChunk) {
-      const detail::VrmDeviceResult r = begin == 0 ? first.get() : device_chunk(begin);
-      const std::size_t count = std::min(owners.size() - begin, kDeviceChunk);
-      take_device_result(owners.data() + begin, count, r, begin == 0, stats);
+    const std::size_t count = batch.owners.size();
+    if (batch.outcome.size() < count) {  // grown only: written by the device's thread
+      batch.outcome.resize(count);
+      batch.size.resize(count);
+      batch.residual.resize(count);
     }
   }
 
-  // The device's outcomes of `count` owners and what it handed over.
-  void take_device_result(const std::int32_t* owners, std::size_t count,
-                          const detail::VrmDeviceResult& r, bool first, VrmStats& stats) {
-    stats.seconds_upload += r.seconds_upload;
-    stats.seconds_solve += r.seconds_solve;
-    stats.seconds_handover += r.seconds_handover;
-    stats.seconds_download += r.seconds_download;
-    for (std::size_t t = 0; t < count; ++t) {
-      stats.device_solved += r.outcome[t] == detail::kDeviceSolved;
-      stats.device_deferred +=
-          r.outcome[t] == detail::kDeviceDeferred || r.outcome[t] == detail::kDeviceCrowded;
-      stats.device_crowded += r.outcome[t] == detail::kDeviceCrowded;
-      stats.device_unsolved += r.outcome[t] == detail::kDeviceNoSolution;
+  // On the device's thread: the particles loaded, the far batch solved, then (once listed) the
+  // near one, and the strengths of every owner solved handed over. In sessions of at most
+  // kDeviceChunk owners, so that the device's lists (64 slots an owner) stay bounded: a full
+  // session is handed over (its sums kept) and the particles loaded again.
+  void device_round(DeviceRound& round) {
+    capacity_ = std::min(owners_, kDeviceChunk);
+    load_device();
+    solve_on_device(ws_.far, nullptr);
+    round.far_signalled = true;
+    round.far_promise.set_value();
+    if (!round.near_ready.get()) return;  // the host gave up
+    solve_on_device(ws_.near, ws_.distance.empty() ? nullptr : ws_.distance.data());
+    last_sums_ = ws_.device->hand_over();
+    add_device_times(last_sums_);
+  }
+
+  void load_device() {
+    ws_.device->load(ws_.base.view(), p_, capacity_, radius_, h_, detail::moment_target(free_));
+    held_ = 0;
+  }
+
+  void add_device_times(const detail::VrmDeviceSums& s) {
+    device_seconds_[0] += s.seconds_upload;
+    device_seconds_[2] += s.seconds_handover;
+    device_seconds_[3] += s.seconds_download;
+  }
+
+  // A batch on the device, in pieces that fit the session; the outcomes copied to the batch.
+  void solve_on_device(DeviceBatch& batch, const double* distance) {
+    const std::size_t count = batch.owners.size();
+    const std::size_t own_count = batch.moments.size() / 10;
+    for (std::size_t begin = 0; begin < count;) {
+      if (held_ == capacity_) {  // the session is full: its sums, then a new one
+        const detail::VrmDeviceSums s = ws_.device->hand_over();
+        add_device_times(s);
+        add_sums(s, !summed_, false);
+        summed_ = true;
+        load_device();
+      }
+      const std::size_t piece = std::min(count - begin, capacity_ - held_);
+      const detail::VrmDeviceBatch r =
+          ws_.device->solve(batch.owners.data() + begin, piece,
+                            batch.rows.empty() ? nullptr : batch.rows.data() + begin,
+                            batch.moments.data(), own_count, distance);
+      std::copy(r.outcome, r.outcome + piece, batch.outcome.begin() + begin);
+      std::copy(r.size, r.size + piece, batch.size.begin() + begin);
+      std::copy(r.residual, r.residual + piece, batch.residual.begin() + begin);
+      device_seconds_[0] += r.seconds_upload;
+      device_seconds_[1] += r.seconds_solve;
+      device_seconds_[3] += r.seconds_download;
+      held_ += piece;
+      begin += piece;
     }
+  }
+
+  // A session's sums, written (`first`) or added: on the device's thread serially (an earlier
+  // session's), on all threads for the last.
+  void add_sums(const detail::VrmDeviceSums& s, bool first, bool parallel) {
     const auto n = static_cast<std::ptrdiff_t>(n0_);
+#pragma omp parallel for schedule(static) if (parallel && n > 20000)
+    for (std::ptrdiff_t j = 0; j < n; ++j) {
+      ws_.device_gx[j] = first ? s.gx[j] : ws_.device_gx[j] + s.gx[j];
+      ws_.device_gy[j] = first ? s.gy[j] : ws_.device_gy[j] + s.gy[j];
+      ws_.device_gz[j] = first ? s.gz[j] : ws_.device_gz[j] + s.gz[j];
+    }
+  }
+
+  // The device's outcomes of a batch: its solved owners recorded, the others given back.
+  void take_device_outcomes(const DeviceBatch& batch, VrmStats& stats) {
+    const std::size_t count = batch.owners.size();
+    for (std::size_t t = 0; t < count; ++t) {
+      const std::int8_t o = batch.outcome[t];
+      stats.device_solved += o == detail::kDeviceSolved;
+      stats.device_deferred += o == detail::kDeviceDeferred || o == detail::kDeviceCrowded;
+      stats.device_crowded += o == detail::kDeviceCrowded;
+      stats.device_unsolved += o == detail::kDeviceNoSolution;
+    }
 #pragma omp parallel if (count > 500)
     {
       ThreadStore& w = ws_.threads[omp_get_thread_num()];
 #pragma omp for schedule(static)
       for (std::ptrdiff_t t = 0; t < static_cast<std::ptrdiff_t>(count); ++t) {
-        const std::int32_t i = owners[t];
-        if (r.outcome[t] == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
-        if (r.outcome[t] != detail::kDeviceSolved) {
+        const std::int32_t i = batch.owners[t];
+        const std::int8_t o = batch.outcome[t];
+        if (o == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
+        if (o != detail::kDeviceSolved) {
           ws_.state[i] = kReturned;
           continue;
         }
-        solved(i, r.residual[t], r.size[t], w);
+        solved(i, batch.residual[t], batch.size[t], w);
         ws_.state[i] = kHandedOver;
-      }
-#pragma omp for schedule(static)
-      for (std::ptrdiff_t j = 0; j < n; ++j) {
-        ws_.device_gx[j] = first ? r.gx[j] : ws_.device_gx[j] + r.gx[j];
-        ws_.device_gy[j] = first ? r.gy[j] : ws_.device_gy[j] + r.gy[j];
-        ws_.device_gz[j] = first ? r.gz[j] : ws_.device_gz[j] + r.gz[j];
       }
     }
   }
@@ -749,13 +877,21 @@ class VrmStep {
   ParticleSet& p_;
   const VrmOptions& o_;
   VrmWorkspace::Impl& ws_;
-  const double h_, radius_;
-  const VrmMoments free_;            // the free-space moments, in units of h
-  const std::size_t n0_;             // particles that own strength this step
-  std::size_t n_added_ = 0;          // particles inserted so far (indices n0_ ...)
-  double seconds_grid_ = 0;          // the set-up's grid build
-  double strongest_ = 0;             // the largest |Gamma| at the start
-  bool device_handed_over_ = false;  // device_gx ... hold the device's sums of this call
+  const double h_, radius_, dt_, s2_;  // s2_: 2 nu dt / h^2
+  const VrmMoments free_;              // the free-space moments, in units of h
+  const std::size_t n0_;               // particles at the start of the step
+  std::size_t owners_ = 0;             // of them, those with strength
+  std::size_t n_added_ = 0;            // particles inserted so far (indices n0_ ...)
+  double seconds_grid_ = 0;            // the set-up's grid build
+  double strongest_ = 0;               // the largest |Gamma| at the start
+  bool device_handed_over_ = false;    // device_gx ... hold the device's sums of this call
+  // The device's thread's: a session's room for owners and how many it holds, whether an earlier
+  // session's sums are in device_gx ..., the last session's sums, and the device's times (uploads,
+  // solves, hand-over, downloads).
+  std::size_t capacity_ = 0, held_ = 0;
+  bool summed_ = false;
+  detail::VrmDeviceSums last_sums_{};
+  double device_seconds_[4] = {};
 };
 
 }  // namespace
@@ -794,7 +930,7 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o,
   const double radius = vrm_radius(o, nu, dt);
   stats.radius = radius;
   if (nu == 0 || dt == 0 || p.size() == 0) return stats;
-  VrmStep step(p, o, radius, 2.0 * nu * dt / (h * h), *workspace.impl_);
+  VrmStep step(p, o, radius, dt, 2.0 * nu * dt / (h * h), *workspace.impl_);
   stats.seconds_setup = std::chrono::duration<double>(Clock::now() - start).count();
   step.run(stats);
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();

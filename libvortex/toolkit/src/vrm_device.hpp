@@ -21,14 +21,20 @@ enum VrmDeviceOutcome : std::int8_t {
   kDeviceCrowded = 3,     // too many neighbours: solve on the host
 };
 
-// Host arrays, valid until the next solve.
-struct VrmDeviceResult {
-  const std::int8_t* outcome;  // per owner
+// Host arrays, valid until the next load.
+struct VrmDeviceBatch {
+  const std::int8_t* outcome;  // per owner of the batch
   const std::int32_t* size;    // per owner: its neighbours (0 unless solved)
   const double* residual;      // per owner
+  // The device's time for the batch's uploads, solves and downloads.
+  double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
+};
+
+// Host arrays, valid until the next load.
+struct VrmDeviceSums {
   const double *gx, *gy, *gz;  // per particle: what the solved owners give it
-  // The device's time for the uploads, the solves, the hand-over, the downloads.
-  double seconds_upload = 0, seconds_solve = 0, seconds_handover = 0, seconds_download = 0;
+  // The device's time for the particles' uploads, the hand-over and its download.
+  double seconds_upload = 0, seconds_handover = 0, seconds_download = 0;
 };
 
 class VrmDevice {
@@ -36,16 +42,19 @@ class VrmDevice {
   // Null in a build without CUDA.
   static std::unique_ptr<VrmDevice> create();
   virtual ~VrmDevice() = default;
-  // The owners' neighbours within `radius` on `grid` (built over the particles of `p`) and their
-  // fractions for the ten `moments` (units of h), or for an owner whose `moment_row` is r >= 0
-  // (when given), for row r of `own_moments` (10 values a row), leaving out the particles whose
-  // `distance` from the wall (when given) is below 0; then what the solved owners' strengths give
-  // each particle by these fractions.
-  virtual VrmDeviceResult solve(const GridView& grid, const ParticleSet& p,
-                                const std::int32_t* owners, std::size_t count, double radius,
-                                double h, const std::array<double, 10>& moments,
-                                const std::int32_t* moment_row, const double* own_moments,
-                                std::size_t own_count, const double* distance) = 0;
+  // The particles of `p` and the grid built over them, for batches of owners that hold at most
+  // `capacity` owners together until the next hand_over; neighbours within `radius`, fractions
+  // for the ten `moments` (units of h) unless a batch gives an owner its own.
+  virtual void load(const GridView& grid, const ParticleSet& p, std::size_t capacity, double radius,
+                    double h, const std::array<double, 10>& moments) = 0;
+  // The owners' neighbours and fractions, for an owner whose `moment_row` is r >= 0 (when given)
+  // for row r of `own_moments` (10 values a row), leaving out the particles whose `distance` from
+  // the wall (when given) is below 0. Returns once the outcomes are on the host.
+  virtual VrmDeviceBatch solve(const std::int32_t* owners, std::size_t count,
+                               const std::int32_t* moment_row, const double* own_moments,
+                               std::size_t own_count, const double* distance) = 0;
+  // What the owners solved since load give each particle by their fractions.
+  virtual VrmDeviceSums hand_over() = 0;
 };
 
 }  // namespace vortex::detail

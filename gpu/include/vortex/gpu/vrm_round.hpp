@@ -5,11 +5,13 @@
 // dual method the host runs too (vortex/kernels/vrm_dual.hpp): the first few Newton iterations in
 // that thread, the rest of the owners still unsolved in a second kernel whose threads each take the
 // next of them as soon as their own is done (a warp no longer waits for its slowest owner's many
-// iterations). The particles' coordinates and strengths are copied once, the strengths beside the
-// solves; the grid's sorted copy of the coordinates is gathered on the device. Owners with more
-// neighbours than kVrmMaxNeighbors come back `crowded`, solves that need a step only the host
-// takes (an eigendecomposition or an LDL^T factorization) `deferred`: the host solves both. The
-// solved owners' lists stay on the device: every particle gathers what they give it
+// iterations). The particles' coordinates and strengths are copied once per call (load), the
+// strengths beside the solves; the grid's sorted copy of the coordinates is gathered on the device.
+// The owners come in batches, each solved as soon as it is given (the host lists the owners near a
+// body only once it knows where the wall is, and meanwhile the device solves those far from it).
+// Owners with more neighbours than kVrmMaxNeighbors come back `crowded`, solves that need a step
+// only the host takes (an eigendecomposition or an LDL^T factorization) `deferred`: the host solves
+// both. The solved owners' lists stay on the device: every particle gathers what they give it
 // (vortex/kernels/vrm_handover.hpp), and only these sums come back.
 
 #include <cstddef>
@@ -29,18 +31,24 @@ enum VrmRoundOutcome : std::int8_t {
   kVrmCrowded = 3,   // more than kVrmMaxNeighbors neighbours
 };
 
-struct VrmRoundInput {
+// The particles of one VRM call, as the device keeps them for its batches of owners.
+struct VrmRoundParticles {
   GridView grid;            // built on the host over exactly the particles below, cells >= radius
   const double *x, *y, *z;  // the particles (host arrays)
   const double *gx, *gy, *gz;  // their strengths
   std::size_t n;
-  const std::int32_t* owners;  // the owners to solve (host array)
+  std::size_t capacity;  // the most owners that the batches until the next hand_over hold together
+  double radius;         // R
+  double spacing;        // h: offsets are taken in units of h
+  double moments[10];    // 1, first moments, second moments, in units of h
+};
+
+// A batch of owners to solve.
+struct VrmRoundBatch {
+  const std::int32_t* owners;  // host array
   std::size_t count;
-  double radius;       // R
-  double spacing;      // h: offsets are taken in units of h
-  double moments[10];  // 1, first moments, second moments, in units of h
-  // Optional, per owner: the row of `own_moments` (10 values each, units of h) that replaces
-  // `moments` for it, or -1.
+  // Optional, per owner: the row of `own_moments` (10 values each, units of h) that replaces the
+  // free moments for it, or -1.
   const std::int32_t* moment_row = nullptr;
   const double* own_moments = nullptr;
   std::size_t own_count = 0;
@@ -49,14 +57,20 @@ struct VrmRoundInput {
   const double* distance = nullptr;
 };
 
-// Host arrays, valid until the next run.
-struct VrmRoundResult {
-  const std::int8_t* outcome;  // per owner
+// Host arrays, valid until the next load.
+struct VrmBatchResult {
+  const std::int8_t* outcome;  // per owner of the batch
   const std::int32_t* size;    // per owner: its neighbours (0 unless solved)
   const double* residual;      // per owner: the moment residual of its solve
+  // The device's time (CUDA events) for the batch's uploads, solves and downloads.
+  double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
+};
+
+// Host arrays, valid until the next load.
+struct VrmHandover {
   const double *gx, *gy, *gz;  // per particle: what the solved owners give it
-  // The device's time (CUDA events) for the uploads, the solves, the hand-over, the downloads.
-  double seconds_upload = 0, seconds_solve = 0, seconds_handover = 0, seconds_download = 0;
+  double seconds_upload = 0;   // the particles' and the grid's uploads (load)
+  double seconds_handover = 0, seconds_download = 0;
 };
 
 class VrmRoundKernel {
@@ -66,7 +80,13 @@ class VrmRoundKernel {
   VrmRoundKernel(const VrmRoundKernel&) = delete;
   VrmRoundKernel& operator=(const VrmRoundKernel&) = delete;
 
-  VrmRoundResult run(const VrmRoundInput& input);
+  // Queues the grid's and the particles' uploads (returns once the host arrays may change).
+  void load(const VrmRoundParticles& particles);
+  // Solves a batch of owners on the loaded particles; returns once their outcomes are on the host.
+  // The batches until the next hand_over hold at most the capacity given to load.
+  VrmBatchResult solve(const VrmRoundBatch& batch);
+  // What every owner solved since load gives each particle.
+  VrmHandover hand_over();
 
  private:
   struct Impl;

@@ -101,11 +101,22 @@ struct VrmOptions {
   std::function<bool(std::size_t i, const std::array<double, 3>& p, double two_nu_dt,
                      VrmMoments& moments)>
       moments;
+  // Optional: what the wall hooks need done before they are asked, for the particles of a call
+  // and its dt (a body finds its particles' closest wall points there). Called once a call, after
+  // the neighbour search is built; with the device, while the device solves the owners that
+  // `wall_far` puts beyond the wall.
+  std::function<void(const ParticleSet& particles, double dt)> prepare_wall;
+  // Optional: true only where a particle at p is beyond the reach of every wall hook in a call
+  // with this dt (wall_distance above 2 R, nothing blocked within 2 R, the moments hook's answer
+  // false), by a cheap test such as the body's bounding box; false where unsure. Asked before
+  // prepare_wall: with the device, such owners go to it at once.
+  std::function<bool(const std::array<double, 3>& p, double dt)> wall_far;
   // Backend::Cuda (or Auto where a device is present): the first round's owners that no wall can
   // block (none within R/2, given the wall_distance hook; with the moments hook's moments) are
   // solved on the GPU by the same dual method (vortex/kernels/vrm_dual.hpp), which also hands
   // their strengths over (vortex/kernels/vrm_handover.hpp); the others, and the later rounds with
-  // their insertions, on the host. The results equal the host's to rounding.
+  // their insertions, on the host. The owners `wall_far` names go first, beside prepare_wall;
+  // the others once the wall hooks can answer. The results equal the host's to rounding.
   Backend backend = Backend::Cpu;
 };
 
@@ -125,23 +136,26 @@ struct VrmStats {
   std::size_t device_deferred = 0;  // owners the GPU left to the host (too many neighbours, ...)
   std::size_t device_unsolved = 0;  // owners the GPU found without a solution within R
   std::size_t device_crowded = 0;   // of the deferred: those with too many neighbours
+  std::size_t device_far = 0;       // owners given to the device before the wall was prepared
   int rounds = 0;
   double strongest = 0;     // the largest |Gamma| of the particles it started from
   double radius = 0;        // the neighbourhood radius R used
   double max_residual = 0;  // largest moment residual of an accepted solve
   double mean_neighbors = 0;
   double seconds = 0;
-  // Of seconds: the set-up (states, wall distances and moments, the grid), the device's first
-  // round (with the hand-over of its owners' strengths), the host's rounds (with the insertions),
-  // the hand-over of the other strengths.
-  double seconds_setup = 0, seconds_device = 0, seconds_rounds = 0, seconds_redistribute = 0;
-  // Of seconds_setup: the grid's build. Of seconds_device: the device's own time (CUDA events) for
-  // the uploads, the solves, the hand-over and the downloads. Of seconds_rounds: the insertions
-  // (the proposed nodes made particles, their wall distances and search).
+  // Of seconds: the set-up (states, the grid), the wall (prepare_wall, the wall distances and
+  // moments asked of the hooks), the waits for the device's first round (with the hand-over of
+  // its owners' strengths), the host's rounds (with the insertions), the hand-over of the other
+  // strengths.
+  double seconds_setup = 0, seconds_wall = 0, seconds_device = 0, seconds_rounds = 0,
+         seconds_redistribute = 0;
+  // Of seconds_setup: the grid's build. The device's own time (CUDA events, beside the host's
+  // work) for the uploads, the solves, the hand-over and the downloads. Of seconds_rounds: the
+  // insertions (the proposed nodes made particles, their wall distances and search).
   double seconds_grid = 0, seconds_upload = 0, seconds_solve = 0, seconds_handover = 0,
          seconds_download = 0, seconds_insert = 0;
   // Of seconds_rounds, with the device: the host's first pass (beside the device's round) and its
-  // pass over the owners the device gave back.
+  // passes over the owners the device gave back.
   double seconds_host_first = 0, seconds_returned = 0;
 };
 

@@ -15,30 +15,26 @@ static_assert(int{kDeviceSolved} == int{gpu::kVrmSolved} &&
 
 class CudaVrm final : public VrmDevice {
  public:
-  VrmDeviceResult solve(const GridView& grid, const ParticleSet& p, const std::int32_t* owners,
-                        std::size_t count, double radius, double h,
-                        const std::array<double, 10>& moments, const std::int32_t* moment_row,
-                        const double* own_moments, std::size_t own_count,
-                        const double* distance) override {
-    gpu::VrmRoundInput in{grid,        p.x.data(),  p.y.data(), p.z.data(), p.gx.data(),
-                          p.gy.data(), p.gz.data(), p.size(),   owners,     count,
-                          radius,      h,           {}};
+  void load(const GridView& grid, const ParticleSet& p, std::size_t capacity, double radius,
+            double h, const std::array<double, 10>& moments) override {
+    gpu::VrmRoundParticles in{grid,        p.x.data(),  p.y.data(),  p.z.data(),
+                              p.gx.data(), p.gy.data(), p.gz.data(), p.size(),
+                              capacity,    radius,      h,           {}};
     for (int k = 0; k < 10; ++k) in.moments[k] = moments[k];
-    in.moment_row = moment_row;
-    in.own_moments = own_moments;
-    in.own_count = own_count;
-    in.distance = distance;
-    const gpu::VrmRoundResult r = kernel_.run(in);
-    return {r.outcome,
-            r.size,
-            r.residual,
-            r.gx,
-            r.gy,
-            r.gz,
-            r.seconds_upload,
-            r.seconds_solve,
-            r.seconds_handover,
-            r.seconds_download};
+    kernel_.load(in);
+  }
+
+  VrmDeviceBatch solve(const std::int32_t* owners, std::size_t count,
+                       const std::int32_t* moment_row, const double* own_moments,
+                       std::size_t own_count, const double* distance) override {
+    const gpu::VrmBatchResult r =
+        kernel_.solve({owners, count, moment_row, own_moments, own_count, distance});
+    return {r.outcome, r.size, r.residual, r.seconds_upload, r.seconds_solve, r.seconds_download};
+  }
+
+  VrmDeviceSums hand_over() override {
+    const gpu::VrmHandover r = kernel_.hand_over();
+    return {r.gx, r.gy, r.gz, r.seconds_upload, r.seconds_handover, r.seconds_download};
   }
 
  private:

@@ -80,7 +80,7 @@ struct BodyStepStats {
   double seconds_bem_wall = 0;  // of seconds_bem: the exact near-wall part of the right-hand sides
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
-  double seconds_vrm_wall = 0;  // of seconds_vrm: the wall's closest points and image moments
+  double seconds_vrm_wall = 0;  // of seconds_vrm: the wall (VrmStats::seconds_wall)
   VrmStats vrm;                 // the last diffusion sub-step's VRM (counts, phase times)
   // The last particle control's strength threshold of removal (its relative threshold times the
   // largest strength, or higher to keep within max_particles).
@@ -149,6 +149,9 @@ class BodyFlow {
   // The strongest particle after the convection stage and its growth (strength_before_ holds the
   // strengths before it).
   void record_growth(const ParticleSet& particles, BodyStepStats& stats) const;
+  // How far from the wall a diffusion sub-step of length dt looks: the image moments' reach and
+  // the VRM's wall tests' (2 R).
+  double wall_reach(double dt) const;
   void find_wall_points(const ParticleSet& particles, double dt);
   void wall_images(const ParticleSet& particles, double dt);
   void record(const BemStats& s, BodyStepStats& stats);
