@@ -360,7 +360,9 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
   cudaStream_t s = m.stream.get();
   const std::size_t first = m.held, count = in.count;
   m.start.record(m.stream);
-  stage(m.ring, m.owners, in.owners, count, s);  // at its place after the earlier batches'
+  if (count > 0)  // at its place after the earlier batches'
+    m.ring.upload(m.owners.data() + first, in.owners, count * sizeof(std::int32_t), s,
+                  kCopyThreads);
   if (in.distance != nullptr) stage(m.ring, m.distance, in.distance, m.n, s);
   const bool own = in.moment_row != nullptr;
   if (own) {
