@@ -118,11 +118,13 @@ TEST(Wall, BlockedMatchesTheInsideTestsOfEndAndMidpoint) {
   int blocked = 0;
   for (int start = 0; start < 60; ++start) {
     const Vec3 p{0.6 * u(rng), 0.6 * u(rng), 0.12 * u(rng)};
+    const WallPoint known = wall.closest(p);  // given, it stands in for the search of p
     for (int k = 0; k < 40; ++k) {
       const double length = 0.01 + 0.2 * (k % 7) / 6;  // up and down again
       const Vec3 q = p + length * normalized(Vec3{u(rng), u(rng), u(rng)});
       const bool expected = wall.inside(q) || wall.inside(0.5 * (p + q));
       EXPECT_EQ(wall.blocked(p, q), expected) << start << " " << k;
+      EXPECT_EQ(wall.blocked(p, q, &known), expected) << start << " " << k;
       blocked += expected;
     }
   }
@@ -201,7 +203,7 @@ TEST(WallVrm, NoNeighbourOrInsertedParticleAcrossTheBody) {
   for (std::size_t i = 0; i < p.size(); ++i) before += Vec3{p.gx[i], p.gy[i], p.gz[i]};
   VrmOptions o;
   o.spacing = h;
-  o.blocked = [&](const std::array<double, 3>& a, const std::array<double, 3>& b) {
+  o.blocked = [&](std::size_t, const std::array<double, 3>& a, const std::array<double, 3>& b) {
     return wall.blocked({a[0], a[1], a[2]}, {b[0], b[1], b[2]});
   };
   const VrmStats st = vrm_diffuse(p, 1e-3, 0.2, o);

@@ -91,7 +91,7 @@ TEST(WallDiffusion, StokesFirstProblem) {
   const double h = 1, wall = -0.5 * h, s2 = h * h / 8, nu = 1, tau = s2 / (2 * nu);
   VrmOptions o;
   o.spacing = h;
-  o.blocked = [&](const std::array<double, 3>&, const std::array<double, 3>& q) {
+  o.blocked = [&](std::size_t, const std::array<double, 3>&, const std::array<double, 3>& q) {
     return q[1] < wall;
   };
   o.moments = [&](std::size_t, const std::array<double, 3>& x, double two_nu_dt, VrmMoments& m) {

@@ -13,7 +13,7 @@ namespace vortex::testing {
 inline VrmOptions plane_wall_options(bool with_distance) {
   VrmOptions vrm;
   vrm.spacing = 1;
-  vrm.blocked = [](const std::array<double, 3>& p, const std::array<double, 3>& q) {
+  vrm.blocked = [](std::size_t, const std::array<double, 3>& p, const std::array<double, 3>& q) {
     return q[2] < 0 || p[2] + q[2] < 0;
   };
   if (with_distance)

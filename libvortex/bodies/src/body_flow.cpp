@@ -67,9 +67,13 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   if (options_.control.spacing == 0) options_.control.spacing = h;
   if (options_.sheet_core == 0) options_.sheet_core = h;
   if (options_.wall_core == 0) options_.wall_core = h / 2;
-  const WallQueries* wall = &wall_;
-  options_.vrm.blocked = [wall](const std::array<double, 3>& p, const std::array<double, 3>& q) {
-    return wall->blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
+  // The owner's closest point, found at the start of the sub-step (prepare_wall), serves its
+  // paths.
+  options_.vrm.blocked = [this](std::size_t i, const std::array<double, 3>& p,
+                                const std::array<double, 3>& q) {
+    const WallPoint* known =
+        i < wall_points_.size() && wall_points_[i].panel >= 0 ? &wall_points_[i] : nullptr;
+    return wall_.blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]}, known);
   };
   // The closest points found at the start of the sub-step serve the particles of that start.
   options_.vrm.wall_distance = [this](std::size_t i, const std::array<double, 3>& p, double reach) {

@@ -150,7 +150,7 @@ WallPoint WallQueries::closest_among(const Vec3& x, const std::vector<int>& cand
   return best;
 }
 
-bool WallQueries::blocked(const Vec3& p, const Vec3& q) const {
+bool WallQueries::blocked(const Vec3& p, const Vec3& q, const WallPoint* known) const {
   const bool off_box = std::max(p.x, q.x) < lo_.x || std::min(p.x, q.x) > hi_.x ||
                        std::max(p.y, q.y) < lo_.y || std::min(p.y, q.y) > hi_.y ||
                        std::max(p.z, q.z) < lo_.z || std::min(p.z, q.z) > hi_.z;
@@ -165,7 +165,7 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q) const {
   const bool same_p =
       around.wall == id_ && around.p.x == p.x && around.p.y == p.y && around.p.z == p.z;
   if (!same_p) {
-    const WallPoint w = closest(p);
+    const WallPoint w = known != nullptr ? *known : closest(p);
     around.closest = w.point;
     around.normal = w.normal;
     around.wall = id_;

@@ -645,7 +645,7 @@ class VrmStep {
         return false;
       }
     }
-    return o_.blocked(p, q);
+    return o_.blocked(static_cast<std::size_t>(i), p, q);
   }
 
   // Owner i's `count` neighbours and fractions to the storage of its block.

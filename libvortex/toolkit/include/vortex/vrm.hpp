@@ -83,13 +83,16 @@ struct VrmOptions {
   bool signed_fallback = false;
   double core_radius = 0;  // sigma of inserted particles; 0: that of the particle that asked
   int max_rounds = 4;      // insert-and-solve rounds per step
-  // Optional wall: true when the straight path from particle p to point q leaves the fluid. Such
-  // neighbours take no share of p's strength and no particle is inserted at such q.
-  std::function<bool(const std::array<double, 3>& p, const std::array<double, 3>& q)> blocked;
+  // Optional wall: true when the straight path from particle i, at p, to point q leaves the fluid
+  // (i as for wall_distance below). Such neighbours take no share of p's strength and no particle
+  // is inserted at such q.
+  std::function<bool(std::size_t i, const std::array<double, 3>& p,
+                     const std::array<double, 3>& q)>
+      blocked;
   // Optional, with `blocked`: the wall's signed distance at particle i, at p (negative inside the
   // body), where p is within `reach` of the wall, a positive lower bound of it elsewhere. i is the
   // particle's index at the call (particles inserted during the step follow those of its start).
-  // blocked(p, q) must be true when q's distance is negative, and false when |q - p| / 2 is less
+  // blocked(i, p, q) must be true when q's distance is negative, and false when |q - p| / 2 is less
   // than p's or q's (the path and its midpoint then lie in a ball free of the wall): such
   // neighbours are not tested one by one. Called from several threads.
   std::function<double(std::size_t i, const std::array<double, 3>& p, double reach)> wall_distance;

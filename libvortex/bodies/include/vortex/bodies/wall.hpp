@@ -58,8 +58,9 @@ class WallQueries {
   }
   // Whether the straight segment from p to q leaves the fluid (q inside the body, or its
   // midpoint inside: a thin body between them). Segments off the body's bounding box are
-  // answered without a search; many segments from one p share a search (per thread).
-  bool blocked(const Vec3& p, const Vec3& q) const;
+  // answered without a search; many segments from one p share a search (per thread). `known`:
+  // p's closest point, where already found (closest(p) to the bit).
+  bool blocked(const Vec3& p, const Vec3& q, const WallPoint* known = nullptr) const;
   // The signed distance from x to the wall (negative inside) where x lies within `reach` of the
   // bounding box; elsewhere the distance to the box along an axis, a positive lower bound of it.
   double distance_bound(const Vec3& x, double reach) const;
