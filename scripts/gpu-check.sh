@@ -336,6 +336,17 @@ if has discoid; then
     note "discoid last-step diffusion: rc=$? in $((SECONDS - start)) s"
     grep -E "^repeat|VRM phases|of them:|diffusion sub-step" "$OUT/discoid-bench-diffusion.log" |
       tee -a "$SUMMARY"
+    if [ -x build-base/vortex-body ]; then
+      # The same sub-step with the other commit's build (BASE_SRC, BASE_TARGETS=vortex-body), then
+      # this build's again, so that its runs bracket the base's.
+      for b in build-base "$BUILD"; do
+        "$b/vortex-body" --case data/discoid.json --restart "$last" --bench-diffusion 3 \
+          -o "$run/bench-diffusion-$(basename "$b")" >"$OUT/discoid-bench-diffusion-$(basename "$b").log" 2>&1
+        note "discoid last-step diffusion, $b: rc=$?"
+        grep -E "^repeat|VRM phases|of them:|diffusion sub-step" \
+          "$OUT/discoid-bench-diffusion-$(basename "$b").log" | tee -a "$SUMMARY"
+      done
+    fi
   fi
   cp "$run/diagnostics.csv" "$OUT/discoid.csv" 2>/dev/null
   (cd "$run" && tar czf "$OUT/discoid-projections.tgz" projection-*.dat bench-velocity-*.txt \

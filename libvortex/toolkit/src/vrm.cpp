@@ -202,6 +202,9 @@ struct VrmWorkspace::Impl {
   std::vector<double> distance;                         // per particle, the wall_distance hook's
   std::vector<VrmMoments> target;
   std::vector<std::size_t> moved;
+  std::vector<std::int32_t> listed;  // the owners with host lists, ascending (the hand-over's)
+  std::vector<std::vector<std::int32_t>> listed_parts;  // per thread's range of owners
+  std::vector<std::vector<std::size_t>> moved_parts;
   std::vector<double> gx, gy, gz, mx, my, mz;
   NodeSet occupied;
 };
@@ -790,40 +793,28 @@ class VrmStep {
       gy[j] = from ? ws_.device_gy[j] : 0.0;
       gz[j] = from ? ws_.device_gz[j] : 0.0;
     }
-    for (std::size_t i = 0; i < n0_; ++i) {
-      const char state = ws_.state[i];
-      if (state == kSolved || state == kHandedOver) {
-        ++stats.diffused;
-      } else if (state == kSigned) {
-        ++stats.signed_fallback;
-      } else if (state == kKept && ws_.custom[i] && drifts(ws_.target[i])) {
-        // Its strength to a new particle at the drifted position (appended below).
-        ws_.state[i] = kMoved;
-        ws_.moved.push_back(i);
-        ++stats.kept;
-        ++stats.moved;
-        if (!ws_.weak[i]) ++stats.unresolved;
-      } else if (state != kEmpty) {
-        ++stats.kept;
-        if (!ws_.weak[i]) ++stats.unresolved;
-      }
-    }
+    tally_owners(stats);
+    // Every receiver sums in ascending owner order: the owners with host lists (ascending) merged
+    // with those of its range that keep their strength.
+    const std::vector<std::int32_t>& listed = ws_.listed;
     const int ranges = std::max(1, omp_get_max_threads());
     const std::size_t width = (n + ranges - 1) / ranges;
 #pragma omp parallel for schedule(static, 1) if (n0_ > 500)
     for (int range = 0; range < ranges; ++range) {
       const std::size_t lo = range * width, hi = std::min(n, lo + width);
-      for (std::size_t i = 0; i < n0_ && lo < hi; ++i) {
-        const char state = ws_.state[i];
-        if (state == kMoved || state == kHandedOver) continue;
-        if (state != kSolved && state != kSigned) {
-          if (i >= lo && i < hi) {
-            gx[i] += p_.gx[i];
-            gy[i] += p_.gy[i];
-            gz[i] += p_.gz[i];
-          }
-          continue;
+      if (lo >= hi) continue;
+      const std::size_t own_end = std::min(hi, n0_);
+      std::size_t own = lo;
+      for (std::size_t a = 0;; ++a) {
+        const std::size_t next = a < listed.size() ? static_cast<std::size_t>(listed[a]) : n0_;
+        for (; own < own_end && own < next; ++own) {
+          if (!keeps(ws_.state[own])) continue;
+          gx[own] += p_.gx[own];
+          gy[own] += p_.gy[own];
+          gz[own] += p_.gz[own];
         }
+        if (a == listed.size()) break;
+        const std::size_t i = next;
         const double sx = p_.gx[i], sy = p_.gy[i], sz = p_.gz[i];
         const Span& s = ws_.lists[i];
         const int* nbr = ws_.blocks[i / kBlock].neighbors.data() + s.offset;
@@ -857,6 +848,65 @@ class VrmStep {
       p_.push_back(p_.x[i] + m.first[0] * h_, p_.y[i] + m.first[1] * h_, p_.z[i] + m.first[2] * h_,
                    ws_.mx[k], ws_.my[k], ws_.mz[k], p_.sigma[i]);
     }
+  }
+
+  // An owner that keeps its strength (the kept, the empty): neither handed over nor moved.
+  static bool keeps(char state) {
+    return state != kMoved && state != kHandedOver && state != kSolved && state != kSigned;
+  }
+
+  // The owners' outcomes counted; the kept ones that drift marked kMoved (ws_.moved, ascending);
+  // the owners with host lists gathered (ws_.listed, ascending). In one range of owners per
+  // thread, joined in order.
+  void tally_owners(VrmStats& stats) {
+    const int ranges = std::max(1, omp_get_max_threads());
+    if (static_cast<int>(ws_.listed_parts.size()) < ranges) {
+      ws_.listed_parts.resize(ranges);
+      ws_.moved_parts.resize(ranges);
+    }
+    const std::size_t width = (n0_ + ranges - 1) / ranges;
+    std::size_t diffused = 0, signed_fallback = 0, kept = 0, moved = 0, unresolved = 0;
+#pragma omp parallel for schedule(static, 1) if (n0_ > 20000) \
+    reduction(+ : diffused, signed_fallback, kept, moved, unresolved)
+    for (int range = 0; range < ranges; ++range) {
+      std::vector<std::int32_t>& listed = ws_.listed_parts[range];
+      std::vector<std::size_t>& drifted = ws_.moved_parts[range];
+      listed.clear();
+      drifted.clear();
+      const std::size_t lo = range * width, hi = std::min(n0_, lo + width);
+      for (std::size_t i = lo; i < hi; ++i) {
+        const char state = ws_.state[i];
+        if (state == kSolved || state == kHandedOver) {
+          ++diffused;
+          if (state == kSolved) listed.push_back(static_cast<std::int32_t>(i));
+        } else if (state == kSigned) {
+          ++signed_fallback;
+          listed.push_back(static_cast<std::int32_t>(i));
+        } else if (state == kKept && ws_.custom[i] && drifts(ws_.target[i])) {
+          // Its strength to a new particle at the drifted position (appended below).
+          ws_.state[i] = kMoved;
+          drifted.push_back(i);
+          ++kept;
+          ++moved;
+          unresolved += !ws_.weak[i];
+        } else if (state != kEmpty) {
+          ++kept;
+          unresolved += !ws_.weak[i];
+        }
+      }
+    }
+    ws_.listed.clear();
+    for (int range = 0; range < ranges; ++range) {
+      ws_.listed.insert(ws_.listed.end(), ws_.listed_parts[range].begin(),
+                        ws_.listed_parts[range].end());
+      ws_.moved.insert(ws_.moved.end(), ws_.moved_parts[range].begin(),
+                       ws_.moved_parts[range].end());
+    }
+    stats.diffused += diffused;
+    stats.signed_fallback += signed_fallback;
+    stats.kept += kept;
+    stats.moved += moved;
+    stats.unresolved += unresolved;
   }
 
   static bool drifts(const VrmMoments& m) {

@@ -86,8 +86,7 @@ struct VrmOptions {
   // Optional wall: true when the straight path from particle i, at p, to point q leaves the fluid
   // (i as for wall_distance below). Such neighbours take no share of p's strength and no particle
   // is inserted at such q.
-  std::function<bool(std::size_t i, const std::array<double, 3>& p,
-                     const std::array<double, 3>& q)>
+  std::function<bool(std::size_t i, const std::array<double, 3>& p, const std::array<double, 3>& q)>
       blocked;
   // Optional, with `blocked`: the wall's signed distance at particle i, at p (negative inside the
   // body), where p is within `reach` of the wall, a positive lower bound of it elsewhere. i is the
