@@ -36,7 +36,7 @@ std::uint64_t node_key(long i, long j, long k) {
 // kMoved: kept, and handed to a new particle at the drifted position.
 // kHandedOver: solved on the device, which also handed its strength to its neighbours.
 // kOnDevice: given to the device's round, which is running; kReturned: the device gave it back
-// unsolved, for the host's first round.
+// unsolved, for the host's first round; kListed: being listed for the device.
 enum State : char {
   kUnsolved,
   kSolved,
@@ -46,7 +46,8 @@ enum State : char {
   kMoved,
   kHandedOver,
   kOnDevice,
-  kReturned
+  kReturned,
+  kListed
 };
 
 // The lattice nodes taken this step: an open-addressing set that keeps its table when cleared.
@@ -348,7 +349,7 @@ class VrmStep {
         round1->done.get();
         stats.seconds_device += lap();
         take_device_outcomes(ws_.near, stats);
-        add_sums(last_sums_, !summed_, true);
+        take_device_sums();
         solve_round(round + 1 == o_.max_rounds, kReturned);
         stats.seconds_returned += lap();
         stats.seconds_upload = device_seconds_[0];
@@ -454,9 +455,6 @@ class VrmStep {
       return !wall || (o_.wall_far && o_.wall_far({p_.x[i], p_.y[i], p_.z[i]}, dt_));
     });
     device_handed_over_ = true;
-    ws_.device_gx.resize(n0_);  // the first session's sums are written, the others added
-    ws_.device_gy.resize(n0_);
-    ws_.device_gz.resize(n0_);
     // On a thread of its own: it reads the particles, the grid and the batches' lists, which the
     // host's work beside it does not change.
     round.done = std::async(std::launch::async, [this, &round] {
@@ -479,15 +477,21 @@ class VrmStep {
 
   // The owners in state kUnsolved that `eligible` takes, in the grid's order (neighbouring owners
   // on neighbouring threads walk the same cells), marked kOnDevice; with their own moments where
-  // the hook gave them (`own`). The order is split in one range per thread; each counts its owners
-  // (and their moments), then writes them at its offset.
+  // the hook gave them (`own`). They are picked in the particles' order (eligible() reads the
+  // particles where they lie), then listed in the grid's: the order is split in one range per
+  // thread; each counts its owners (and their moments), then writes them at its offset.
   template <class Eligible>
   void list_device_owners(DeviceBatch& batch, bool own, const Eligible& eligible) {
+    const auto n = static_cast<std::ptrdiff_t>(n0_);
+#pragma omp parallel for schedule(static) if (n > 20000)
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      if (ws_.state[i] == kUnsolved && eligible(static_cast<std::int32_t>(i)))
+        ws_.state[i] = kListed;
     const GridView grid = ws_.base.view();
     const int ranges = std::max(1, omp_get_max_threads());
     const std::size_t width = (grid.size + ranges - 1) / ranges;
     std::vector<std::size_t> at_owner(ranges + 1, 0), at_row(ranges + 1, 0);
-    const auto take = [&](std::int32_t i) { return ws_.state[i] == kUnsolved && eligible(i); };
+    const auto take = [&](std::int32_t i) { return ws_.state[i] == kListed; };
 #pragma omp parallel for schedule(static, 1) if (grid.size > 20000)
     for (int range = 0; range < ranges; ++range) {
       const std::size_t lo = range * width, hi = std::min(grid.size, lo + width);
@@ -566,6 +570,11 @@ class VrmStep {
       if (held_ == capacity_) {  // the session is full: its sums, then a new one
         const detail::VrmDeviceSums s = ws_.device->hand_over();
         add_device_times(s);
+        if (!summed_) {
+          ws_.device_gx.resize(n0_);
+          ws_.device_gy.resize(n0_);
+          ws_.device_gz.resize(n0_);
+        }
         add_sums(s, !summed_, false);
         summed_ = true;
         load_device();
@@ -586,6 +595,16 @@ class VrmStep {
     }
   }
 
+  // What the device handed over: the last session's sums where they are all (read where they
+  // lie, in the device's pinned buffers), else added to the earlier sessions'.
+  void take_device_sums() {
+    if (summed_) add_sums(last_sums_, false, true);
+    const detail::VrmDeviceSums& s = last_sums_;
+    device_sum_[0] = summed_ ? ws_.device_gx.data() : s.gx;
+    device_sum_[1] = summed_ ? ws_.device_gy.data() : s.gy;
+    device_sum_[2] = summed_ ? ws_.device_gz.data() : s.gz;
+  }
+
   // A session's sums, written (`first`) or added: on the device's thread serially (an earlier
   // session's), on all threads for the last.
   void add_sums(const detail::VrmDeviceSums& s, bool first, bool parallel) {
@@ -601,20 +620,18 @@ class VrmStep {
   // The device's outcomes of a batch: its solved owners recorded, the others given back.
   void take_device_outcomes(const DeviceBatch& batch, VrmStats& stats) {
     const std::size_t count = batch.owners.size();
-    for (std::size_t t = 0; t < count; ++t) {
-      const std::int8_t o = batch.outcome[t];
-      stats.device_solved += o == detail::kDeviceSolved;
-      stats.device_deferred += o == detail::kDeviceDeferred || o == detail::kDeviceCrowded;
-      stats.device_crowded += o == detail::kDeviceCrowded;
-      stats.device_unsolved += o == detail::kDeviceNoSolution;
-    }
-#pragma omp parallel if (count > 500)
+    std::size_t solved_count = 0, deferred = 0, crowded = 0, unsolved = 0;
+#pragma omp parallel if (count > 500) reduction(+ : solved_count, deferred, crowded, unsolved)
     {
       ThreadStore& w = ws_.threads[omp_get_thread_num()];
 #pragma omp for schedule(static)
       for (std::ptrdiff_t t = 0; t < static_cast<std::ptrdiff_t>(count); ++t) {
         const std::int32_t i = batch.owners[t];
         const std::int8_t o = batch.outcome[t];
+        solved_count += o == detail::kDeviceSolved;
+        deferred += o == detail::kDeviceDeferred || o == detail::kDeviceCrowded;
+        crowded += o == detail::kDeviceCrowded;
+        unsolved += o == detail::kDeviceNoSolution;
         if (o == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
         if (o != detail::kDeviceSolved) {
           ws_.state[i] = kReturned;
@@ -624,6 +641,10 @@ class VrmStep {
         ws_.state[i] = kHandedOver;
       }
     }
+    stats.device_solved += solved_count;
+    stats.device_deferred += deferred;
+    stats.device_crowded += crowded;
+    stats.device_unsolved += unsolved;
   }
 
   // Whether the wall may block a path from particle i to a point within r: not when i is farther
@@ -789,9 +810,9 @@ class VrmStep {
 #pragma omp parallel for if (n > 20000)
     for (std::ptrdiff_t j = 0; j < static_cast<std::ptrdiff_t>(n); ++j) {
       const bool from = device && static_cast<std::size_t>(j) < n0_;
-      gx[j] = from ? ws_.device_gx[j] : 0.0;
-      gy[j] = from ? ws_.device_gy[j] : 0.0;
-      gz[j] = from ? ws_.device_gz[j] : 0.0;
+      gx[j] = from ? device_sum_[0][j] : 0.0;
+      gy[j] = from ? device_sum_[1][j] : 0.0;
+      gz[j] = from ? device_sum_[2][j] : 0.0;
     }
     tally_owners(stats);
     // Every receiver sums in ascending owner order: the owners with host lists (ascending) merged
@@ -934,7 +955,8 @@ class VrmStep {
   std::size_t n_added_ = 0;            // particles inserted so far (indices n0_ ...)
   double seconds_grid_ = 0;            // the set-up's grid build
   double strongest_ = 0;               // the largest |Gamma| at the start
-  bool device_handed_over_ = false;    // device_gx ... hold the device's sums of this call
+  bool device_handed_over_ = false;    // device_sum_ holds the device's sums of this call
+  const double* device_sum_[3] = {};   // per particle, what the device handed over
   // The device's thread's: a session's room for owners and how many it holds, whether an earlier
   // session's sums are in device_gx ..., the last session's sums, and the device's times (uploads,
   // solves, hand-over, downloads).
