@@ -89,6 +89,7 @@ TEST(VrmDevice, FreeSpaceEqualsTheHostToRounding) {
   EXPECT_EQ(hs.device_solved, 0u);
   EXPECT_GT(ds.device_solved, start.size() * 3 / 5);  // 66 %: the blob's edge needs insertions
   EXPECT_GT(ds.inserted, 0u);
+  EXPECT_GE(ds.device_later, 5u);  // the later rounds' owners too: the lone particles at least
   expect_same(a, b, hs, ds);
   // Again in the same workspace, from the result: the device's buffers are reused.
   const VrmStats hs2 = vrm_diffuse(a, 1, 0.125, host);

@@ -33,6 +33,8 @@ struct Moments {
 // The arrays both kernels read and write.
 struct RoundArrays {
   const double *x, *y, *z;         // the particles, in their own order
+  const double *ax, *ay, *az;      // the particles added since load (indices n0 on)
+  std::int32_t n0;                 // the particles loaded
   const std::int32_t* owners;      // the owners to solve
   double inv_h;                    // 1 / h: offsets are taken in units of h
   Moments moments;                 // the free-space moments
@@ -63,9 +65,10 @@ __device__ int owner_offsets(const RoundArrays& a, std::int32_t i, const std::in
   for (int k = 0; k < m; ++k) {
     const std::int32_t j = nb[k];
     if (j == i) self = k;
-    d[3 * k] = (a.x[j] - xi) * a.inv_h;
-    d[3 * k + 1] = (a.y[j] - yi) * a.inv_h;
-    d[3 * k + 2] = (a.z[j] - zi) * a.inv_h;
+    const bool added = j >= a.n0;
+    d[3 * k] = ((added ? a.ax[j - a.n0] : a.x[j]) - xi) * a.inv_h;
+    d[3 * k + 1] = ((added ? a.ay[j - a.n0] : a.y[j]) - yi) * a.inv_h;
+    d[3 * k + 2] = ((added ? a.az[j - a.n0] : a.z[j]) - zi) * a.inv_h;
   }
   return self;
 }
@@ -90,11 +93,11 @@ __device__ void finish_owner(const RoundArrays& a, int t, int m, int self, doubl
   for (int k = 0; k < m; ++k) out_f[k] = f[k];
 }
 
-// One thread per owner: its neighbours within R, ascending (kept in its slots); their offsets in
-// units of h; the shared dual solve's start and its first iterations. An owner not done by then
-// is saved and queued for vrm_resume_kernel.
-__global__ void vrm_round_kernel(GridView grid, RoundArrays a, int count, double radius,
-                                 const double* __restrict__ distance) {
+// One thread per owner: its neighbours within R, ascending (kept in its slots: those loaded, then
+// those added since, of higher index); their offsets in units of h; the shared dual solve's start
+// and its first iterations. An owner not done by then is saved and queued for vrm_resume_kernel.
+__global__ void vrm_round_kernel(GridView grid, GridView added, RoundArrays a, int count,
+                                 double radius, const double* __restrict__ distance) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= count) return;
   const std::int32_t i = a.owners[t];
@@ -103,6 +106,10 @@ __global__ void vrm_round_kernel(GridView grid, RoundArrays a, int count, double
   grid_query(grid, a.x[i], a.y[i], a.z[i], radius, [&](std::int32_t j) {
     if (distance != nullptr && distance[j] < 0) return;  // inside the body
     if (m < kMax) nb[m] = j;
+    ++m;
+  });
+  grid_query(added, a.x[i], a.y[i], a.z[i], radius, [&](std::int32_t j) {
+    if (m < kMax) nb[m] = a.n0 + j;
     ++m;
   });
   a.sizes[t] = 0;
@@ -254,6 +261,14 @@ struct VrmRoundKernel::Impl {
   DeviceBuffer<GridRow> rows;
   DeviceBuffer<GridCell> cells;
   DeviceBuffer<double> sorted_x, sorted_y, sorted_z, x, y, z, gx, gy, gz;
+  // The particles added since load, and their grid (its sorted coordinates gathered here).
+  DeviceBuffer<double> added_x, added_y, added_z, added_sorted_x, added_sorted_y, added_sorted_z;
+  DeviceBuffer<GridRow> added_rows;
+  DeviceBuffer<GridCell> added_cells;
+  DeviceBuffer<std::int32_t> added_index;
+  GridView added{};
+  PinnedBuffer<std::int32_t> host_neighbors;
+  PinnedBuffer<double> host_fractions;
   DeviceBuffer<std::int32_t> sorted_index, owners, sizes, slot_of, slot_neighbors, moment_row;
   DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved;
   DeviceBuffer<std::int32_t> queue;
@@ -343,6 +358,7 @@ void VrmRoundKernel::load(const VrmRoundParticles& in) {
     m.resume_blocks = std::max(1, per_sm * sms);
   }
   m.grid = grid;
+  m.added = GridView{};
   m.n = n;
   m.capacity = capacity;
   m.held = 0;
@@ -376,6 +392,10 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
     const RoundArrays arrays{m.x.data(),
                              m.y.data(),
                              m.z.data(),
+                             m.added_x.data(),
+                             m.added_y.data(),
+                             m.added_z.data(),
+                             static_cast<std::int32_t>(m.n),
                              m.owners.data() + first,
                              m.inv_h,
                              m.moments,
@@ -392,7 +412,7 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
                              counters + 1};
     const int n_owners = static_cast<int>(count);
     vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
-        m.grid, arrays, n_owners, m.radius, in.distance ? m.distance.data() : nullptr);
+        m.grid, m.added, arrays, n_owners, m.radius, in.distance ? m.distance.data() : nullptr);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
     vrm_resume_kernel<<<m.resume_blocks, kThreads, 0, s>>>(arrays);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_resume_kernel");
@@ -401,15 +421,56 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
   copy_back(m.host_outcome.data() + first, m.outcome.data() + first, count, s);
   copy_back(m.host_sizes.data() + first, m.sizes.data() + first, count, s);
   copy_back(m.host_residual.data() + first, m.residual.data() + first, count, s);
+  if (in.lists) {
+    m.host_neighbors.reserve(count * kMax + 1);
+    m.host_fractions.reserve(count * kMax + 1);
+    copy_back(m.host_neighbors.data(), m.slot_neighbors.data() + first * kMax, count * kMax, s);
+    copy_back(m.host_fractions.data(), m.slot_fractions.data() + first * kMax, count * kMax, s);
+  }
   m.downloaded.record(m.stream);
   m.downloaded.synchronize();
-  m.held += count;
+  if (!in.lists) m.held += count;
   VrmBatchResult r{m.host_outcome.data() + first, m.host_sizes.data() + first,
                    m.host_residual.data() + first};
+  if (in.lists) {
+    r.neighbors = m.host_neighbors.data();
+    r.fractions = m.host_fractions.data();
+  }
   r.seconds_upload = m.uploaded.seconds_since(m.start);
   r.seconds_solve = m.solved.seconds_since(m.uploaded);
   r.seconds_download = m.downloaded.seconds_since(m.solved);
   return r;
+}
+
+void VrmRoundKernel::add_particles(const VrmAddedParticles& in) {
+  Impl& m = *impl_;
+  if (!m.loaded_once) throw std::logic_error("VRM on the GPU: particles added before load");
+  if (in.grid.size != in.n)
+    throw std::invalid_argument(
+        "VRM on the GPU: the added grid must hold exactly the added particles");
+  cudaStream_t s = m.stream.get();
+  const std::size_t n = in.n;
+  m.added = GridView{};
+  if (n == 0) return;
+  stage(m.ring, m.added_x, in.x, n, s);
+  stage(m.ring, m.added_y, in.y, n, s);
+  stage(m.ring, m.added_z, in.z, n, s);
+  stage(m.ring, m.added_rows, in.grid.rows, in.grid.slots, s);
+  stage(m.ring, m.added_cells, in.grid.cells, in.grid.cell_count + 1, s);
+  stage(m.ring, m.added_index, in.grid.index, n, s);
+  GridView grid = in.grid;
+  grid.rows = m.added_rows.data();
+  grid.cells = m.added_cells.data();
+  grid.index = m.added_index.data();
+  grid.x = m.added_sorted_x.reserve(n + 1);
+  grid.y = m.added_sorted_y.reserve(n + 1);
+  grid.z = m.added_sorted_z.reserve(n + 1);
+  const int points = static_cast<int>(n);
+  vrm_gather_kernel<<<(points + kThreads - 1) / kThreads, kThreads, 0, s>>>(
+      points, m.added_index.data(), m.added_x.data(), m.added_y.data(), m.added_z.data(),
+      m.added_sorted_x.data(), m.added_sorted_y.data(), m.added_sorted_z.data());
+  VORTEX_CUDA_CHECK_LAUNCH("vrm_gather_kernel");
+  m.added = grid;
 }
 
 VrmHandover VrmRoundKernel::hand_over() {

@@ -196,8 +196,13 @@ struct VrmWorkspace::Impl {
   std::vector<char> state, weak;
   std::vector<char> custom;         // per owner: the moments hook gave its own moments
   std::vector<char> device_failed;  // per owner: the device found no solution within R
-  DeviceBatch far,
-      near;  // the device's first round: the owners beyond the wall's reach, the others
+  std::vector<char> far;            // per owner: in the device's far batch (this call)
+  // Per owner: its place in the device's batch of a later round, or -1 (stale entries are told
+  // apart by that batch's owner at the place).
+  std::vector<std::int32_t> later_place;
+  std::vector<std::int32_t> later_owners;  // the device's batch of a later round
+  // The device's first round: the owners beyond the wall's reach, the others.
+  DeviceBatch far_batch, near;
   std::vector<double> device_gx, device_gy, device_gz;  // per particle: what the device handed over
   std::unique_ptr<detail::VrmDevice> device;            // made at the first call that asks for it
   std::vector<double> distance;                         // per particle, the wall_distance hook's
@@ -330,7 +335,7 @@ class VrmStep {
     const bool device = resolve_backend(o_.backend) == Backend::Cuda && owners_ > 0;
     std::optional<DeviceRound> round1;  // (its promises allocate: only with the device)
     if (device) start_device_round(round1.emplace());
-    stats.device_far = device ? ws_.far.owners.size() : 0;
+    stats.device_far = device ? ws_.far_batch.owners.size() : 0;
     stats.seconds_setup += lap();
     prepare_wall();
     stats.seconds_wall = lap();
@@ -338,12 +343,13 @@ class VrmStep {
     stats.seconds_setup += lap();
     for (int round = 0; round < o_.max_rounds; ++round) {
       stats.rounds = round + 1;
+      if (round > 0 && device) later_round_on_device(stats);
       solve_round(round + 1 == o_.max_rounds, kUnsolved);
       if (round1 && round1->done.valid()) {
         stats.seconds_host_first = lap();
         round1->far_done.get();
         stats.seconds_device += lap();
-        take_device_outcomes(ws_.far, stats);
+        take_device_outcomes(ws_.far_batch, stats);
         solve_round(round + 1 == o_.max_rounds, kReturned);
         stats.seconds_returned += lap();
         round1->done.get();
@@ -418,7 +424,8 @@ class VrmStep {
   }
 
   void solve_owner(std::ptrdiff_t i, bool last_round, ThreadStore& w) {
-    if (ws_.device_failed[i]) {  // the first round's solve within R was the device's
+    if (take_later_device_result(i, w)) return;
+    if (ws_.device_failed[i]) {  // the round's solve within R was the device's
       ws_.device_failed[i] = 0;
       gather(i, radius_, w);
     } else if (solve_within(i, radius_, w)) {
@@ -451,8 +458,11 @@ class VrmStep {
   void start_device_round(DeviceRound& round) {
     if (!ws_.device) ws_.device = detail::VrmDevice::create();
     const bool wall = static_cast<bool>(o_.blocked);
-    list_device_owners(ws_.far, false, [&](std::int32_t i) {
-      return !wall || (o_.wall_far && o_.wall_far({p_.x[i], p_.y[i], p_.z[i]}, dt_));
+    ws_.far.assign(n0_, 0);
+    list_device_owners(ws_.far_batch, false, [&](std::int32_t i) {
+      const bool far = !wall || (o_.wall_far && o_.wall_far({p_.x[i], p_.y[i], p_.z[i]}, dt_));
+      ws_.far[i] = far;
+      return far;
     });
     device_handed_over_ = true;
     // On a thread of its own: it reads the particles, the grid and the batches' lists, which the
@@ -465,6 +475,69 @@ class VrmStep {
         throw;
       }
     });
+  }
+
+  // A later round's owners of the far batch (those that asked for insertions) on the device, with
+  // the particles inserted since as neighbours too; their lists come back, and the host records
+  // the solved ones in its round (take_later_device_result) and hands them over with its own.
+  // Beyond the wall's reach, as before, and so are their neighbours within R.
+  void later_round_on_device(VrmStats& stats) {
+    std::vector<std::int32_t>& owners = ws_.later_owners;
+    collect_owners([&](std::size_t i) { return ws_.state[i] == kUnsolved && ws_.far[i]; }, owners);
+    later_count_ = std::min(owners.size(), capacity_);  // the rest stay on the host
+    if (later_count_ == 0) return;
+    if (ws_.later_place.size() < n0_) ws_.later_place.resize(n0_, -1);
+    for (std::size_t t = 0; t < later_count_; ++t)
+      ws_.later_place[owners[t]] = static_cast<std::int32_t>(t);
+    ws_.device->add_particles(n_added_ > 0 ? ws_.added.view() : GridView{}, p_, n0_);
+    later_ = ws_.device->solve(owners.data(), later_count_, nullptr, nullptr, 0, nullptr, true);
+    device_seconds_[0] += later_.seconds_upload;
+    device_seconds_[1] += later_.seconds_solve;
+    device_seconds_[3] += later_.seconds_download;
+    std::size_t solved_count = 0;
+    for (std::size_t t = 0; t < later_count_; ++t)
+      solved_count += later_.outcome[t] == detail::kDeviceSolved;
+    stats.device_solved += solved_count;
+    stats.device_later += solved_count;
+  }
+
+  // The owners for which `take` holds, ascending, gathered per range of owners on all threads.
+  template <class Take>
+  void collect_owners(const Take& take, std::vector<std::int32_t>& out) {
+    const int ranges = std::max(1, omp_get_max_threads());
+    if (static_cast<int>(ws_.listed_parts.size()) < ranges) {
+      ws_.listed_parts.resize(ranges);
+      ws_.moved_parts.resize(ranges);
+    }
+    const std::size_t width = (n0_ + ranges - 1) / ranges;
+#pragma omp parallel for schedule(static, 1) if (n0_ > 20000)
+    for (int range = 0; range < ranges; ++range) {
+      std::vector<std::int32_t>& part = ws_.listed_parts[range];
+      part.clear();
+      const std::size_t lo = range * width, hi = std::min(n0_, lo + width);
+      for (std::size_t i = lo; i < hi; ++i)
+        if (take(i)) part.push_back(static_cast<std::int32_t>(i));
+    }
+    out.clear();
+    for (int range = 0; range < ranges; ++range)
+      out.insert(out.end(), ws_.listed_parts[range].begin(), ws_.listed_parts[range].end());
+  }
+
+  // Owner i's solve of a later round where the device made it: recorded if solved; without a
+  // solution it goes on to the insertions (device_failed); deferred, the host solves it.
+  bool take_later_device_result(std::ptrdiff_t i, ThreadStore& w) {
+    if (later_count_ == 0 || static_cast<std::size_t>(i) >= ws_.later_place.size()) return false;
+    const std::int32_t t = ws_.later_place[i];
+    if (t < 0 || static_cast<std::size_t>(t) >= later_count_ || ws_.later_owners[t] != i)
+      return false;
+    ws_.later_place[i] = -1;
+    const std::int8_t o = later_.outcome[t];
+    if (o == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
+    if (o != detail::kDeviceSolved) return false;
+    const std::size_t at = static_cast<std::size_t>(t) * detail::kDeviceSlots;
+    record(i, later_.neighbors + at, later_.fractions + at, later_.size[t]);
+    solved(i, later_.residual[t], later_.size[t], w);
+    return true;
   }
 
   // The near batch, once the wall hooks answer; the device's thread goes on with it.
@@ -542,7 +615,7 @@ class VrmStep {
   void device_round(DeviceRound& round) {
     capacity_ = std::min(owners_, kDeviceChunk);
     load_device();
-    solve_on_device(ws_.far, nullptr);
+    solve_on_device(ws_.far_batch, nullptr);
     round.far_signalled = true;
     round.far_promise.set_value();
     if (!round.near_ready.get()) return;  // the host gave up
@@ -964,6 +1037,9 @@ class VrmStep {
   bool summed_ = false;
   detail::VrmDeviceSums last_sums_{};
   double device_seconds_[4] = {};
+  // A later round's batch on the device: its owners (ws_.later_owners' first) and its results.
+  std::size_t later_count_ = 0;
+  detail::VrmDeviceBatch later_{};
 };
 
 }  // namespace

@@ -13,6 +13,9 @@
 
 namespace vortex::detail {
 
+// The slots of an owner's list that the device returns (with lists).
+constexpr int kDeviceSlots = 64;
+
 // What the device made of an owner.
 enum VrmDeviceOutcome : std::int8_t {
   kDeviceSolved = 0,      // fractions found, its strength handed over (the sums below)
@@ -26,6 +29,9 @@ struct VrmDeviceBatch {
   const std::int8_t* outcome;  // per owner of the batch
   const std::int32_t* size;    // per owner: its neighbours (0 unless solved)
   const double* residual;      // per owner
+  // With lists: per owner, kDeviceSlots slots of its neighbours (ascending) and their fractions.
+  const std::int32_t* neighbors = nullptr;
+  const double* fractions = nullptr;
   // The device's time for the batch's uploads, solves and downloads.
   double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
 };
@@ -50,9 +56,16 @@ class VrmDevice {
   // The owners' neighbours and fractions, for an owner whose `moment_row` is r >= 0 (when given)
   // for row r of `own_moments` (10 values a row), leaving out the particles whose `distance` from
   // the wall (when given) is below 0. Returns once the outcomes are on the host.
+  // With `lists`, the solved owners' lists come back and are not handed over.
   virtual VrmDeviceBatch solve(const std::int32_t* owners, std::size_t count,
                                const std::int32_t* moment_row, const double* own_moments,
-                               std::size_t own_count, const double* distance) = 0;
+                               std::size_t own_count, const double* distance,
+                               bool lists = false) = 0;
+  // Particles added since load (indices on from the loaded ones: `inserted`, its first
+  // `loaded` particles skipped) and the grid over them alone; later batches find neighbours
+  // among them too.
+  virtual void add_particles(const GridView& grid, const ParticleSet& inserted,
+                             std::size_t loaded) = 0;
   // What the owners solved since load give each particle by their fractions.
   virtual VrmDeviceSums hand_over() = 0;
 };

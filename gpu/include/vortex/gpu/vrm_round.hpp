@@ -8,7 +8,9 @@
 // iterations). The particles' coordinates and strengths are copied once per call (load), the
 // strengths beside the solves; the grid's sorted copy of the coordinates is gathered on the device.
 // The owners come in batches, each solved as soon as it is given (the host lists the owners near a
-// body only once it knows where the wall is, and meanwhile the device solves those far from it).
+// body only once it knows where the wall is, and meanwhile the device solves those far from it); a
+// later round's owners find their neighbours among the particles inserted since as well
+// (add_particles), and their lists come back to the host.
 // Owners with more neighbours than kVrmMaxNeighbors come back `crowded`, solves that need a step
 // only the host takes (an eigendecomposition or an LDL^T factorization) `deferred`: the host solves
 // both. The solved owners' lists stay on the device: every particle gathers what they give it
@@ -55,6 +57,17 @@ struct VrmRoundBatch {
   // Optional, per particle: its distance from the wall; particles below 0 (inside a body) are no
   // one's neighbours.
   const double* distance = nullptr;
+  // The solved owners' lists come back (and their strengths are not handed over: the host hands
+  // them over with its own).
+  bool lists = false;
+};
+
+// Particles added after load (indices n on, for the particles loaded), with a grid built over them
+// alone; their neighbours are found on both grids.
+struct VrmAddedParticles {
+  GridView grid;
+  const double *x, *y, *z;
+  std::size_t n;
 };
 
 // Host arrays, valid until the next load.
@@ -62,6 +75,9 @@ struct VrmBatchResult {
   const std::int8_t* outcome;  // per owner of the batch
   const std::int32_t* size;    // per owner: its neighbours (0 unless solved)
   const double* residual;      // per owner: the moment residual of its solve
+  // With lists: per owner, kVrmMaxNeighbors slots of neighbours (ascending) and fractions.
+  const std::int32_t* neighbors = nullptr;
+  const double* fractions = nullptr;
   // The device's time (CUDA events) for the batch's uploads, solves and downloads.
   double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
 };
@@ -83,8 +99,12 @@ class VrmRoundKernel {
   // Queues the grid's and the particles' uploads (returns once the host arrays may change).
   void load(const VrmRoundParticles& particles);
   // Solves a batch of owners on the loaded particles; returns once their outcomes are on the host.
-  // The batches until the next hand_over hold at most the capacity given to load.
+  // The batches until the next hand_over hold at most the capacity given to load (a batch with
+  // lists is not held).
   VrmBatchResult solve(const VrmRoundBatch& batch);
+  // Particles added since load (they replace those added before): the later batches' owners find
+  // neighbours among them too.
+  void add_particles(const VrmAddedParticles& added);
   // What every owner solved since load gives each particle.
   VrmHandover hand_over();
 

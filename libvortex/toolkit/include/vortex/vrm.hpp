@@ -116,9 +116,11 @@ struct VrmOptions {
   // Backend::Cuda (or Auto where a device is present): the first round's owners that no wall can
   // block (none within R/2, given the wall_distance hook; with the moments hook's moments) are
   // solved on the GPU by the same dual method (vortex/kernels/vrm_dual.hpp), which also hands
-  // their strengths over (vortex/kernels/vrm_handover.hpp); the others, and the later rounds with
-  // their insertions, on the host. The owners `wall_far` names go first, beside prepare_wall;
-  // the others once the wall hooks can answer. The results equal the host's to rounding.
+  // their strengths over (vortex/kernels/vrm_handover.hpp); the others, the insertions and the
+  // handover of the rest, on the host. The owners `wall_far` names go first, beside prepare_wall;
+  // the others once the wall hooks can answer. In the later rounds the device solves those of
+  // the first batch again with the inserted particles, and the host takes their lists. The
+  // results equal the host's to rounding.
   Backend backend = Backend::Cpu;
 };
 
@@ -139,6 +141,7 @@ struct VrmStats {
   std::size_t device_unsolved = 0;  // owners the GPU found without a solution within R
   std::size_t device_crowded = 0;   // of the deferred: those with too many neighbours
   std::size_t device_far = 0;       // owners given to the device before the wall was prepared
+  std::size_t device_later = 0;     // of device_solved, those of the later rounds
   int rounds = 0;
   double strongest = 0;     // the largest |Gamma| of the particles it started from
   double radius = 0;        // the neighbourhood radius R used

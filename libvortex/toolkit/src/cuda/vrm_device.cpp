@@ -7,6 +7,7 @@ namespace vortex::detail {
 
 namespace {
 
+static_assert(kDeviceSlots == gpu::kVrmMaxNeighbors, "the device's list slots");
 static_assert(int{kDeviceSolved} == int{gpu::kVrmSolved} &&
                   int{kDeviceNoSolution} == int{gpu::kVrmNoSolution} &&
                   int{kDeviceDeferred} == int{gpu::kVrmDeferred} &&
@@ -26,10 +27,16 @@ class CudaVrm final : public VrmDevice {
 
   VrmDeviceBatch solve(const std::int32_t* owners, std::size_t count,
                        const std::int32_t* moment_row, const double* own_moments,
-                       std::size_t own_count, const double* distance) override {
+                       std::size_t own_count, const double* distance, bool lists) override {
     const gpu::VrmBatchResult r =
-        kernel_.solve({owners, count, moment_row, own_moments, own_count, distance});
-    return {r.outcome, r.size, r.residual, r.seconds_upload, r.seconds_solve, r.seconds_download};
+        kernel_.solve({owners, count, moment_row, own_moments, own_count, distance, lists});
+    return {r.outcome,   r.size,           r.residual,      r.neighbors,
+            r.fractions, r.seconds_upload, r.seconds_solve, r.seconds_download};
+  }
+
+  void add_particles(const GridView& grid, const ParticleSet& p, std::size_t loaded) override {
+    kernel_.add_particles(
+        {grid, p.x.data() + loaded, p.y.data() + loaded, p.z.data() + loaded, p.size() - loaded});
   }
 
   VrmDeviceSums hand_over() override {
