@@ -1,0 +1,220 @@
+// The VRM's rounds on the host (vrm_step.hpp): each owner's neighbours, its solve or its
+// insertion proposals, the wall's tests, the insertions.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include <omp.h>
+
+#include "vrm_step.hpp"
+
+namespace vortex::vrm_step {
+
+// The indices of all particles within r of (x, y, z), ascending: those of the step's start, then
+// the inserted ones (all of higher index).
+void VrmStep::neighbors(double x, double y, double z, double r, ThreadStore& w,
+                        std::vector<int>& out) const {
+  ws_.base.query(x, y, z, r, out);
+  if (n_added_ == 0) return;
+  ws_.added.query(x, y, z, r, w.extra);
+  for (int j : w.extra) out.push_back(j + static_cast<int>(n0_));
+}
+
+// Solves the owners in state `which` (kUnsolved, or kReturned: those the device gave back, in
+// the same round; their proposals join the round's).
+void VrmStep::solve_round(bool last_round, char which) {
+  const auto blocks = static_cast<std::ptrdiff_t>((n0_ + kBlock - 1) / kBlock);
+  if (which == kUnsolved)
+    for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+      ws_.blocks[b].keys.clear();
+      ws_.blocks[b].proposers.clear();
+    }
+#pragma omp parallel if (n0_ > 500)
+  {
+    ThreadStore& w = ws_.threads[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 1)
+    for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+      const std::size_t end = std::min(n0_, (b + 1) * kBlock);
+      for (std::size_t i = b * kBlock; i < end; ++i) {
+        if (ws_.state[i] != which) continue;
+        ws_.state[i] = kUnsolved;
+        solve_owner(static_cast<std::ptrdiff_t>(i), last_round, w);
+      }
+    }
+  }
+}
+
+void VrmStep::solve_owner(std::ptrdiff_t i, bool last_round, ThreadStore& w) {
+  if (take_later_device_result(i, w)) return;
+  if (ws_.device_failed[i]) {  // the round's solve within R was the device's
+    ws_.device_failed[i] = 0;
+    gather(i, radius_, w);
+  } else if (solve_within(i, radius_, w)) {
+    return;
+  }
+  if (o_.insert && !ws_.weak[i] && !last_round) {
+    propose_free_nodes(i, w);
+    return;
+  }
+  // Out of rounds: a wider neighbourhood, without insertions.
+  if (!ws_.weak[i] && solve_within(i, 2 * radius_, w)) return;
+  // Weak, not inserting, or out of rounds: keep the strength, or use signed fractions.
+  if (o_.signed_fallback && solve_redistribution_signed(w.offsets, w.self, target(i), w.f)) {
+    record(i, w);
+    ws_.state[i] = kSigned;
+  } else {
+    ws_.state[i] = kKept;
+  }
+}
+
+// Whether the wall may block a path from particle i to a point within r: not when i is farther
+// than r from it.
+bool VrmStep::may_block(std::ptrdiff_t i, double r) const {
+  if (!o_.blocked) return false;
+  return ws_.distance.empty() || !(r < ws_.distance[i] * (1 - 1e-9));
+}
+
+// Whether the path from particle i to particle j (j >= 0) or to the lattice node q (j < 0)
+// leaves the fluid. With the wall distances: j inside the body is; a path within a ball free of
+// the wall (around i, or around j for particles) is not; the others ask the blocked hook.
+bool VrmStep::blocked(std::ptrdiff_t i, std::ptrdiff_t j, const std::array<double, 3>& q) const {
+  const std::array<double, 3> p{p_.x[i], p_.y[i], p_.z[i]};
+  if (!ws_.distance.empty()) {
+    const double ex = q[0] - p[0], ey = q[1] - p[1], ez = q[2] - p[2];
+    const double length = std::sqrt(ex * ex + ey * ey + ez * ez);
+    if (j >= 0) {
+      if (ws_.distance[j] < 0) return true;
+      if (0.5 * length < std::max(ws_.distance[i], ws_.distance[j]) * (1 - 1e-9)) return false;
+    } else if (length < ws_.distance[i] * (1 - 1e-9)) {
+      return false;
+    }
+  }
+  return o_.blocked(static_cast<std::size_t>(i), p, q);
+}
+
+// Owner i's `count` neighbours and fractions to the storage of its block.
+void VrmStep::record(std::ptrdiff_t i, const int* neighbors, const double* fractions, int count) {
+  Block& b = ws_.blocks[i / kBlock];
+  ws_.lists[i] = {b.neighbors.size(), count};
+  b.neighbors.insert(b.neighbors.end(), neighbors, neighbors + count);
+  b.fractions.insert(b.fractions.end(), fractions, fractions + count);
+}
+
+void VrmStep::record(std::ptrdiff_t i, const ThreadStore& w) {
+  record(i, w.found.data(), w.f.data(), static_cast<int>(w.found.size()));
+}
+
+// Owner i solved with non-negative fractions over `count` neighbours (recorded).
+void VrmStep::solved(std::ptrdiff_t i, double residual, int count, ThreadStore& w) {
+  ws_.state[i] = kSolved;
+  w.residual = std::max(w.residual, residual);
+  w.neighbor_total += static_cast<double>(count);
+  ++w.solved;
+}
+
+// Solves owner i on its neighbours within r (gather); on success records its fractions.
+bool VrmStep::solve_within(std::ptrdiff_t i, double r, ThreadStore& w) {
+  gather(i, r, w);
+  double res = 0;
+  if (!detail::solve_redistribution(w.offsets, w.self, target(i), w.f, w.solve, &res, nullptr))
+    return false;
+  record(i, w);
+  solved(i, res, static_cast<int>(w.found.size()), w);
+  return true;
+}
+
+// Owner i's neighbours within r (w.within: all particles; w.found, w.offsets and w.self: those
+// the wall does not block).
+void VrmStep::gather(std::ptrdiff_t i, double r, ThreadStore& w) {
+  neighbors(p_.x[i], p_.y[i], p_.z[i], r, w, w.within);
+  w.found = w.within;
+  if (may_block(i, r))
+    w.found.erase(std::remove_if(w.found.begin(), w.found.end(),
+                                 [&](int j) {
+                                   return j != i && blocked(i, j, {p_.x[j], p_.y[j], p_.z[j]});
+                                 }),
+                  w.found.end());
+  w.offsets.resize(w.found.size());
+  w.self = -1;
+  for (std::size_t k = 0; k < w.found.size(); ++k) {
+    const int j = w.found[k];
+    if (j == i) w.self = static_cast<int>(k);
+    w.offsets[k] = {(p_.x[j] - p_.x[i]) / h_, (p_.y[j] - p_.y[i]) / h_, (p_.z[j] - p_.z[i]) / h_};
+  }
+}
+
+// Free lattice nodes within R of particle i, as insertion proposals (after solve_within(i, R):
+// w.within holds the particles within R).
+void VrmStep::propose_free_nodes(std::ptrdiff_t i, ThreadStore& w) {
+  const long r_cells = static_cast<long>(std::ceil(radius_ / h_));
+  const long ci = std::lround(p_.x[i] / h_), cj = std::lround(p_.y[i] / h_),
+             ck = std::lround(p_.z[i] / h_);
+  const bool wall = may_block(i, radius_);
+  Block& block = ws_.blocks[i / kBlock];
+  std::vector<std::uint64_t>& keys = block.keys;
+  const std::size_t first = keys.size();
+  for (long di = -r_cells; di <= r_cells; ++di)
+    for (long dj = -r_cells; dj <= r_cells; ++dj)
+      for (long dk = -r_cells; dk <= r_cells; ++dk) {
+        const double nx = (ci + di) * h_, ny = (cj + dj) * h_, nz = (ck + dk) * h_;
+        const double ex = nx - p_.x[i], ey = ny - p_.y[i], ez = nz - p_.z[i];
+        if (ex * ex + ey * ey + ez * ez > radius_ * radius_ * (1 - 1e-9)) continue;
+        if (!node_is_free(i, nx, ny, nz, wall, w)) continue;
+        keys.push_back(node_key(ci + di, cj + dj, ck + dk));
+      }
+  block.proposers.push_back(
+      {static_cast<std::int32_t>(i), static_cast<int>(keys.size() - first), first});
+}
+
+// Occupied only by a particle that is also a neighbour of i (a particle near the node but outside
+// R would leave the gap open), or across the wall. The neighbours are i's list within R, so no
+// search is needed.
+bool VrmStep::node_is_free(std::ptrdiff_t i, double nx, double ny, double nz, bool wall,
+                           const ThreadStore& w) const {
+  const double hole = o_.hole_distance * h_;
+  for (int j : w.within) {
+    const double dx = p_.x[j] - nx, dy = p_.y[j] - ny, dz = p_.z[j] - nz;
+    if (dx * dx + dy * dy + dz * dz <= hole * hole) return false;
+  }
+  return !(wall && blocked(i, -1, {nx, ny, nz}));
+}
+
+// Inserts the proposed nodes in particle order (deterministic), each once; the inserted
+// particles then get their own search.
+std::size_t VrmStep::insert_proposed() {
+  std::size_t added = 0;
+  const std::size_t blocks = (n0_ + kBlock - 1) / kBlock;
+  for (std::size_t b = 0; b < blocks; ++b) {  // blocks and owners ascending: particle order
+    Block& block = ws_.blocks[b];
+    // A round's owners given back by the device propose after the others of their block.
+    if (!std::is_sorted(block.proposers.begin(), block.proposers.end()))
+      std::sort(block.proposers.begin(), block.proposers.end());
+    for (const Proposal& proposal : block.proposers) {
+      const std::int32_t i = proposal.owner;
+      for (int k = 0; k < proposal.count; ++k) {
+        const std::uint64_t key = block.keys[proposal.first + k];
+        if (!ws_.occupied.insert(key)) continue;
+        const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
+        const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
+        const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
+        const double sigma = o_.core_radius > 0 ? o_.core_radius : p_.sigma[i];
+        p_.push_back(ki * h_, kj * h_, kk * h_, 0, 0, 0, sigma);
+        ++added;
+      }
+    }
+  }
+  if (added > 0) {
+    if (!ws_.distance.empty()) wall_distances(n0_ + n_added_);
+    n_added_ = p_.size() - n0_;
+    PointsView inserted(p_);
+    inserted.x += n0_;
+    inserted.y += n0_;
+    inserted.z += n0_;
+    inserted.n = n_added_;
+    ws_.added.rebuild(inserted, radius_);
+  }
+  return added;
+}
+
+}  // namespace vortex::vrm_step
