@@ -225,13 +225,13 @@ void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
   stats.correction_impulse += particle_impulse(particles) - before;
 }
 
-// The closest wall point of every particle within reach of the wall's bounding box (of the image
-// moments, of the VRM's wall tests), once: the image moments, the VRM and keep_in_fluid all ask
-// for it, and the VRM moves no particle.
 double BodyFlow::wall_reach(double dt) const {
   return std::max(image_reach(options_.nu, dt), 2 * vrm_radius(options_.vrm, options_.nu, dt));
 }
 
+// The closest wall point of every particle within reach of the wall's bounding box (of the image
+// moments, of the VRM's wall tests), once: the image moments, the VRM and keep_in_fluid all ask
+// for it, and the VRM moves no particle.
 void BodyFlow::find_wall_points(const ParticleSet& particles, double dt) {
   const double reach = wall_reach(dt);
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
