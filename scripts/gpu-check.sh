@@ -38,6 +38,19 @@ SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 note() { echo "$*" | tee -a "$SUMMARY"; }
+# One diffusion sub-step of the discoid's CHECKPOINT timed (3 repeats, the first warms up) by
+# BUILD_DIR's vortex-body with the further arguments, logged to $OUT/NAME.log, its phases to the
+# summary: bench_sub_step BUILD_DIR CHECKPOINT NAME [ARGS...]
+bench_sub_step() {
+  local build=$1 checkpoint=$2 name=$3
+  shift 3
+  local start=$SECONDS
+  "$build/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
+    -o "$(dirname "$checkpoint")/$name" "$@" >"$OUT/$name.log" 2>&1
+  note "$name ($build): rc=$? in $((SECONDS - start)) s"
+  grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/$name.log" |
+    tee -a "$SUMMARY"
+}
 
 note "gpu-check $(date -u +%Y-%m-%dT%H:%MZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo +changes)"
 note "$(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null)"
@@ -278,11 +291,7 @@ if has vrm; then
   cp "$work/diagnostics.csv" "$OUT/vrm-discoid.csv" 2>/dev/null
   checkpoint=$(ls "$work"/checkpoint-*.bin 2>/dev/null | sort | tail -1)
   for vb in ${VRM_BACKENDS:-cuda cpu}; do
-    start=$SECONDS
-    "$BUILD/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
-      --backend cuda --vrm-backend "$vb" -o "$work/bench" >"$OUT/vrm-bench-$vb.log" 2>&1
-    note "VRM first round on $vb: rc=$? in $((SECONDS - start)) s"
-    grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/vrm-bench-$vb.log" | tee -a "$SUMMARY"
+    bench_sub_step "$BUILD" "$checkpoint" "vrm-bench-$vb" --backend cuda --vrm-backend "$vb"
   done
   if [[ ${VRM_PROFILE:-0} == 1 ]]; then
     # Nsight Compute's view of the VRM's device kernels in one sub-step (each kernel's first
@@ -297,17 +306,10 @@ if has vrm; then
     note "VRM kernels under ncu: rc=$? in $((SECONDS - start)) s"
   fi
   if [ -x build-base/vortex-body ]; then
-    # The same sub-step with the other commit's build (BASE_SRC, BASE_TARGETS=vortex-body), after.
-    start=$SECONDS
-    build-base/vortex-body --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
-      --backend cuda --vrm-backend cuda -o "$work/bench-base" >"$OUT/vrm-bench-base.log" 2>&1
-    note "base build, VRM first round on cuda: rc=$? in $((SECONDS - start)) s"
-    grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/vrm-bench-base.log" | tee -a "$SUMMARY"
-    # And this build again, so that its runs bracket the base's.
-    "$BUILD/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
-      --backend cuda --vrm-backend cuda -o "$work/bench" >"$OUT/vrm-bench-again.log" 2>&1
-    note "this build again, VRM first round on cuda: rc=$?"
-    grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/vrm-bench-again.log" | tee -a "$SUMMARY"
+    # The same sub-step with the other commit's build (BASE_SRC, BASE_TARGETS=vortex-body), then
+    # this build's again, so that its runs bracket the base's.
+    bench_sub_step build-base "$checkpoint" vrm-bench-base --backend cuda --vrm-backend cuda
+    bench_sub_step "$BUILD" "$checkpoint" vrm-bench-again --backend cuda --vrm-backend cuda
   fi
 fi
 
@@ -331,21 +333,12 @@ if has discoid; then
       grep -hE "^(velocity evaluation|errors)" "$run"/bench-velocity-*.txt | tee -a "$SUMMARY"
     fi
     # The last step's diffusion sub-step by phase (the first repeat warms up).
-    "$BUILD/vortex-body" --case data/discoid.json --restart "$last" --bench-diffusion 3 \
-      -o "$run/bench-diffusion" >"$OUT/discoid-bench-diffusion.log" 2>&1
-    note "discoid last-step diffusion: rc=$? in $((SECONDS - start)) s"
-    grep -E "^repeat|VRM phases|of them:|diffusion sub-step" "$OUT/discoid-bench-diffusion.log" |
-      tee -a "$SUMMARY"
+    bench_sub_step "$BUILD" "$last" discoid-bench-diffusion
     if [ -x build-base/vortex-body ]; then
       # The same sub-step with the other commit's build (BASE_SRC, BASE_TARGETS=vortex-body), then
       # this build's again, so that its runs bracket the base's.
-      for b in build-base "$BUILD"; do
-        "$b/vortex-body" --case data/discoid.json --restart "$last" --bench-diffusion 3 \
-          -o "$run/bench-diffusion-$(basename "$b")" >"$OUT/discoid-bench-diffusion-$(basename "$b").log" 2>&1
-        note "discoid last-step diffusion, $b: rc=$?"
-        grep -E "^repeat|VRM phases|of them:|diffusion sub-step" \
-          "$OUT/discoid-bench-diffusion-$(basename "$b").log" | tee -a "$SUMMARY"
-      done
+      bench_sub_step build-base "$last" discoid-bench-diffusion-base
+      bench_sub_step "$BUILD" "$last" discoid-bench-diffusion-again
     fi
   fi
   cp "$run/diagnostics.csv" "$OUT/discoid.csv" 2>/dev/null

@@ -253,23 +253,53 @@ void copy_back(T* to, const T* from, std::size_t n, cudaStream_t s) {
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(to, from, n * sizeof(T), cudaMemcpyDeviceToHost, s));
 }
 
+// A grid of cells on the device: its rows, cells and sorted indices, the points' coordinates in
+// their own order and, gathered from them, in the grid's.
+struct DeviceGrid {
+  DeviceBuffer<GridRow> rows;
+  DeviceBuffer<GridCell> cells;
+  DeviceBuffer<std::int32_t> index;
+  DeviceBuffer<double> x, y, z, sorted_x, sorted_y, sorted_z;
+
+  // Queues the uploads of `host` (built over exactly the n points x, y, z) and the gather; the
+  // view of the device's copy.
+  GridView upload(StagingRing& ring, const GridView& host, const double* px, const double* py,
+                  const double* pz, std::size_t n, cudaStream_t s) {
+    stage(ring, rows, host.rows, host.slots, s);
+    stage(ring, cells, host.cells, host.cell_count + 1, s);
+    stage(ring, index, host.index, n, s);
+    stage(ring, x, px, n, s);
+    stage(ring, y, py, n, s);
+    stage(ring, z, pz, n, s);
+    GridView grid = host;
+    grid.rows = rows.data();
+    grid.cells = cells.data();
+    grid.index = index.data();
+    grid.x = sorted_x.reserve(n + 1);
+    grid.y = sorted_y.reserve(n + 1);
+    grid.z = sorted_z.reserve(n + 1);
+    if (n > 0) {
+      const int points = static_cast<int>(n);
+      vrm_gather_kernel<<<(points + kThreads - 1) / kThreads, kThreads, 0, s>>>(
+          points, index.data(), x.data(), y.data(), z.data(), sorted_x.data(), sorted_y.data(),
+          sorted_z.data());
+      VORTEX_CUDA_CHECK_LAUNCH("vrm_gather_kernel");
+    }
+    return grid;
+  }
+};
+
 }  // namespace
 
 struct VrmRoundKernel::Impl {
   Stream stream, copy;
   StagingRing ring;
-  DeviceBuffer<GridRow> rows;
-  DeviceBuffer<GridCell> cells;
-  DeviceBuffer<double> sorted_x, sorted_y, sorted_z, x, y, z, gx, gy, gz;
-  // The particles added since load, and their grid (its sorted coordinates gathered here).
-  DeviceBuffer<double> added_x, added_y, added_z, added_sorted_x, added_sorted_y, added_sorted_z;
-  DeviceBuffer<GridRow> added_rows;
-  DeviceBuffer<GridCell> added_cells;
-  DeviceBuffer<std::int32_t> added_index;
+  DeviceGrid loaded_grid, added_grid;  // the particles loaded; those added since, on their own grid
+  DeviceBuffer<double> gx, gy, gz;
   GridView added{};
   PinnedBuffer<std::int32_t> host_neighbors;
   PinnedBuffer<double> host_fractions;
-  DeviceBuffer<std::int32_t> sorted_index, owners, sizes, slot_of, slot_neighbors, moment_row;
+  DeviceBuffer<std::int32_t> owners, sizes, slot_of, slot_neighbors, moment_row;
   DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved;
   DeviceBuffer<std::int32_t> queue;
   DeviceBuffer<int> counters;  // queued, taken
@@ -302,26 +332,7 @@ void VrmRoundKernel::load(const VrmRoundParticles& in) {
   m.load_start.record(m.stream);
   // What the solves read first; the strengths, which only the hand-over reads, on a stream of
   // their own, so that their copy runs beside the solves.
-  GridView grid = in.grid;
-  stage(m.ring, m.rows, in.grid.rows, in.grid.slots, s);
-  stage(m.ring, m.cells, in.grid.cells, in.grid.cell_count + 1, s);
-  stage(m.ring, m.sorted_index, in.grid.index, in.grid.size, s);
-  stage(m.ring, m.x, in.x, n, s);
-  stage(m.ring, m.y, in.y, n, s);
-  stage(m.ring, m.z, in.z, n, s);
-  grid.rows = m.rows.data();
-  grid.cells = m.cells.data();
-  grid.x = m.sorted_x.reserve(n + 1);
-  grid.y = m.sorted_y.reserve(n + 1);
-  grid.z = m.sorted_z.reserve(n + 1);
-  grid.index = m.sorted_index.data();
-  const int n_points = static_cast<int>(n);
-  if (n > 0) {
-    vrm_gather_kernel<<<(n_points + kThreads - 1) / kThreads, kThreads, 0, s>>>(
-        n_points, m.sorted_index.data(), m.x.data(), m.y.data(), m.z.data(), m.sorted_x.data(),
-        m.sorted_y.data(), m.sorted_z.data());
-    VORTEX_CUDA_CHECK_LAUNCH("vrm_gather_kernel");
-  }
+  const GridView grid = m.loaded_grid.upload(m.ring, in.grid, in.x, in.y, in.z, n, s);
   // Every batch's owners in one range of these, so that the hand-over reads them all. Reserved
   // here: a batch's kernels and copies are done before the next batch is given.
   const std::size_t capacity = in.capacity;
@@ -389,12 +400,12 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
   if (count > 0) {
     int* counters = m.counters.data();
     VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, 2 * sizeof(int), s));
-    const RoundArrays arrays{m.x.data(),
-                             m.y.data(),
-                             m.z.data(),
-                             m.added_x.data(),
-                             m.added_y.data(),
-                             m.added_z.data(),
+    const RoundArrays arrays{m.loaded_grid.x.data(),
+                             m.loaded_grid.y.data(),
+                             m.loaded_grid.z.data(),
+                             m.added_grid.x.data(),
+                             m.added_grid.y.data(),
+                             m.added_grid.z.data(),
                              static_cast<std::int32_t>(m.n),
                              m.owners.data() + first,
                              m.inv_h,
@@ -452,25 +463,7 @@ void VrmRoundKernel::add_particles(const VrmAddedParticles& in) {
   const std::size_t n = in.n;
   m.added = GridView{};
   if (n == 0) return;
-  stage(m.ring, m.added_x, in.x, n, s);
-  stage(m.ring, m.added_y, in.y, n, s);
-  stage(m.ring, m.added_z, in.z, n, s);
-  stage(m.ring, m.added_rows, in.grid.rows, in.grid.slots, s);
-  stage(m.ring, m.added_cells, in.grid.cells, in.grid.cell_count + 1, s);
-  stage(m.ring, m.added_index, in.grid.index, n, s);
-  GridView grid = in.grid;
-  grid.rows = m.added_rows.data();
-  grid.cells = m.added_cells.data();
-  grid.index = m.added_index.data();
-  grid.x = m.added_sorted_x.reserve(n + 1);
-  grid.y = m.added_sorted_y.reserve(n + 1);
-  grid.z = m.added_sorted_z.reserve(n + 1);
-  const int points = static_cast<int>(n);
-  vrm_gather_kernel<<<(points + kThreads - 1) / kThreads, kThreads, 0, s>>>(
-      points, m.added_index.data(), m.added_x.data(), m.added_y.data(), m.added_z.data(),
-      m.added_sorted_x.data(), m.added_sorted_y.data(), m.added_sorted_z.data());
-  VORTEX_CUDA_CHECK_LAUNCH("vrm_gather_kernel");
-  m.added = grid;
+  m.added = m.added_grid.upload(m.ring, in.grid, in.x, in.y, in.z, n, s);
 }
 
 VrmHandover VrmRoundKernel::hand_over() {
@@ -491,8 +484,9 @@ VrmHandover VrmRoundKernel::hand_over() {
     const vrm::SolvedSlots slots{m.slot_of.data(), m.sizes.data(), m.slot_neighbors.data(),
                                  m.slot_fractions.data(), kMax};
     vrm_handover_kernel<<<(n_points + kThreads - 1) / kThreads, kThreads, 0, s>>>(
-        m.grid, m.x.data(), m.y.data(), m.z.data(), m.gx.data(), m.gy.data(), m.gz.data(), slots,
-        n_points, m.radius, m.sum_x.data(), m.sum_y.data(), m.sum_z.data());
+        m.grid, m.loaded_grid.x.data(), m.loaded_grid.y.data(), m.loaded_grid.z.data(), m.gx.data(),
+        m.gy.data(), m.gz.data(), slots, n_points, m.radius, m.sum_x.data(), m.sum_y.data(),
+        m.sum_z.data());
     VORTEX_CUDA_CHECK_LAUNCH("vrm_handover_kernel");
   }
   m.handed_over.record(m.stream);

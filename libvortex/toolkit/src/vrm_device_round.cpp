@@ -23,14 +23,7 @@ namespace vortex::vrm_step {
 // round.
 void VrmStep::start_device_round(DeviceRound& round) {
   if (!ws_.device) ws_.device = detail::VrmDevice::create();
-  const bool wall = static_cast<bool>(o_.blocked);
-  ws_.far.assign(n0_, 0);
-  list_device_owners(ws_.far_batch, false, [&](std::int32_t i) {
-    const bool far = !wall || (o_.wall_far && o_.wall_far({p_.x[i], p_.y[i], p_.z[i]}, dt_));
-    ws_.far[i] = far;
-    return far;
-  });
-  device_handed_over_ = true;
+  list_device_owners(ws_.far_batch, false, [&](std::int32_t i) { return beyond_wall(i); });
   // On a thread of its own: it reads the particles, the grid and the batches' lists, which the
   // host's work beside it does not change.
   round.done = std::async(std::launch::async, [this, &round] {
@@ -49,7 +42,11 @@ void VrmStep::start_device_round(DeviceRound& round) {
 // Beyond the wall's reach, as before, and so are their neighbours within R.
 void VrmStep::later_round_on_device(VrmStats& stats) {
   std::vector<std::int32_t>& owners = ws_.later_owners;
-  collect_owners([&](std::size_t i) { return ws_.state[i] == kUnsolved && ws_.far[i]; }, owners);
+  collect_owners(
+      [&](std::size_t i) {
+        return ws_.state[i] == kUnsolved && beyond_wall(static_cast<std::ptrdiff_t>(i));
+      },
+      owners);
   later_count_ = std::min(owners.size(), capacity_);  // the rest stay on the host
   if (later_count_ == 0) return;
   if (ws_.later_place.size() < n0_) ws_.later_place.resize(n0_, -1);
@@ -67,14 +64,17 @@ void VrmStep::later_round_on_device(VrmStats& stats) {
   stats.device_later += solved_count;
 }
 
+// Whether owner i is beyond the reach of every wall hook (all are, without a wall): the far
+// batch's owners, and in the later rounds those the device takes again.
+bool VrmStep::beyond_wall(std::ptrdiff_t i) const {
+  return !o_.blocked || (o_.wall_far && o_.wall_far({p_.x[i], p_.y[i], p_.z[i]}, dt_));
+}
+
 // The owners for which `take` holds, ascending, gathered per range of owners on all threads.
 template <class Take>
 void VrmStep::collect_owners(const Take& take, std::vector<std::int32_t>& out) {
   const int ranges = std::max(1, omp_get_max_threads());
-  if (static_cast<int>(ws_.listed_parts.size()) < ranges) {
-    ws_.listed_parts.resize(ranges);
-    ws_.moved_parts.resize(ranges);
-  }
+  if (static_cast<int>(ws_.listed_parts.size()) < ranges) ws_.listed_parts.resize(ranges);
   const std::size_t width = (n0_ + ranges - 1) / ranges;
 #pragma omp parallel for schedule(static, 1) if (n0_ > 20000)
   for (int range = 0; range < ranges; ++range) {

@@ -12,16 +12,16 @@ namespace vortex::vrm_step {
 
 // Each owner's strength to its neighbours by its fractions (or kept), on top of what the device
 // handed over. Every receiver sums what it gets in ascending owner order, as one pass in
-// particle order would: the receivers are split
-// in ranges, one per thread, and each thread walks all owners and adds what lands in its range
-// (its share of the sums stays in its cache), so the result does not depend on the threads.
+// particle order would: the receivers are split in ranges, one per thread, and each thread walks
+// the owners with host lists and adds what lands in its range (its share of the sums stays in its
+// cache), so the result does not depend on the threads.
 void VrmStep::redistribute(VrmStats& stats) {
   std::vector<double>&gx = ws_.gx, &gy = ws_.gy, &gz = ws_.gz;
   const std::size_t n = p_.size();
   gx.resize(n);
   gy.resize(n);
   gz.resize(n);
-  const bool device = device_handed_over_;  // first what the device handed over
+  const bool device = device_sum_[0] != nullptr;  // first what the device handed over
 #pragma omp parallel for if (n > 20000)
   for (std::ptrdiff_t j = 0; j < static_cast<std::ptrdiff_t>(n); ++j) {
     const bool from = device && static_cast<std::size_t>(j) < n0_;
@@ -96,10 +96,8 @@ bool VrmStep::keeps(char state) {
 // thread, joined in order.
 void VrmStep::tally_owners(VrmStats& stats) {
   const int ranges = std::max(1, omp_get_max_threads());
-  if (static_cast<int>(ws_.listed_parts.size()) < ranges) {
-    ws_.listed_parts.resize(ranges);
-    ws_.moved_parts.resize(ranges);
-  }
+  if (static_cast<int>(ws_.listed_parts.size()) < ranges) ws_.listed_parts.resize(ranges);
+  if (static_cast<int>(ws_.moved_parts.size()) < ranges) ws_.moved_parts.resize(ranges);
   const std::size_t width = (n0_ + ranges - 1) / ranges;
   std::size_t diffused = 0, signed_fallback = 0, kept = 0, moved = 0, unresolved = 0;
 #pragma omp parallel for schedule(static, 1) if (n0_ > 20000) \

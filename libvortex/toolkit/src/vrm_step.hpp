@@ -200,7 +200,6 @@ struct VrmWorkspace::Impl {
   std::vector<char> state, weak;
   std::vector<char> custom;         // per owner: the moments hook gave its own moments
   std::vector<char> device_failed;  // per owner: the device found no solution within R
-  std::vector<char> far;            // per owner: in the device's far batch (this call)
   // Per owner: its place in the device's batch of a later round, or -1 (stale entries are told
   // apart by that batch's owner at the place).
   std::vector<std::int32_t> later_place;
@@ -254,6 +253,7 @@ class VrmStep {
   std::size_t insert_proposed();
 
   // The device's rounds (vrm_device_round.cpp).
+  bool beyond_wall(std::ptrdiff_t i) const;
   void start_device_round(DeviceRound& round);
   void list_near_owners(DeviceRound& round);
   template <class Eligible>
@@ -287,8 +287,8 @@ class VrmStep {
   std::size_t n_added_ = 0;            // particles inserted so far (indices n0_ ...)
   double seconds_grid_ = 0;            // the set-up's grid build
   double strongest_ = 0;               // the largest |Gamma| at the start
-  bool device_handed_over_ = false;    // device_sum_ holds the device's sums of this call
-  const double* device_sum_[3] = {};   // per particle, what the device handed over
+  // Per particle, what the device handed over (null: nothing this call).
+  const double* device_sum_[3] = {};
   // The device's thread's: a session's room for owners and how many it holds, whether an earlier
   // session's sums are in device_gx ..., the last session's sums, and the device's times (uploads,
   // solves, hand-over, downloads).
