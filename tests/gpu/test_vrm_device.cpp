@@ -90,6 +90,9 @@ TEST(VrmDevice, FreeSpaceEqualsTheHostToRounding) {
   EXPECT_GT(ds.device_solved, start.size() * 3 / 5);  // 66 %: the blob's edge needs insertions
   EXPECT_GT(ds.inserted, 0u);
   EXPECT_GE(ds.device_later, 5u);  // the later rounds' owners too: the lone particles at least
+  // The free nodes of the owners without a solution found on the device (the lone ones at least).
+  EXPECT_EQ(hs.device_proposed, 0u);
+  EXPECT_GE(ds.device_proposed, 5u);
   expect_same(a, b, hs, ds);
   // Again in the same workspace, from the result: the device's buffers are reused.
   const VrmStats hs2 = vrm_diffuse(a, 1, 0.125, host);
@@ -130,6 +133,9 @@ TEST(VrmDevice, OwnersBeyondTheWallFirstEqualTheHost) {
   EXPECT_EQ(r.ds.device_later, 0u);
   EXPECT_GT(ds.device_later, 0u);
   EXPECT_EQ(ds.device_solved - ds.device_later, r.ds.device_solved);
+  // Free nodes from the device only where no wall leaves particles out of the owners' lists.
+  EXPECT_GT(ds.device_proposed, 0u);
+  EXPECT_EQ(r.ds.device_proposed, 0u);
   expect_same(r.host, two_batches, r.hs, ds);
   // Again in the same workspace: the batches' storage is reused.
   ParticleSet again = r.host, host = r.host;

@@ -1,6 +1,7 @@
 // The VRM's first round on the GPU (vortex/gpu/vrm_round.hpp).
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "vortex/gpu/buffer.hpp"
@@ -10,6 +11,7 @@
 #include "vortex/gpu/vrm_round.hpp"
 #include "vortex/kernels/vrm_dual.hpp"
 #include "vortex/kernels/vrm_handover.hpp"
+#include "vortex/kernels/vrm_nodes.hpp"
 
 namespace vortex::gpu {
 
@@ -57,6 +59,14 @@ __device__ const double* owner_moments(const RoundArrays& a, int t) {
   return row >= 0 ? a.own_moments + 10 * static_cast<std::size_t>(row) : a.moments.b;
 }
 
+// Particle j's position: one loaded, or one added since (indices n0 on).
+__device__ void particle_at(const RoundArrays& a, std::int32_t j, double* p) {
+  const bool added = j >= a.n0;
+  p[0] = added ? a.ax[j - a.n0] : a.x[j];
+  p[1] = added ? a.ay[j - a.n0] : a.y[j];
+  p[2] = added ? a.az[j - a.n0] : a.z[j];
+}
+
 // The offsets of an owner's m neighbours nb (units of h) and its own place among them.
 __device__ int owner_offsets(const RoundArrays& a, std::int32_t i, const std::int32_t* nb, int m,
                              double* d) {
@@ -65,10 +75,11 @@ __device__ int owner_offsets(const RoundArrays& a, std::int32_t i, const std::in
   for (int k = 0; k < m; ++k) {
     const std::int32_t j = nb[k];
     if (j == i) self = k;
-    const bool added = j >= a.n0;
-    d[3 * k] = ((added ? a.ax[j - a.n0] : a.x[j]) - xi) * a.inv_h;
-    d[3 * k + 1] = ((added ? a.ay[j - a.n0] : a.y[j]) - yi) * a.inv_h;
-    d[3 * k + 2] = ((added ? a.az[j - a.n0] : a.z[j]) - zi) * a.inv_h;
+    double p[3];
+    particle_at(a, j, p);
+    d[3 * k] = (p[0] - xi) * a.inv_h;
+    d[3 * k + 1] = (p[1] - yi) * a.inv_h;
+    d[3 * k + 2] = (p[2] - zi) * a.inv_h;
   }
   return self;
 }
@@ -85,6 +96,7 @@ __device__ void finish_owner(const RoundArrays& a, int t, int m, int self, doubl
   a.residual[t] = res;
   if (o != vrm::Outcome::solved) {
     a.outcome[t] = kVrmNoSolution;
+    a.sizes[t] = m;  // for its free nodes
     return;
   }
   a.outcome[t] = kVrmSolved;
@@ -128,6 +140,7 @@ __global__ void vrm_round_kernel(GridView grid, GridView added, RoundArrays a, i
   const int self = owner_offsets(a, i, nb, m, d);
   if (m == 0 || self < 0) {  // as vrm::solve_redistribution
     a.outcome[t] = kVrmNoSolution;
+    a.sizes[t] = m;
     return;
   }
   const double* b = owner_moments(a, t);
@@ -182,6 +195,30 @@ __global__ void vrm_resume_kernel(RoundArrays a) {
     finish_owner(a, t, m, self, f, p, s);
     t = -1;
   }
+}
+
+// Where the owners left without a solution may take new particles: one thread per owner, its free
+// lattice nodes (vortex/kernels/vrm_nodes.hpp) among its neighbours in its slots, as a mask of
+// `words` words, listed at the next place of the list (the host reads them by owner).
+__global__ void vrm_free_nodes_kernel(RoundArrays a, int count, double h, double radius,
+                                      double hole, int words, std::int32_t* __restrict__ listed,
+                                      std::uint64_t* __restrict__ masks, int* __restrict__ total) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= count || a.outcome[t] != kVrmNoSolution) return;
+  const std::int32_t i = a.owners[t];
+  const std::int32_t* nb = a.slot_neighbors + static_cast<std::size_t>(t) * kMax;
+  const double x = a.x[i], y = a.y[i], z = a.z[i];
+  const vrm::NodeCube cube = vrm::node_cube(x, y, z, h, radius);
+  std::uint64_t mask[vrm::kMaxNodeWords] = {};
+  vrm::free_nodes(
+      cube, x, y, z, h, radius, hole, a.sizes[t],
+      [&](int q, double* p) { particle_at(a, nb[q], p); },
+      [&](int bit, long, long, long, double, double, double) {
+        mask[bit / 64] |= std::uint64_t{1} << (bit % 64);
+      });
+  const int at = atomicAdd(total, 1);
+  listed[at] = t;
+  for (int w = 0; w < words; ++w) masks[static_cast<std::size_t>(at) * words + w] = mask[w];
 }
 
 // The grid's copy of the coordinates, in its order, from the particles' (a gather on the device
@@ -302,8 +339,13 @@ struct VrmRoundKernel::Impl {
   DeviceBuffer<std::int32_t> owners, sizes, slot_of, slot_neighbors, moment_row;
   DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved;
   DeviceBuffer<std::int32_t> queue;
-  DeviceBuffer<int> counters;  // queued, taken
-  int resume_blocks = 0;       // the resume kernel's grid: as many blocks as run at once
+  DeviceBuffer<int> counters;             // queued, taken, owners listed with free nodes
+  DeviceBuffer<std::int32_t> free_owner;  // the owners listed with free nodes, and their masks
+  DeviceBuffer<std::uint64_t> free_nodes;
+  PinnedBuffer<int> host_free_count;
+  PinnedBuffer<std::int32_t> host_free_owner;
+  PinnedBuffer<std::uint64_t> host_free_nodes;
+  int resume_blocks = 0;  // the resume kernel's grid: as many blocks as run at once
   DeviceBuffer<std::int8_t> outcome;
   PinnedBuffer<std::int8_t> host_outcome;
   PinnedBuffer<std::int32_t> host_sizes;
@@ -314,8 +356,10 @@ struct VrmRoundKernel::Impl {
   // Of the particles loaded: the grid on the device, their count, the owners' room and how many
   // the batches since hold, R, 1 / h, the free moments.
   GridView grid{};
+  // h, the hole distance, the words of a node mask (0: R spans too many nodes for one).
   std::size_t n = 0, capacity = 0, held = 0;
-  double radius = 0, inv_h = 0;
+  double radius = 0, inv_h = 0, h = 0, hole = 0;
+  int node_words = 0;
   Moments moments{};
   bool loaded_once = false;
 };
@@ -344,7 +388,7 @@ void VrmRoundKernel::load(const VrmRoundParticles& in) {
   m.slot_fractions.reserve(capacity * kMax + 1);
   m.saved.reserve(capacity * kSaved + 1);
   m.queue.reserve(capacity + 1);
-  m.counters.reserve(2);
+  m.counters.reserve(3);
   m.host_outcome.reserve(capacity + 1);
   m.host_sizes.reserve(capacity + 1);
   m.host_residual.reserve(capacity + 1);
@@ -375,6 +419,11 @@ void VrmRoundKernel::load(const VrmRoundParticles& in) {
   m.held = 0;
   m.radius = in.radius;
   m.inv_h = 1.0 / in.spacing;
+  m.h = in.spacing;
+  m.hole = in.hole;
+  vrm::NodeCube cube;
+  cube.r = static_cast<int>(std::ceil(in.radius / in.spacing));
+  m.node_words = cube.words() <= vrm::kMaxNodeWords ? cube.words() : 0;
   for (int k = 0; k < 10; ++k) m.moments.b[k] = in.moments[k];
   m.loaded_once = true;
 }
@@ -386,6 +435,9 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
     throw std::invalid_argument("VRM on the GPU: the batches hold more owners than loaded for");
   cudaStream_t s = m.stream.get();
   const std::size_t first = m.held, count = in.count;
+  // The free nodes of the owners without a solution, where no wall leaves particles out of their
+  // lists (the host's proposals count every particle within R) and a mask holds R's nodes.
+  const bool nodes = in.distance == nullptr && m.node_words > 0 && count > 0;
   m.start.record(m.stream);
   if (count > 0)  // at its place after the earlier batches'
     m.ring.upload(m.owners.data() + first, in.owners, count * sizeof(std::int32_t), s,
@@ -399,7 +451,7 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
   m.uploaded.record(m.stream);
   if (count > 0) {
     int* counters = m.counters.data();
-    VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, 2 * sizeof(int), s));
+    VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, 3 * sizeof(int), s));
     const RoundArrays arrays{m.loaded_grid.x.data(),
                              m.loaded_grid.y.data(),
                              m.loaded_grid.z.data(),
@@ -427,6 +479,14 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
     vrm_resume_kernel<<<m.resume_blocks, kThreads, 0, s>>>(arrays);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_resume_kernel");
+    if (nodes) {
+      m.free_owner.reserve(count);
+      m.free_nodes.reserve(count * m.node_words);
+      vrm_free_nodes_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
+          arrays, n_owners, m.h, m.radius, m.hole, m.node_words, m.free_owner.data(),
+          m.free_nodes.data(), counters + 2);
+      VORTEX_CUDA_CHECK_LAUNCH("vrm_free_nodes_kernel");
+    }
   }
   m.solved.record(m.stream);
   copy_back(m.host_outcome.data() + first, m.outcome.data() + first, count, s);
@@ -438,11 +498,27 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
     copy_back(m.host_neighbors.data(), m.slot_neighbors.data() + first * kMax, count * kMax, s);
     copy_back(m.host_fractions.data(), m.slot_fractions.data() + first * kMax, count * kMax, s);
   }
+  m.host_free_count.reserve(1);
+  if (nodes) copy_back(m.host_free_count.data(), m.counters.data() + 2, 1, s);
   m.downloaded.record(m.stream);
   m.downloaded.synchronize();
+  const std::size_t free_count = nodes ? static_cast<std::size_t>(m.host_free_count.data()[0]) : 0;
+  if (free_count > 0) {  // their count known, the masks
+    const std::size_t words = free_count * m.node_words;
+    download(m.host_free_owner, m.free_owner, free_count, s);
+    download(m.host_free_nodes, m.free_nodes, words, s);
+    m.downloaded.record(m.stream);
+    m.downloaded.synchronize();
+  }
   if (!in.lists) m.held += count;
   VrmBatchResult r{m.host_outcome.data() + first, m.host_sizes.data() + first,
                    m.host_residual.data() + first};
+  if (free_count > 0) {
+    r.free_count = free_count;
+    r.free_owner = m.host_free_owner.data();
+    r.free_nodes = m.host_free_nodes.data();
+    r.node_words = m.node_words;
+  }
   if (in.lists) {
     r.neighbors = m.host_neighbors.data();
     r.fractions = m.host_fractions.data();

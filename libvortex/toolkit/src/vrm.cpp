@@ -41,7 +41,7 @@ VrmStep::VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double dt, 
   if (static_cast<int>(ws_.threads.size()) < threads) ws_.threads.resize(threads);
   for (ThreadStore& w : ws_.threads) {
     w.residual = w.neighbor_total = 0;
-    w.solved = 0;
+    w.solved = w.proposed_from_device = 0;
   }
   const std::size_t blocks = (n0_ + kBlock - 1) / kBlock;
   if (ws_.blocks.size() < blocks) ws_.blocks.resize(blocks);
@@ -54,6 +54,9 @@ VrmStep::VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double dt, 
   ws_.weak.assign(n0_, 0);
   ws_.custom.assign(n0_, 0);
   ws_.device_failed.assign(n0_, 0);
+  ws_.free_owner.clear();
+  ws_.free_nodes.clear();
+  ws_.free_place.resize(n0_);  // read only where written this call
   ws_.moved.clear();
   ws_.occupied.clear();
   const auto n = static_cast<std::ptrdiff_t>(n0_);
@@ -179,6 +182,7 @@ void VrmStep::run(VrmStats& stats) {
     residual = std::max(residual, w.residual);
     neighbors += w.neighbor_total;
     solved += w.solved;
+    stats.device_proposed += w.proposed_from_device;
   }
   stats.max_residual = residual;
   stats.mean_neighbors = solved ? neighbors / static_cast<double>(solved) : 0;

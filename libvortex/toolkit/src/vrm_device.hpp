@@ -32,6 +32,14 @@ struct VrmDeviceBatch {
   // With lists: per owner, kDeviceSlots slots of its neighbours (ascending) and their fractions.
   const std::int32_t* neighbors = nullptr;
   const double* fractions = nullptr;
+  // Without `distance`: `free_count` of the owners without a solution, their places in the batch
+  // (in no particular order) and the masks of their free lattice nodes, `node_words` words each
+  // (vortex/kernels/vrm_nodes.hpp); none where R's nodes fill more than vrm::kMaxNodeWords words.
+  // Valid until the next solve.
+  std::size_t free_count = 0;
+  const std::int32_t* free_owner = nullptr;
+  const std::uint64_t* free_nodes = nullptr;
+  int node_words = 0;
   // The device's time for the batch's uploads, solves and downloads.
   double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
 };
@@ -50,9 +58,10 @@ class VrmDevice {
   virtual ~VrmDevice() = default;
   // The particles of `p` and the grid built over them, for batches of owners that hold at most
   // `capacity` owners together until the next hand_over; neighbours within `radius`, fractions
-  // for the ten `moments` (units of h) unless a batch gives an owner its own.
+  // for the ten `moments` (units of h) unless a batch gives an owner its own; a lattice node is
+  // free if no particle lies within `hole` of it.
   virtual void load(const GridView& grid, const ParticleSet& p, std::size_t capacity, double radius,
-                    double h, const std::array<double, 10>& moments) = 0;
+                    double h, double hole, const std::array<double, 10>& moments) = 0;
   // The owners' neighbours and fractions, for an owner whose `moment_row` is r >= 0 (when given)
   // for row r of `own_moments` (10 values a row), leaving out the particles whose `distance` from
   // the wall (when given) is below 0. Returns once the outcomes are on the host.

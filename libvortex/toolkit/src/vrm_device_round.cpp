@@ -54,6 +54,10 @@ void VrmStep::later_round_on_device(VrmStats& stats) {
     ws_.later_place[owners[t]] = static_cast<std::int32_t>(t);
   ws_.device->add_particles(n_added_ > 0 ? ws_.added.view() : GridView{}, p_, n0_);
   later_ = ws_.device->solve(owners.data(), later_count_, nullptr, nullptr, 0, nullptr, true);
+  if (later_.free_count > 0) node_words_ = later_.node_words;
+  for (std::size_t k = 0; k < later_.free_count; ++k)
+    keep_free_nodes(owners[later_.free_owner[k]],
+                    later_.free_nodes + k * static_cast<std::size_t>(node_words_));
   device_seconds_[0] += later_.seconds_upload;
   device_seconds_[1] += later_.seconds_solve;
   device_seconds_[3] += later_.seconds_download;
@@ -98,7 +102,8 @@ bool VrmStep::take_later_device_result(std::ptrdiff_t i, ThreadStore& w) {
     return false;
   ws_.later_place[i] = -1;
   const std::int8_t o = later_.outcome[t];
-  if (o == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
+  if (o == detail::kDeviceNoSolution && !ws_.device_failed[i])
+    ws_.device_failed[i] = kFailedOnDevice;
   if (o != detail::kDeviceSolved) return false;
   const std::size_t at = static_cast<std::size_t>(t) * detail::kDeviceSlots;
   record(i, later_.neighbors + at, later_.fractions + at, later_.size[t]);
@@ -165,6 +170,8 @@ void VrmStep::list_device_owners(DeviceBatch& batch, bool own, const Eligible& e
     }
   }
   const std::size_t count = batch.owners.size();
+  batch.free_owner.clear();
+  batch.free_nodes.clear();
   if (batch.outcome.size() < count) {  // grown only: written by the device's thread
     batch.outcome.resize(count);
     batch.size.resize(count);
@@ -189,7 +196,8 @@ void VrmStep::device_round(DeviceRound& round) {
 }
 
 void VrmStep::load_device() {
-  ws_.device->load(ws_.base.view(), p_, capacity_, radius_, h_, detail::moment_target(free_));
+  ws_.device->load(ws_.base.view(), p_, capacity_, radius_, h_, o_.hole_distance * h_,
+                   detail::moment_target(free_));
   held_ = 0;
 }
 
@@ -224,6 +232,11 @@ void VrmStep::solve_on_device(DeviceBatch& batch, const double* distance) {
     std::copy(r.outcome, r.outcome + piece, batch.outcome.begin() + begin);
     std::copy(r.size, r.size + piece, batch.size.begin() + begin);
     std::copy(r.residual, r.residual + piece, batch.residual.begin() + begin);
+    for (std::size_t k = 0; k < r.free_count; ++k)
+      batch.free_owner.push_back(static_cast<std::int32_t>(begin) + r.free_owner[k]);
+    batch.free_nodes.insert(batch.free_nodes.end(), r.free_nodes,
+                            r.free_nodes + r.free_count * r.node_words);
+    if (r.free_count > 0) node_words_ = r.node_words;
     device_seconds_[0] += r.seconds_upload;
     device_seconds_[1] += r.seconds_solve;
     device_seconds_[3] += r.seconds_download;
@@ -269,7 +282,7 @@ void VrmStep::take_device_outcomes(const DeviceBatch& batch, VrmStats& stats) {
       deferred += o == detail::kDeviceDeferred || o == detail::kDeviceCrowded;
       crowded += o == detail::kDeviceCrowded;
       unsolved += o == detail::kDeviceNoSolution;
-      if (o == detail::kDeviceNoSolution) ws_.device_failed[i] = 1;
+      if (o == detail::kDeviceNoSolution) ws_.device_failed[i] = kFailedOnDevice;
       if (o != detail::kDeviceSolved) {
         ws_.state[i] = kReturned;
         continue;
@@ -278,10 +291,21 @@ void VrmStep::take_device_outcomes(const DeviceBatch& batch, VrmStats& stats) {
       ws_.state[i] = kHandedOver;
     }
   }
+  for (std::size_t k = 0; k < batch.free_owner.size(); ++k)
+    keep_free_nodes(batch.owners[batch.free_owner[k]],
+                    batch.free_nodes.data() + k * static_cast<std::size_t>(node_words_));
   stats.device_solved += solved_count;
   stats.device_deferred += deferred;
   stats.device_crowded += crowded;
   stats.device_unsolved += unsolved;
+}
+
+// The free nodes the device found around owner i (without a solution), for its proposals.
+void VrmStep::keep_free_nodes(std::int32_t i, const std::uint64_t* mask) {
+  ws_.free_place[i] = static_cast<std::int32_t>(ws_.free_owner.size());
+  ws_.free_owner.push_back(i);
+  ws_.free_nodes.insert(ws_.free_nodes.end(), mask, mask + node_words_);
+  ws_.device_failed[i] = kFreeNodesFound;
 }
 
 }  // namespace vortex::vrm_step

@@ -7,6 +7,7 @@
 
 #include <omp.h>
 
+#include "vortex/kernels/vrm_nodes.hpp"
 #include "vrm_step.hpp"
 
 namespace vortex::vrm_step {
@@ -47,13 +48,20 @@ void VrmStep::solve_round(bool last_round, char which) {
 
 void VrmStep::solve_owner(std::ptrdiff_t i, bool last_round, ThreadStore& w) {
   if (take_later_device_result(i, w)) return;
-  if (ws_.device_failed[i]) {  // the round's solve within R was the device's
+  const bool propose = o_.insert && !ws_.weak[i] && !last_round;
+  if (const char failed = ws_.device_failed[i]) {  // the round's solve within R was the device's
     ws_.device_failed[i] = 0;
+    if (failed == kFreeNodesFound && propose) {
+      propose_masked_nodes(
+          i, ws_.free_nodes.data() + static_cast<std::size_t>(ws_.free_place[i]) * node_words_);
+      ++w.proposed_from_device;
+      return;
+    }
     gather(i, radius_, w);
   } else if (solve_within(i, radius_, w)) {
     return;
   }
-  if (o_.insert && !ws_.weak[i] && !last_round) {
+  if (propose) {
     propose_free_nodes(i, w);
     return;
   }
@@ -145,39 +153,50 @@ void VrmStep::gather(std::ptrdiff_t i, double r, ThreadStore& w) {
 }
 
 // Free lattice nodes within R of particle i, as insertion proposals (after solve_within(i, R):
-// w.within holds the particles within R).
+// w.within holds the particles within R); the nodes across the wall are left out. The
+// neighbours are i's list within R, so no search is needed: a node is taken only by a particle
+// that is also a neighbour of i (a particle near the node but outside R would leave the gap open).
 void VrmStep::propose_free_nodes(std::ptrdiff_t i, ThreadStore& w) {
-  const long r_cells = static_cast<long>(std::ceil(radius_ / h_));
-  const long ci = std::lround(p_.x[i] / h_), cj = std::lround(p_.y[i] / h_),
-             ck = std::lround(p_.z[i] / h_);
+  const vrm::NodeCube cube = vrm::node_cube(p_.x[i], p_.y[i], p_.z[i], h_, radius_);
   const bool wall = may_block(i, radius_);
-  Block& block = ws_.blocks[i / kBlock];
-  std::vector<std::uint64_t>& keys = block.keys;
+  std::vector<std::uint64_t>& keys = ws_.blocks[i / kBlock].keys;
   const std::size_t first = keys.size();
-  for (long di = -r_cells; di <= r_cells; ++di)
-    for (long dj = -r_cells; dj <= r_cells; ++dj)
-      for (long dk = -r_cells; dk <= r_cells; ++dk) {
-        const double nx = (ci + di) * h_, ny = (cj + dj) * h_, nz = (ck + dk) * h_;
-        const double ex = nx - p_.x[i], ey = ny - p_.y[i], ez = nz - p_.z[i];
-        if (ex * ex + ey * ey + ez * ez > radius_ * radius_ * (1 - 1e-9)) continue;
-        if (!node_is_free(i, nx, ny, nz, wall, w)) continue;
-        keys.push_back(node_key(ci + di, cj + dj, ck + dk));
-      }
-  block.proposers.push_back(
-      {static_cast<std::int32_t>(i), static_cast<int>(keys.size() - first), first});
+  vrm::free_nodes(
+      cube, p_.x[i], p_.y[i], p_.z[i], h_, radius_, o_.hole_distance * h_,
+      static_cast<int>(w.within.size()),
+      [&](int q, double* at) {
+        const int j = w.within[q];
+        at[0] = p_.x[j];
+        at[1] = p_.y[j];
+        at[2] = p_.z[j];
+      },
+      [&](int, long di, long dj, long dk, double nx, double ny, double nz) {
+        if (!(wall && blocked(i, -1, {nx, ny, nz})))
+          keys.push_back(node_key(cube.ci + di, cube.cj + dj, cube.ck + dk));
+      });
+  add_proposer(i, first);
 }
 
-// Occupied only by a particle that is also a neighbour of i (a particle near the node but outside
-// R would leave the gap open), or across the wall. The neighbours are i's list within R, so no
-// search is needed.
-bool VrmStep::node_is_free(std::ptrdiff_t i, double nx, double ny, double nz, bool wall,
-                           const ThreadStore& w) const {
-  const double hole = o_.hole_distance * h_;
-  for (int j : w.within) {
-    const double dx = p_.x[j] - nx, dy = p_.y[j] - ny, dz = p_.z[j] - nz;
-    if (dx * dx + dy * dy + dz * dz <= hole * hole) return false;
-  }
-  return !(wall && blocked(i, -1, {nx, ny, nz}));
+// The free nodes the device found for owner i (a mask of its cube), as propose_free_nodes would
+// propose them: the same nodes in the same order, those across the wall left out.
+void VrmStep::propose_masked_nodes(std::ptrdiff_t i, const std::uint64_t* mask) {
+  const vrm::NodeCube cube = vrm::node_cube(p_.x[i], p_.y[i], p_.z[i], h_, radius_);
+  const bool wall = may_block(i, radius_);
+  std::vector<std::uint64_t>& keys = ws_.blocks[i / kBlock].keys;
+  const std::size_t first = keys.size();
+  vrm::masked_nodes(cube, mask, h_,
+                    [&](long di, long dj, long dk, double nx, double ny, double nz) {
+                      if (!(wall && blocked(i, -1, {nx, ny, nz})))
+                        keys.push_back(node_key(cube.ci + di, cube.cj + dj, cube.ck + dk));
+                    });
+  add_proposer(i, first);
+}
+
+// Owner i's proposals: its block's keys from `first` on.
+void VrmStep::add_proposer(std::ptrdiff_t i, std::size_t first) {
+  Block& block = ws_.blocks[i / kBlock];
+  block.proposers.push_back(
+      {static_cast<std::int32_t>(i), static_cast<int>(block.keys.size() - first), first});
 }
 
 // Inserts the proposed nodes in particle order (deterministic), each once; the inserted

@@ -125,6 +125,7 @@ struct ThreadStore {
   int self = -1;
   double residual = 0, neighbor_total = 0;
   std::size_t solved = 0;
+  std::size_t proposed_from_device = 0;  // owners that proposed the device's free nodes
 };
 
 // Every thread's scratch to the largest capacity any of them has needed, so that a step like an
@@ -154,14 +155,21 @@ inline void reserve_alike(std::vector<ThreadStore>& threads) {
 
 // Owners for the device: their indices (in the grid's order), the row of each one's own moments
 // (or -1; none in a batch without them), the rows (10 values each, units of h); what the device
-// made of each (written by the device's thread).
+// made of each (written by the device's thread), and of the owners without a solution the places
+// of those whose free nodes it found, with their masks.
 struct DeviceBatch {
   std::vector<std::int32_t> owners, rows;
   std::vector<double> moments;
   std::vector<std::int8_t> outcome;
   std::vector<std::int32_t> size;
   std::vector<double> residual;
+  std::vector<std::int32_t> free_owner;
+  std::vector<std::uint64_t> free_nodes;
 };
+
+// device_failed's values: the device found no solution within R for the owner in this round;
+// and the free nodes around it too (free_place).
+constexpr char kFailedOnDevice = 1, kFreeNodesFound = 2;
 
 // The device's first round on a thread of its own: its signals to the host (the far batch's
 // outcomes are in; everything is, with the sums: `done`) and the host's to it (the near batch is
@@ -199,7 +207,11 @@ struct VrmWorkspace::Impl {
   std::vector<Span> lists;  // per owner, where its list lies (valid for the owners recorded)
   std::vector<char> state, weak;
   std::vector<char> custom;         // per owner: the moments hook gave its own moments
-  std::vector<char> device_failed;  // per owner: the device found no solution within R
+  std::vector<char> device_failed;  // per owner: kFailedOnDevice, kFreeNodesFound or 0
+  // The free nodes the device found: per record its owner and the mask (node_words_ words); per
+  // owner, its record (read only where device_failed is kFreeNodesFound).
+  std::vector<std::int32_t> free_owner, free_place;
+  std::vector<std::uint64_t> free_nodes;
   // Per owner: its place in the device's batch of a later round, or -1 (stale entries are told
   // apart by that batch's owner at the place).
   std::vector<std::int32_t> later_place;
@@ -248,8 +260,8 @@ class VrmStep {
   bool solve_within(std::ptrdiff_t i, double r, ThreadStore& w);
   void gather(std::ptrdiff_t i, double r, ThreadStore& w);
   void propose_free_nodes(std::ptrdiff_t i, ThreadStore& w);
-  bool node_is_free(std::ptrdiff_t i, double nx, double ny, double nz, bool wall,
-                    const ThreadStore& w) const;
+  void propose_masked_nodes(std::ptrdiff_t i, const std::uint64_t* mask);
+  void add_proposer(std::ptrdiff_t i, std::size_t first);
   std::size_t insert_proposed();
 
   // The device's rounds (vrm_device_round.cpp).
@@ -265,6 +277,7 @@ class VrmStep {
   void take_device_sums();
   void add_sums(const detail::VrmDeviceSums& s, bool first, bool parallel);
   void take_device_outcomes(const DeviceBatch& batch, VrmStats& stats);
+  void keep_free_nodes(std::int32_t i, const std::uint64_t* mask);
   void later_round_on_device(VrmStats& stats);
   template <class Take>
   void collect_owners(const Take& take, std::vector<std::int32_t>& out);
@@ -286,6 +299,7 @@ class VrmStep {
   std::size_t owners_ = 0;             // of them, those with strength
   std::size_t n_added_ = 0;            // particles inserted so far (indices n0_ ...)
   double seconds_grid_ = 0;            // the set-up's grid build
+  int node_words_ = 0;                 // of a mask of the device's free nodes
   double strongest_ = 0;               // the largest |Gamma| at the start
   // Per particle, what the device handed over (null: nothing this call).
   const double* device_sum_[3] = {};

@@ -13,7 +13,9 @@
 // (add_particles), and their lists come back to the host.
 // Owners with more neighbours than kVrmMaxNeighbors come back `crowded`, solves that need a step
 // only the host takes (an eigendecomposition or an LDL^T factorization) `deferred`: the host solves
-// both. The solved owners' lists stay on the device: every particle gathers what they give it
+// both. Owners without a solution come back with the free lattice nodes around them, where new
+// particles may go (vortex/kernels/vrm_nodes.hpp), in batches whose lists leave no particle out.
+// The solved owners' lists stay on the device: every particle gathers what they give it
 // (vortex/kernels/vrm_handover.hpp), and only these sums come back.
 
 #include <cstddef>
@@ -42,6 +44,7 @@ struct VrmRoundParticles {
   std::size_t capacity;  // the most owners that the batches until the next hand_over hold together
   double radius;         // R
   double spacing;        // h: offsets are taken in units of h
+  double hole;           // a lattice node is free if no particle lies within this distance
   double moments[10];    // 1, first moments, second moments, in units of h
 };
 
@@ -73,11 +76,19 @@ struct VrmAddedParticles {
 // Host arrays, valid until the next load.
 struct VrmBatchResult {
   const std::int8_t* outcome;  // per owner of the batch
-  const std::int32_t* size;    // per owner: its neighbours (0 unless solved)
+  const std::int32_t* size;    // per owner: its neighbours (solved or without a solution; else 0)
   const double* residual;      // per owner: the moment residual of its solve
   // With lists: per owner, kVrmMaxNeighbors slots of neighbours (ascending) and fractions.
   const std::int32_t* neighbors = nullptr;
   const double* fractions = nullptr;
+  // In a batch without `distance`, where a mask holds the nodes within R (at most
+  // vrm::kMaxNodeWords words): `free_count` owners without a solution, their places in the batch
+  // (in no particular order) and the masks of their free lattice nodes
+  // (vortex/kernels/vrm_nodes.hpp), `node_words` words each. Valid until the next solve.
+  std::size_t free_count = 0;
+  const std::int32_t* free_owner = nullptr;
+  const std::uint64_t* free_nodes = nullptr;
+  int node_words = 0;
   // The device's time (CUDA events) for the batch's uploads, solves and downloads.
   double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
 };

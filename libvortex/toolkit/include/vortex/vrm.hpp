@@ -119,8 +119,9 @@ struct VrmOptions {
   // their strengths over (vortex/kernels/vrm_handover.hpp); the others, the insertions and the
   // handover of the rest, on the host. The owners `wall_far` names go first, beside prepare_wall;
   // the others once the wall hooks can answer. In the later rounds the device solves those of
-  // the first batch again with the inserted particles, and the host takes their lists. The
-  // results equal the host's to rounding.
+  // the first batch again with the inserted particles, and the host takes their lists. For those
+  // of the first batch and the later rounds that have no solution, the device also finds the free
+  // lattice nodes that the host's insertions take. The results equal the host's to rounding.
   Backend backend = Backend::Cpu;
 };
 
@@ -142,6 +143,7 @@ struct VrmStats {
   std::size_t device_crowded = 0;   // of the deferred: those with too many neighbours
   std::size_t device_far = 0;       // owners given to the device before the wall was prepared
   std::size_t device_later = 0;     // of device_solved, those of the later rounds
+  std::size_t device_proposed = 0;  // owners whose insertion nodes the device found (all rounds)
   int rounds = 0;
   double strongest = 0;     // the largest |Gamma| of the particles it started from
   double radius = 0;        // the neighbourhood radius R used

@@ -17,10 +17,10 @@ static_assert(int{kDeviceSolved} == int{gpu::kVrmSolved} &&
 class CudaVrm final : public VrmDevice {
  public:
   void load(const GridView& grid, const ParticleSet& p, std::size_t capacity, double radius,
-            double h, const std::array<double, 10>& moments) override {
-    gpu::VrmRoundParticles in{grid,        p.x.data(),  p.y.data(),  p.z.data(),
-                              p.gx.data(), p.gy.data(), p.gz.data(), p.size(),
-                              capacity,    radius,      h,           {}};
+            double h, double hole, const std::array<double, 10>& moments) override {
+    gpu::VrmRoundParticles in{grid,        p.x.data(),  p.y.data(), p.z.data(), p.gx.data(),
+                              p.gy.data(), p.gz.data(), p.size(),   capacity,   radius,
+                              h,           hole,        {}};
     for (int k = 0; k < 10; ++k) in.moments[k] = moments[k];
     kernel_.load(in);
   }
@@ -30,8 +30,9 @@ class CudaVrm final : public VrmDevice {
                        std::size_t own_count, const double* distance, bool lists) override {
     const gpu::VrmBatchResult r =
         kernel_.solve({owners, count, moment_row, own_moments, own_count, distance, lists});
-    return {r.outcome,   r.size,           r.residual,      r.neighbors,
-            r.fractions, r.seconds_upload, r.seconds_solve, r.seconds_download};
+    return {r.outcome,    r.size,           r.residual,      r.neighbors,
+            r.fractions,  r.free_count,     r.free_owner,    r.free_nodes,
+            r.node_words, r.seconds_upload, r.seconds_solve, r.seconds_download};
   }
 
   void add_particles(const GridView& grid, const ParticleSet& p, std::size_t loaded) override {
