@@ -270,7 +270,9 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const RunState& 
         "hand-over %.4f s\n"
         "  of them: grid %.4f s; device upload %.4f, solves %.4f, hand-over %.4f, download %.4f s; "
         "insertions %.4f s; host's first pass %.4f s, its pass over the owners given back %.4f s "
-        "(%zu without a solution, %zu deferred, %zu of them with too many neighbours)\n",
+        "(%zu without a solution, %zu deferred, %zu of them with too many neighbours), its other "
+        "passes (the later rounds; all, without the GPU) %.4f s; %zu owners' free nodes found on "
+        "the GPU\n",
         k + 1, st.seconds_diffuse, st.seconds_vrm, st.seconds_vrm_wall, st.seconds_control,
         st.vrm.device_solved, r.particles.size(), st.vrm.device_far, st.vrm.device_later,
         st.inserted, st.vrm.seconds_setup, st.vrm.seconds_wall, st.vrm.seconds_device,
@@ -278,7 +280,10 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const RunState& 
         st.vrm.seconds_upload, st.vrm.seconds_solve, st.vrm.seconds_handover,
         st.vrm.seconds_download, st.vrm.seconds_insert, st.vrm.seconds_host_first,
         st.vrm.seconds_returned, st.vrm.device_unsolved, st.vrm.device_deferred,
-        st.vrm.device_crowded);
+        st.vrm.device_crowded,
+        st.vrm.seconds_rounds - st.vrm.seconds_host_first - st.vrm.seconds_returned -
+            st.vrm.seconds_insert,
+        st.vrm.device_proposed);
   }
   std::printf(
       "diffusion sub-step: N = %zu -> %zu, median of %d: %.4f s (VRM %.4f s, control %.4f s), "
