@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <omp.h>
+
 #include "vortex/bodies/sheet.hpp"
 
 namespace vortex::bodies {
@@ -236,6 +238,10 @@ void BodyFlow::find_wall_points(const ParticleSet& particles, double dt) {
   const double reach = wall_reach(dt);
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
   wall_points_.resize(particles.size());
+  if (resolve_backend(options_.vrm.backend) == Backend::Cuda) {
+    find_wall_points_on_device(particles, reach);
+    return;
+  }
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const Vec3 x{particles.x[i], particles.y[i], particles.z[i]};
@@ -244,6 +250,50 @@ void BodyFlow::find_wall_points(const ParticleSet& particles, double dt) {
     wall_points_[i] =
         wall_.near(x, reach) ? wall_.closest_within(x, reach * (1 + 1e-6)) : WallPoint{};
   }
+}
+
+// find_wall_points on the VRM's device: the particles near the body's box gathered in index order
+// (each thread counts its range, then writes its part at its offset), their points found on the
+// device and put in their places.
+void BodyFlow::find_wall_points_on_device(const ParticleSet& particles, double reach) {
+  const std::size_t n = particles.size();
+  near_offsets_.assign(omp_get_max_threads() + 1, 0);
+  const auto near = [&](std::size_t i) {
+    return wall_.near({particles.x[i], particles.y[i], particles.z[i]}, reach);
+  };
+#pragma omp parallel
+  {
+    const std::size_t t = omp_get_thread_num(), threads = omp_get_num_threads();
+    const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+    std::size_t count = 0;
+    for (std::size_t i = lo; i < hi; ++i) count += near(i);
+    near_offsets_[t + 1] = count;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t k = 0; k < threads; ++k) near_offsets_[k + 1] += near_offsets_[k];
+      const std::size_t total = near_offsets_[threads];
+      near_x_.resize(total);
+      near_y_.resize(total);
+      near_z_.resize(total);
+      near_index_.resize(total);
+    }
+    std::size_t at = near_offsets_[t];
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (!near(i)) {
+        wall_points_[i] = WallPoint{};
+        continue;
+      }
+      near_x_[at] = particles.x[i];
+      near_y_[at] = particles.y[i];
+      near_z_[at] = particles.z[i];
+      near_index_[at++] = static_cast<std::int32_t>(i);
+    }
+  }
+  wall_.closest_within(near_x_, near_y_, near_z_, reach * (1 + 1e-6), Backend::Cuda, near_found_);
+  const auto count = static_cast<std::ptrdiff_t>(near_index_.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < count; ++k) wall_points_[near_index_[k]] = near_found_[k];
 }
 
 // The image moments of every particle within image_reach of the wall, for the VRM (after

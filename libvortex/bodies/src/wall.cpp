@@ -1,9 +1,12 @@
 #include "vortex/bodies/wall.hpp"
 
+#include "wall_points_device.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -62,28 +65,6 @@ bool convex_at_every_edge(const Surface& surface, double size) {
 
 }  // namespace
 
-// By the Voronoi regions of the triangle's vertices, edges and face.
-Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 ab = b - a, ac = c - a, ap = x - a;
-  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
-  if (d1 <= 0 && d2 <= 0) return a;
-  const Vec3 bp = x - b;
-  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
-  if (d3 >= 0 && d4 <= d3) return b;
-  const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + (d1 / (d1 - d3)) * ab;
-  const Vec3 cp = x - c;
-  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
-  if (d6 >= 0 && d5 <= d6) return c;
-  const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + (d2 / (d2 - d6)) * ac;
-  const double va = d3 * d6 - d5 * d4;
-  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
-    return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
-  const double denom = 1 / (va + vb + vc);
-  return a + (vb * denom) * ab + (vc * denom) * ac;
-}
-
 WallQueries::WallQueries(const Surface& surface)
     : surface_(&surface), id_(++instances), centroids_(centroid_points(surface)) {
   lo_ = hi_ = surface.panels.at(0).v0;
@@ -95,6 +76,26 @@ WallQueries::WallQueries(const Surface& surface)
     for (const Vec3& v : {p.v0, p.v1, p.v2})
       corner_reach_ = std::max(corner_reach_, norm(v - p.centroid));
   convex_ = convex_at_every_edge(surface, norm(hi_ - lo_));
+}
+
+WallQueries::~WallQueries() = default;
+
+void WallQueries::closest_within(const std::vector<double>& x, const std::vector<double>& y,
+                                 const std::vector<double>& z, double reach, Backend backend,
+                                 std::vector<WallPoint>& out) const {
+  if (y.size() != x.size() || z.size() != x.size())
+    throw std::invalid_argument("wall points: the coordinate arrays differ in length");
+  if (resolve_backend(backend) == Backend::Cuda) {
+    if (!device_) device_ = detail::WallPointsDevice::create(*surface_, corner_reach_);
+    if (device_) {
+      device_->closest_within(x, y, z, reach, out);
+      return;
+    }
+  }
+  out.resize(x.size());
+  const auto n = static_cast<std::ptrdiff_t>(x.size());
+#pragma omp parallel for schedule(dynamic, 256)
+  for (std::ptrdiff_t k = 0; k < n; ++k) out[k] = closest_within({x[k], y[k], z[k]}, reach);
 }
 
 WallPoint WallQueries::closest(const Vec3& x) const {
@@ -128,26 +129,9 @@ WallPoint WallQueries::closest_from_nearest(const Vec3& x, double nearest) const
 }
 
 WallPoint WallQueries::closest_among(const Vec3& x, const std::vector<int>& candidates) const {
-  WallPoint best;
-  double best_d = INFINITY, best_align = -1;
-  for (int j : candidates) {
-    const Panel& p = surface_->panels[j];
-    const Vec3 y = closest_point_on_triangle(x, p.v0, p.v1, p.v2);
-    const double d = norm(x - y);
-    const double align = d > 0 ? std::abs(dot(x - y, p.normal)) / d : 1;
-    // Ties (shared edges and vertices) go to the panel that faces the point most directly.
-    const bool tie = std::abs(d - best_d) <= 1e-12 * (1 + d);
-    if (d < best_d - 1e-12 * (1 + d) || (tie && align > best_align)) {
-      best_d = d;
-      best_align = align;
-      best.panel = j;
-      best.point = y;
-    }
-  }
-  const Panel& p = surface_->panels[best.panel];
-  best.normal = p.normal;
-  best.distance = dot(x - best.point, p.normal) >= 0 ? best_d : -best_d;
-  return best;
+  ClosestPanel best(x);
+  for (int j : candidates) best.consider(j, surface_->panels[j]);
+  return best.result();
 }
 
 bool WallQueries::blocked(const Vec3& p, const Vec3& q, const WallPoint* known) const {

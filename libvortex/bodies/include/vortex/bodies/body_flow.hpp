@@ -153,6 +153,7 @@ class BodyFlow {
   // the VRM's wall tests' (2 R).
   double wall_reach(double dt) const;
   void find_wall_points(const ParticleSet& particles, double dt);
+  void find_wall_points_on_device(const ParticleSet& particles, double reach);
   void wall_images(const ParticleSet& particles, double dt);
   void record(const BemStats& s, BodyStepStats& stats);
   template <class Work>
@@ -169,7 +170,12 @@ class BodyFlow {
   TriangleRule sheet_rule_;
   ParticleSet wall_view_;
   std::vector<WallPoint> wall_points_;  // per particle of a sub-step's start (panel -1: far)
-  std::vector<VrmMoments> spread_;      // per particle, of the wall's image kernel
+  // The particles near the body's box that the device finds the wall points of, and its answers.
+  std::vector<double> near_x_, near_y_, near_z_;
+  std::vector<std::int32_t> near_index_;
+  std::vector<std::size_t> near_offsets_;  // per thread's range of particles
+  std::vector<WallPoint> near_found_;
+  std::vector<VrmMoments> spread_;  // per particle, of the wall's image kernel
   std::vector<char> has_spread_;
   VrmWorkspace vrm_workspace_;                  // kept from one diffusion sub-step to the next
   ParticleControlWorkspace control_workspace_;  // the same for the particle control

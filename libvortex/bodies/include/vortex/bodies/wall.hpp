@@ -13,25 +13,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "vortex/bodies/closest_panel.hpp"
 #include "vortex/bodies/surface.hpp"
 #include "vortex/neighbor_search.hpp"
+#include "vortex/solver.hpp"
 
 namespace vortex::bodies {
 
-// A closest wall point; panel -1 where none was looked for, or where the wall was found farther
-// than the reach asked for (closest_within): then `distance`, if above 0, is a lower bound of the
-// distance to the wall.
-struct WallPoint {
-  int panel = -1;
-  Vec3 point;           // closest point on the surface
-  double distance = 0;  // signed: > 0 in the fluid, < 0 inside the body
-  Vec3 normal;          // outward normal of the closest panel
-};
-
-// Closest point of triangle (a, b, c) to x.
-Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c);
+namespace detail {
+class WallPointsDevice;
+}
 
 struct WallStats {
   std::size_t reflected = 0;  // particles moved from inside the body to their mirror image
@@ -41,11 +35,18 @@ struct WallStats {
 class WallQueries {
  public:
   explicit WallQueries(const Surface& surface);
+  ~WallQueries();
 
   WallPoint closest(const Vec3& x) const;
   // closest(x) where the wall may lie within `reach` of x; else panel -1 and a lower bound of the
   // distance, above `reach`, found from the nearest centroid alone (no panel is tested).
   WallPoint closest_within(const Vec3& x, double reach) const;
+  // closest_within(x_k, reach) of the points (x[k], y[k], z[k]): on the host's threads, or with
+  // Backend::Cuda on the GPU (vortex/gpu/wall_points.hpp: the same to rounding; a point whose
+  // closest panels tie may get the other one). Not from several threads at once.
+  void closest_within(const std::vector<double>& x, const std::vector<double>& y,
+                      const std::vector<double>& z, double reach, Backend backend,
+                      std::vector<WallPoint>& out) const;
   bool inside(const Vec3& x) const { return closest(x).distance < 0; }
   // Panels whose centroid lies within r of x.
   void panels_near(const Vec3& x, double r, std::vector<int>& out) const {
@@ -90,6 +91,7 @@ class WallQueries {
   Vec3 lo_, hi_;             // bounding box of the surface
   double corner_reach_ = 0;  // largest distance from a panel's centroid to one of its corners
   bool convex_ = false;
+  mutable std::unique_ptr<detail::WallPointsDevice> device_;  // made at the first call that asks
 };
 
 }  // namespace vortex::bodies

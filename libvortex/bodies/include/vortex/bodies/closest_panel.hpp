@@ -1,0 +1,81 @@
+#pragma once
+// The closest point of the wall among candidate panels, written once for the host's wall queries
+// (vortex/bodies/wall.hpp) and the device's (vortex/gpu/wall_points.hpp): the exact point-triangle
+// distance to each candidate; where several panels tie (at an edge or a vertex) the one whose
+// normal is most aligned with the offset, and the sign of the offset along that panel's normal.
+
+#include <cmath>
+
+#include "vortex/bodies/panel.hpp"
+
+namespace vortex::bodies {
+
+// A closest wall point; panel -1 where none was looked for, or where the wall was found farther
+// than the reach asked for (closest_within): then `distance`, if above 0, is a lower bound of the
+// distance to the wall.
+struct WallPoint {
+  int panel = -1;
+  Vec3 point;           // closest point on the surface
+  double distance = 0;  // signed: > 0 in the fluid, < 0 inside the body
+  Vec3 normal;          // outward normal of the closest panel
+};
+
+// Closest point of triangle (a, b, c) to x, by the Voronoi regions of its vertices, edges and
+// face.
+VORTEX_HD Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b,
+                                         const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = x - a;
+  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Vec3 bp = x - b;
+  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + (d1 / (d1 - d3)) * ab;
+  const Vec3 cp = x - c;
+  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + (d2 / (d2 - d6)) * ac;
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
+    return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+  const double denom = 1 / (va + vb + vc);
+  return a + (vb * denom) * ab + (vc * denom) * ac;
+}
+
+// The closest of the candidates given so far to x.
+class ClosestPanel {
+ public:
+  VORTEX_HD explicit ClosestPanel(const Vec3& x) : x_(x) {}
+
+  // Candidate panel j (p): taken when closer, or as close to rounding and facing x more directly.
+  VORTEX_HD void consider(int j, const Panel& p) {
+    const Vec3 y = closest_point_on_triangle(x_, p.v0, p.v1, p.v2);
+    const double d = norm(x_ - y);
+    const double align = d > 0 ? fabs(dot(x_ - y, p.normal)) / d : 1;
+    const bool tie = fabs(d - best_d_) <= 1e-12 * (1 + d);
+    if (d < best_d_ - 1e-12 * (1 + d) || (tie && align > best_align_)) {
+      best_d_ = d;
+      best_align_ = align;
+      best_.panel = j;
+      best_.point = y;
+      best_.normal = p.normal;
+    }
+  }
+
+  // The closest point found (panel -1 if no candidate was given), its distance signed by the side
+  // of its panel's plane.
+  VORTEX_HD WallPoint result() const {
+    WallPoint w = best_;
+    if (w.panel >= 0) w.distance = dot(x_ - w.point, w.normal) >= 0 ? best_d_ : -best_d_;
+    return w;
+  }
+
+ private:
+  Vec3 x_;
+  WallPoint best_;
+  double best_d_ = INFINITY, best_align_ = -1;
+};
+
+}  // namespace vortex::bodies
