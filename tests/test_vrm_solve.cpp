@@ -8,12 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "vortex/kernels/small_cholesky.hpp"
+#include "vortex/kernels/small_eigen.hpp"
 #include "vortex/kernels/vrm_dual.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm_solve.hpp"
@@ -271,6 +273,28 @@ void check_device_path(const Offsets& d, int self, const VrmMoments& target, int
   if (host.calls > 0) {
     EXPECT_EQ(o_dev, vrm::Outcome::deferred) << what;
     ++deferred;
+    // The device solves a deferred owner again with the fallback's steps in fixed arrays: the
+    // host's fallback takes the same steps (the same fractions to the bit), and both agree with
+    // Eigen's steps to rounding.
+    detail::HostFallback<10> host_steps;
+    vrm::SmallFallback<10> device_steps;
+    std::vector<double> f_host(m), f_again(m);
+    double r_host = 0, r_again = 0;
+    const vrm::Outcome o_host =
+        vrm::solve_redistribution(m, d.front().data(), self, b.data(),
+                                  {inv_c.data(), f_host.data(), dots.data(), trial.data()}, true,
+                                  host_steps, &r_host, nullptr);
+    const vrm::Outcome o_again =
+        vrm::solve_redistribution(m, d.front().data(), self, b.data(),
+                                  {inv_c.data(), f_again.data(), dots_dev.data(), trial_dev.data()},
+                                  true, device_steps, &r_again, nullptr);
+    ASSERT_EQ(o_again, o_host) << what;
+    EXPECT_EQ(r_again, r_host) << what;
+    EXPECT_EQ(o_host, o) << what;
+    for (int q = 0; q < m; ++q) {
+      EXPECT_EQ(f_again[q], f_host[q]) << what << ", neighbour " << q;
+      if (o == vrm::Outcome::solved) EXPECT_NEAR(f_host[q], f[q], 1e-9) << what << ", " << q;
+    }
     return;
   }
   ASSERT_EQ(o_dev, o) << what;
@@ -352,6 +376,49 @@ TEST(VrmSolve, TheDevicePathEqualsTheHostsOrDefers) {
   // keeps them all); all 50 exact lattice layers do.
   EXPECT_LT(deferred, cases / 4);
   EXPECT_GT(deferred, 0);
+}
+
+// The Jacobi eigendecomposition of the fallback (vortex/kernels/small_eigen.hpp) against Eigen's:
+// an orthogonal V with A = V diag(values) V^T, the same eigenvalues, for symmetric matrices of full
+// rank, positive semidefinite ones of every rank (the Hessians of too few rows), and a diagonal
+// one.
+TEST(VrmSolve, TheJacobiEigendecompositionEqualsEigens) {
+  std::mt19937_64 rng(31);
+  std::normal_distribution<double> g;
+  for (int trial = 0; trial < 60; ++trial) {
+    Eigen::Matrix<double, 10, 10> a;
+    if (trial < 10) {
+      a = Eigen::Matrix<double, 10, 10>::NullaryExpr(
+          [&](Eigen::Index, Eigen::Index) { return g(rng); });
+      a = (a + a.transpose()).eval();
+    } else if (trial < 59) {
+      const int rank = 1 + trial % 10;
+      Eigen::MatrixXd rows(rank, 10);
+      for (int i = 0; i < rank; ++i)
+        for (int j = 0; j < 10; ++j) rows(i, j) = g(rng) * (j < 4 ? 1.0 : 3.0);
+      a = rows.transpose() * rows;
+    } else {
+      a = Eigen::Matrix<double, 10, 1>::LinSpaced(1e-14, 5).asDiagonal();
+    }
+    double lower[10][10];
+    for (int i = 0; i < 10; ++i)
+      for (int j = 0; j < 10; ++j) lower[i][j] = i >= j ? a(i, j) : 0.0;
+    detail::SymmetricEigen<10> e;
+    e.compute(lower);
+    Eigen::Matrix<double, 10, 10> v;
+    Eigen::Matrix<double, 10, 1> mu;
+    for (int i = 0; i < 10; ++i) {
+      mu[i] = e.value[i];
+      for (int j = 0; j < 10; ++j) v(i, j) = e.vector[i][j];
+    }
+    const double size = a.norm();
+    EXPECT_LT((v.transpose() * v - Eigen::Matrix<double, 10, 10>::Identity()).norm(), 1e-13);
+    EXPECT_LT((v * mu.asDiagonal() * v.transpose() - a).norm(), 1e-13 * size) << trial;
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 10, 10>> reference(a);
+    std::sort(mu.data(), mu.data() + 10);
+    for (int k = 0; k < 10; ++k)
+      EXPECT_NEAR(mu[k], reference.eigenvalues()[k], 1e-13 * size) << trial << ", " << k;
+  }
 }
 
 // The Hessian from the weighted monomial sums equals sum_q w_q a_q a_q^T summed entry by entry

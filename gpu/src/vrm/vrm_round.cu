@@ -51,7 +51,18 @@ struct RoundArrays {
   std::int32_t* queue;           // the owners left unfinished
   int* queued;                   // how many
   int* taken;                    // how many the second kernel's threads have taken
+  std::int32_t* deferred;        // the owners whose solve needs the fallback's steps
+  int* deferred_count;           // how many
+  int* deferred_taken;           // how many the third kernel's threads have taken
 };
+
+// Owner t's solve needs a step of the fallback, which the first two kernels leave out (it would
+// cost their threads registers): queued for vrm_fallback_kernel, which solves it again with it.
+__device__ void defer(const RoundArrays& a, int t, int m) {
+  a.outcome[t] = kUnfinished;
+  a.sizes[t] = m;
+  a.deferred[atomicAdd(a.deferred_count, 1)] = t;
+}
 
 // An owner's moments: its own row where it has one.
 __device__ const double* owner_moments(const RoundArrays& a, int t) {
@@ -150,6 +161,10 @@ __global__ void vrm_round_kernel(GridView grid, GridView added, RoundArrays a, i
   vrm::Progress p = vrm::dual_start<10>(m, d, b, arrays, true, fallback, s);
   for (int k = 0; k < kFirstIterations && p == vrm::Progress::running; ++k)
     p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
+  if (p == vrm::Progress::deferred) {
+    defer(a, t, m);
+    return;
+  }
   if (p != vrm::Progress::running) {
     finish_owner(a, t, m, self, f, p, s);
     return;
@@ -192,8 +207,34 @@ __global__ void vrm_resume_kernel(RoundArrays a) {
     }
     const vrm::Progress p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
     if (p == vrm::Progress::running) continue;
-    finish_owner(a, t, m, self, f, p, s);
+    if (p == vrm::Progress::deferred)
+      defer(a, t, m);
+    else
+      finish_owner(a, t, m, self, f, p, s);
     t = -1;
+  }
+}
+
+// The owners whose solve needs the fallback's steps, solved again from the start with them
+// (vrm::SmallFallback, the host's steps too: the host's result to rounding), each thread taking
+// the next queued owner. Few owners need them; their own kernel keeps the others' registers.
+__global__ void vrm_fallback_kernel(RoundArrays a) {
+  double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
+  const vrm::DualArrays arrays{inv_c, f, dots, trial};
+  vrm::SmallFallback<10> fallback;
+  const int queued = *a.deferred_count;
+  for (int at = atomicAdd(a.deferred_taken, 1); at < queued; at = atomicAdd(a.deferred_taken, 1)) {
+    const int t = a.deferred[at];
+    const int m = a.sizes[t];
+    const int self =
+        owner_offsets(a, a.owners[t], a.slot_neighbors + static_cast<std::size_t>(t) * kMax, m, d);
+    const double* b = owner_moments(a, t);
+    a.sizes[t] = 0;
+    vrm::DualSolve<10> s;
+    vrm::Progress p = vrm::dual_start<10>(m, d, b, arrays, true, fallback, s);
+    while (p == vrm::Progress::running)
+      p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
+    finish_owner(a, t, m, self, f, p, s);
   }
 }
 
@@ -338,14 +379,17 @@ struct VrmRoundKernel::Impl {
   PinnedBuffer<double> host_fractions;
   DeviceBuffer<std::int32_t> owners, sizes, slot_of, slot_neighbors, moment_row;
   DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved;
-  DeviceBuffer<std::int32_t> queue;
-  DeviceBuffer<int> counters;             // queued, taken, owners listed with free nodes
+  DeviceBuffer<std::int32_t> queue, deferred;
+  // Queued and taken of the unfinished owners, then of the deferred ones; the owners listed with
+  // free nodes.
+  DeviceBuffer<int> counters;
   DeviceBuffer<std::int32_t> free_owner;  // the owners listed with free nodes, and their masks
   DeviceBuffer<std::uint64_t> free_nodes;
   PinnedBuffer<int> host_free_count;
   PinnedBuffer<std::int32_t> host_free_owner;
   PinnedBuffer<std::uint64_t> host_free_nodes;
-  int resume_blocks = 0;  // the resume kernel's grid: as many blocks as run at once
+  int resume_blocks = 0;    // the resume kernel's grid: as many blocks as run at once
+  int fallback_blocks = 0;  // the fallback kernel's
   DeviceBuffer<std::int8_t> outcome;
   PinnedBuffer<std::int8_t> host_outcome;
   PinnedBuffer<std::int32_t> host_sizes;
@@ -388,7 +432,8 @@ void VrmRoundKernel::load(const VrmRoundParticles& in) {
   m.slot_fractions.reserve(capacity * kMax + 1);
   m.saved.reserve(capacity * kSaved + 1);
   m.queue.reserve(capacity + 1);
-  m.counters.reserve(3);
+  m.deferred.reserve(capacity + 1);
+  m.counters.reserve(5);
   m.host_outcome.reserve(capacity + 1);
   m.host_sizes.reserve(capacity + 1);
   m.host_residual.reserve(capacity + 1);
@@ -405,12 +450,15 @@ void VrmRoundKernel::load(const VrmRoundParticles& in) {
   upload(m.gz, in.gz, n, c);
   m.strengths.record(m.copy);
   if (m.resume_blocks == 0) {
-    int per_sm = 0, device = 0, sms = 0;
+    int per_sm = 0, fallback_per_sm = 0, device = 0, sms = 0;
     VORTEX_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vrm_resume_kernel, kThreads, 0));
+    VORTEX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &fallback_per_sm, vrm_fallback_kernel, kThreads, 0));
     VORTEX_CUDA_CHECK(cudaGetDevice(&device));
     VORTEX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     m.resume_blocks = std::max(1, per_sm * sms);
+    m.fallback_blocks = std::max(1, fallback_per_sm * sms);
   }
   m.grid = grid;
   m.added = GridView{};
@@ -451,7 +499,7 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
   m.uploaded.record(m.stream);
   if (count > 0) {
     int* counters = m.counters.data();
-    VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, 3 * sizeof(int), s));
+    VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, 5 * sizeof(int), s));
     const RoundArrays arrays{m.loaded_grid.x.data(),
                              m.loaded_grid.y.data(),
                              m.loaded_grid.z.data(),
@@ -472,13 +520,18 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
                              m.saved.data(),
                              m.queue.data(),
                              counters,
-                             counters + 1};
+                             counters + 1,
+                             m.deferred.data(),
+                             counters + 3,
+                             counters + 4};
     const int n_owners = static_cast<int>(count);
     vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
         m.grid, m.added, arrays, n_owners, m.radius, in.distance ? m.distance.data() : nullptr);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
     vrm_resume_kernel<<<m.resume_blocks, kThreads, 0, s>>>(arrays);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_resume_kernel");
+    vrm_fallback_kernel<<<m.fallback_blocks, kThreads, 0, s>>>(arrays);
+    VORTEX_CUDA_CHECK_LAUNCH("vrm_fallback_kernel");
     if (nodes) {
       m.free_owner.reserve(count);
       m.free_nodes.reserve(count * m.node_words);

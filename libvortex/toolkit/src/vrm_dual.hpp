@@ -1,6 +1,8 @@
 #pragma once
 // The host's side of the VRM's dual solve (vortex/kernels/vrm_dual.hpp): the fallback that takes
-// the rare steps the shared solve leaves to it, by Eigen's eigendecomposition and LDL^T.
+// the rare steps the shared solve leaves to it, the device's (vrm::SmallFallback), with Eigen's
+// LDL^T where its Cholesky factorization of a shifted matrix declines; and Eigen's
+// eigendecomposition and LDL^T alone (EigenFallback, the reference the tests compare with).
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -65,6 +67,22 @@ class EigenFallback {
   }
 
   Eigen::SelfAdjointEigenSolver<Mat> eigen_;
+};
+
+// The host's fallback: the device's steps, so that an owner deferred by the device's first solves
+// gets the same result from the device's later solve and from the host's; Eigen's LDL^T only where
+// the device would decline as well.
+template <int K>
+struct HostFallback {
+  bool regularized_solve(const double (&h)[K][K], double shift, const double* rhs, double* x) {
+    return small.regularized_solve(h, shift, rhs, x) || eigen.regularized_solve(h, shift, rhs, x);
+  }
+  vrm::Direction eigen_direction(const double (&h)[K][K], const double* r, double null_floor,
+                                 double* out) {
+    return small.eigen_direction(h, r, null_floor, out);
+  }
+  vrm::SmallFallback<K> small;
+  EigenFallback<K> eigen;
 };
 
 }  // namespace vortex::detail

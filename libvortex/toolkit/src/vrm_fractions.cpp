@@ -95,7 +95,7 @@ bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offs
   const int m = static_cast<int>(offsets.size());
   f.assign(m, 0.0);
   std::vector<double> inv_c(m), dots(m), trial_dots(m);
-  detail::EigenFallback<4> fallback;
+  detail::HostFallback<4> fallback;
   const double b[4] = {1, 0, 0, 0};
   if (vrm::solve_nonnegative<4>(m, flat(offsets), b,
                                 {inv_c.data(), f.data(), dots.data(), trial_dots.data()}, true,

@@ -13,7 +13,7 @@ namespace vortex::detail {
 struct VrmSolveScratch {
   std::vector<double> inverse_weights;   // 1 / c_q
   std::vector<double> dots, trial_dots;  // a_q . lambda, at lambda and at a trial point
-  EigenFallback<10> fallback;
+  HostFallback<10> fallback;
 };
 
 // The ten moment targets of vrm::solve_redistribution: 1, the first moments, the second ones.

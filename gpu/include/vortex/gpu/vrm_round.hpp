@@ -5,17 +5,19 @@
 // dual method the host runs too (vortex/kernels/vrm_dual.hpp): the first few Newton iterations in
 // that thread, the rest of the owners still unsolved in a second kernel whose threads each take the
 // next of them as soon as their own is done (a warp no longer waits for its slowest owner's many
-// iterations). The particles' coordinates and strengths are copied once per call (load), the
-// strengths beside the solves; the grid's sorted copy of the coordinates is gathered on the device.
-// The owners come in batches, each solved as soon as it is given (the host lists the owners near a
-// body only once it knows where the wall is, and meanwhile the device solves those far from it); a
-// later round's owners find their neighbours among the particles inserted since as well
+// iterations); the few owners whose solve needs an eigendecomposition or a regularized
+// factorization are solved again from the start with those steps (vrm::SmallFallback, the host's
+// too) in a third kernel. The particles' coordinates and strengths are copied once per call (load),
+// the strengths beside the solves; the grid's sorted copy of the coordinates is gathered on the
+// device. The owners come in batches, each solved as soon as it is given (the host lists the owners
+// near a body only once it knows where the wall is, and meanwhile the device solves those far from
+// it); a later round's owners find their neighbours among the particles inserted since as well
 // (add_particles), and their lists come back to the host.
-// Owners with more neighbours than kVrmMaxNeighbors come back `crowded`, solves that need a step
-// only the host takes (an eigendecomposition or an LDL^T factorization) `deferred`: the host solves
-// both. Owners without a solution come back with the free lattice nodes around them, where new
-// particles may go (vortex/kernels/vrm_nodes.hpp), in batches whose lists leave no particle out.
-// The solved owners' lists stay on the device: every particle gathers what they give it
+// Owners with more neighbours than kVrmMaxNeighbors come back `crowded`, solves whose regularized
+// factorization fails even there (a shifted matrix with a pivot not positive) `deferred`: the host
+// solves both. Owners without a solution come back with the free lattice nodes around them, where
+// new particles may go (vortex/kernels/vrm_nodes.hpp), in batches whose lists leave no particle
+// out. The solved owners' lists stay on the device: every particle gathers what they give it
 // (vortex/kernels/vrm_handover.hpp), and only these sums come back.
 
 #include <cstddef>
@@ -31,7 +33,7 @@ constexpr int kVrmMaxNeighbors = 64;
 enum VrmRoundOutcome : std::int8_t {
   kVrmSolved = 0,
   kVrmNoSolution = 1,
-  kVrmDeferred = 2,  // a step only the host takes
+  kVrmDeferred = 2,  // a step only the host takes (its LDL^T of a shifted matrix)
   kVrmCrowded = 3,   // more than kVrmMaxNeighbors neighbours
 };
 

@@ -9,6 +9,24 @@
 
 namespace vortex::detail {
 
+// The factor L of A = L L^T (n x n, entries a(i, j), i >= j, the lower triangle); false where a
+// pivot is not positive.
+template <int K, class Entry>
+VORTEX_HD bool cholesky_factor(int n, Entry a, double (&l)[K][K]) {
+  for (int j = 0; j < n; ++j) {
+    double d = a(j, j);
+    for (int k = 0; k < j; ++k) d -= l[j][k] * l[j][k];
+    if (!(d > 0)) return false;
+    l[j][j] = sqrt(d);
+    for (int i = j + 1; i < n; ++i) {
+      double v = a(i, j);
+      for (int k = 0; k < j; ++k) v -= l[i][k] * l[j][k];
+      l[i][j] = v / l[j][j];
+    }
+  }
+  return true;
+}
+
 template <int K>
 class SmallCholesky {
  public:
@@ -19,19 +37,9 @@ class SmallCholesky {
   VORTEX_HD bool factor(int n, Entry a) {
     n_ = n;
     double l[K][K];  // the factor L; inverse_ holds L^-1
+    if (!cholesky_factor<K>(n, a, l)) return false;
     double trace = 0;
-    for (int j = 0; j < n; ++j) {
-      trace += a(j, j);
-      double d = a(j, j);
-      for (int k = 0; k < j; ++k) d -= l[j][k] * l[j][k];
-      if (!(d > 0)) return false;
-      l[j][j] = sqrt(d);
-      for (int i = j + 1; i < n; ++i) {
-        double v = a(i, j);
-        for (int k = 0; k < j; ++k) v -= l[i][k] * l[j][k];
-        l[i][j] = v / l[j][j];
-      }
-    }
+    for (int j = 0; j < n; ++j) trace += a(j, j);
     // trace(A^-1) = |L^-1|_F^2 >= 1 / (smallest eigenvalue); trace(A) >= the largest.
     double inverse_trace = 0;
     for (int c = 0; c < n; ++c) {
@@ -65,5 +73,29 @@ class SmallCholesky {
   int n_ = 0;
   double inverse_[K][K];
 };
+
+}  // namespace vortex::detail
+
+namespace vortex::detail {
+
+// x = A^-1 rhs for a symmetric positive definite n x n matrix with entries a(i, j), i >= j, by a
+// Cholesky factorization without the test of its conditioning (for matrices shifted to be well
+// enough conditioned). False, x untouched, where a pivot is not positive.
+template <int K, class Entry>
+VORTEX_HD bool cholesky_solve(int n, Entry a, const double* rhs, double* x) {
+  double l[K][K], y[K];
+  if (!cholesky_factor<K>(n, a, l)) return false;
+  for (int i = 0; i < n; ++i) {  // L y = rhs
+    double v = rhs[i];
+    for (int k = 0; k < i; ++k) v -= l[i][k] * y[k];
+    y[i] = v / l[i][i];
+  }
+  for (int i = n - 1; i >= 0; --i) {  // L^T x = y
+    double v = y[i];
+    for (int k = i + 1; k < n; ++k) v -= l[k][i] * x[k];
+    x[i] = v / l[i][i];
+  }
+  return true;
+}
 
 }  // namespace vortex::detail

@@ -5,16 +5,19 @@
 // lambda. The rows a_q are formed from the offsets d_q (in units of h) where they are needed, and
 // c_q = 1 + |d_q|^2; the caller's arrays hold every per-neighbour value, so nothing is allocated.
 //
-// The rare steps that need an eigendecomposition or an LDL^T factorization (a singular Hessian that
-// the Gram route of cholesky_direction does not cover, a Newton step that does not ascend, a
-// start whose matrix fails the Cholesky test) go through a Fallback: the host's does them with
-// Eigen, the device's declines, and the solve then reports `deferred` for the host to redo.
+// The rare steps that need an eigendecomposition or a regularized factorization (a singular Hessian
+// that the Gram route of cholesky_direction does not cover, a Newton step that does not ascend, a
+// start whose matrix fails the Cholesky test) go through a Fallback: SmallFallback does them in
+// fixed arrays (the host's solves and the device's owners that need them), NoFallback declines
+// (the device's first solves, which keep their registers for the common steps) and the solve then
+// reports `deferred` for a solve with a fallback that takes them.
 
 #include <cmath>
 #include <utility>
 
 #include "vortex/kernels/hd.hpp"
 #include "vortex/kernels/small_cholesky.hpp"
+#include "vortex/kernels/small_eigen.hpp"
 
 namespace vortex::vrm {
 
@@ -66,7 +69,47 @@ struct DualArrays {
   double* trial_dots;  // scratch: the same at a trial point
 };
 
-// A fallback that declines every step (the device's).
+// The fallback's steps in fixed arrays, on the host and the device: the regularized solve by a
+// Cholesky factorization of the shifted matrix (declined where a pivot is not positive), the
+// direction by the Jacobi eigendecomposition of H, eigenvalues below 1e-12 of the largest counted
+// as zero.
+template <int K>
+struct SmallFallback {
+  VORTEX_HD bool regularized_solve(const double (&h)[K][K], double shift, const double* rhs,
+                                   double* x) {
+    return vortex::detail::cholesky_solve<K>(
+        K, [&](int i, int j) { return h[i][j] + (i == j ? shift : 0.0); }, rhs, x);
+  }
+
+  VORTEX_HD Direction eigen_direction(const double (&h)[K][K], const double* r, double null_floor,
+                                      double* out) {
+    vortex::detail::SymmetricEigen<K> e;
+    e.compute(h);
+    double largest = 1e-300;
+    for (int k = 0; k < K; ++k) largest = fmax(largest, e.value[k]);
+    const double cut = 1e-12 * largest;
+    double coef[K], null_norm2 = 0;
+    for (int k = 0; k < K; ++k) {  // V^T r, and the norm of its part in the null space
+      double c = 0;
+      for (int i = 0; i < K; ++i) c += e.vector[i][k] * r[i];
+      coef[k] = c;
+      if (!(e.value[k] > cut)) null_norm2 += c * c;
+    }
+    const bool null_space = sqrt(null_norm2) > null_floor;
+    for (int k = 0; k < K; ++k) {  // the null space's part, or H^+ r
+      const bool range = e.value[k] > cut;
+      coef[k] = null_space ? (range ? 0.0 : coef[k]) : (range ? coef[k] / e.value[k] : 0.0);
+    }
+    for (int i = 0; i < K; ++i) {
+      double v = 0;
+      for (int k = 0; k < K; ++k) v += e.vector[i][k] * coef[k];
+      out[i] = v;
+    }
+    return null_space ? Direction::null_space : Direction::newton;
+  }
+};
+
+// A fallback that declines every step (the device's first solves).
 struct NoFallback {
   template <int K>
   VORTEX_HD bool regularized_solve(const double (&)[K][K], double, const double*, double*) {
