@@ -57,7 +57,9 @@ void VrmStep::solve_owner(std::ptrdiff_t i, bool last_round, ThreadStore& w) {
       ++w.proposed_from_device;
       return;
     }
-    gather(i, radius_, w);
+    // What the proposals or a weak owner's signed fractions read (in the last round an owner not
+    // weak gathers again within 2 R).
+    if (propose || (ws_.weak[i] && o_.signed_fallback)) gather(i, radius_, w);
   } else if (solve_within(i, radius_, w)) {
     return;
   }
