@@ -297,7 +297,7 @@ if has vrm; then
     # Nsight Compute's view of the VRM's device kernels in one sub-step (each kernel's first
     # launch): throughput, occupancy, memory and warp stalls.
     start=$SECONDS
-    ncu --kernel-name regex:"vrm_(round|resume|handover)_kernel" --launch-count 3 --section SpeedOfLight \
+    ncu --kernel-name regex:"vrm_(list|round|resume|fallback|handover)_kernel" --launch-count 3 --section SpeedOfLight \
       --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
       --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
       --section SourceCounters \

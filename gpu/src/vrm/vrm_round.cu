@@ -117,10 +117,11 @@ __device__ void finish_owner(const RoundArrays& a, int t, int m, int self, doubl
 }
 
 // One thread per owner: its neighbours within R, ascending (kept in its slots: those loaded, then
-// those added since, of higher index); their offsets in units of h; the shared dual solve's start
-// and its first iterations. An owner not done by then is saved and queued for vrm_resume_kernel.
-__global__ void vrm_round_kernel(GridView grid, GridView added, RoundArrays a, int count,
-                                 double radius, const double* __restrict__ distance) {
+// those added since, of higher index), and their count in its size (0, `crowded`, with more than
+// the slots hold). A kernel of its own: its few registers let many threads hide the latency of
+// the cells' reads, which the solves' many registers would not.
+__global__ void vrm_list_kernel(GridView grid, GridView added, RoundArrays a, int count,
+                                double radius, const double* __restrict__ distance) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= count) return;
   const std::int32_t i = a.owners[t];
@@ -135,10 +136,10 @@ __global__ void vrm_round_kernel(GridView grid, GridView added, RoundArrays a, i
     if (m < kMax) nb[m] = a.n0 + j;
     ++m;
   });
-  a.sizes[t] = 0;
   a.residual[t] = 0;
   if (m > kMax) {
     a.outcome[t] = kVrmCrowded;
+    a.sizes[t] = 0;
     return;
   }
   for (int k = 1; k < m; ++k) {  // ascending, as the host's search
@@ -147,6 +148,19 @@ __global__ void vrm_round_kernel(GridView grid, GridView added, RoundArrays a, i
     for (; b >= 0 && nb[b] > v; --b) nb[b + 1] = nb[b];
     nb[b + 1] = v;
   }
+  a.outcome[t] = kUnfinished;
+  a.sizes[t] = m;
+}
+
+// One thread per listed owner: its neighbours' offsets in units of h; the shared dual solve's start
+// and its first iterations. An owner not done by then is saved and queued for vrm_resume_kernel.
+__global__ void vrm_round_kernel(RoundArrays a, int count) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= count || a.outcome[t] == kVrmCrowded) return;
+  const std::int32_t i = a.owners[t];
+  const std::int32_t* nb = a.slot_neighbors + static_cast<std::size_t>(t) * kMax;
+  const int m = a.sizes[t];
+  a.sizes[t] = 0;
   double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
   const int self = owner_offsets(a, i, nb, m, d);
   if (m == 0 || self < 0) {  // as vrm::solve_redistribution
@@ -525,8 +539,10 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
                              counters + 3,
                              counters + 4};
     const int n_owners = static_cast<int>(count);
-    vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
+    vrm_list_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
         m.grid, m.added, arrays, n_owners, m.radius, in.distance ? m.distance.data() : nullptr);
+    VORTEX_CUDA_CHECK_LAUNCH("vrm_list_kernel");
+    vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(arrays, n_owners);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
     vrm_resume_kernel<<<m.resume_blocks, kThreads, 0, s>>>(arrays);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_resume_kernel");

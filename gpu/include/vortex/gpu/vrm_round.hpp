@@ -1,11 +1,11 @@
 #pragma once
 // The VRM's first round on the GPU (vortex/vrm.hpp): for each owner it is given, one thread finds
 // the particles within R on the host's grid of cells (vortex/kernels/grid_cells.hpp), in ascending
-// order as the host's search returns them, and solves for their non-negative fractions by the
-// dual method the host runs too (vortex/kernels/vrm_dual.hpp): the first few Newton iterations in
-// that thread, the rest of the owners still unsolved in a second kernel whose threads each take the
-// next of them as soon as their own is done (a warp no longer waits for its slowest owner's many
-// iterations); the few owners whose solve needs an eigendecomposition or a regularized
+// order as the host's search returns them, and another solves for their non-negative fractions by
+// the dual method the host runs too (vortex/kernels/vrm_dual.hpp): the first few Newton iterations
+// in that thread, the rest of the owners still unsolved in a second kernel whose threads each take
+// the next of them as soon as their own is done (a warp no longer waits for its slowest owner's
+// many iterations); the few owners whose solve needs an eigendecomposition or a regularized
 // factorization are solved again from the start with those steps (vrm::SmallFallback, the host's
 // too) in a third kernel. The particles' coordinates and strengths are copied once per call (load),
 // the strengths beside the solves; the grid's sorted copy of the coordinates is gathered on the
