@@ -66,8 +66,7 @@ void exact_block(const Surface& s, const BemRules& rules, int i, int j, double o
 }
 
 NearField build_near_field(const Surface& s, const BemRules& rules, double radius) {
-  Points centroids;
-  for (const Panel& p : s.panels) centroids.push_back(p.centroid.x, p.centroid.y, p.centroid.z);
+  const Points centroids = panel_centroids(s);
   const NeighborLists lists = NeighborSearch(centroids).all_within(centroids, radius);
   NearField nf;
   nf.radius = radius;

@@ -17,12 +17,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-Points centroids(const Surface& s) {
-  Points c;
-  for (const Panel& p : s.panels) c.push_back(p.centroid.x, p.centroid.y, p.centroid.z);
-  return c;
-}
-
 }  // namespace
 
 // A group of nearby panels and the LU factors of their exact tangential near blocks.
@@ -52,7 +46,7 @@ BemSolver::~BemSolver() = default;
 
 void BemSolver::build_preconditioner() {
   const Surface& s = op_.surface();
-  const KdTree tree = build_kdtree(centroids(s), nullptr, options_.cluster_size, 2);
+  const KdTree tree = build_kdtree(panel_centroids(s), nullptr, options_.cluster_size, 2);
   clusters_.resize(tree.leaves.size());
   const NearField& nf = op_.near_field();
 #pragma omp parallel for schedule(dynamic, 4)
@@ -92,7 +86,7 @@ void BemSolver::build_coarse(int aggregates) {
   const std::size_t n = s.size();
   const auto want = static_cast<std::size_t>(aggregates);
   const int bucket = static_cast<int>(std::max<std::size_t>(1, (n + want - 1) / want));
-  const KdTree tree = build_kdtree(centroids(s), nullptr, bucket, 2);
+  const KdTree tree = build_kdtree(panel_centroids(s), nullptr, bucket, 2);
   constexpr int per = 6;
   const std::size_t count = tree.leaves.size();
   const auto nc = static_cast<Eigen::Index>(per * count);

@@ -61,8 +61,7 @@ VrmMoments wall_image_moments(double distance, const Vec3& n, double s2) {
 
 std::vector<std::vector<int>> shedding_patches(const Surface& s, double spacing) {
   if (!(spacing > 0)) throw std::invalid_argument("shedding: spacing h must be positive");
-  Points centroids;
-  for (const Panel& p : s.panels) centroids.push_back(p.centroid.x, p.centroid.y, p.centroid.z);
+  const Points centroids = panel_centroids(s);
   const double mean_area = s.total_area / static_cast<double>(s.size());
   const int bucket = std::max(1, static_cast<int>(std::lround(spacing * spacing / mean_area)));
   const KdTree tree = build_kdtree(centroids, nullptr, bucket, 2);

@@ -23,6 +23,12 @@ Surface make_surface(TriangleMesh mesh, const std::string& what) {
   return s;
 }
 
+Points panel_centroids(const Surface& surface) {
+  Points c;
+  for (const Panel& p : surface.panels) c.push_back(p.centroid.x, p.centroid.y, p.centroid.z);
+  return c;
+}
+
 Points quadrature_points(const Surface& surface, const TriangleRule& rule) {
   Points pts;
   pts.resize(surface.size() * rule.size());

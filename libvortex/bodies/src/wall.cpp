@@ -14,12 +14,6 @@ namespace vortex::bodies {
 
 namespace {
 
-Points centroid_points(const Surface& s) {
-  Points p;
-  for (const Panel& q : s.panels) p.push_back(q.centroid.x, q.centroid.y, q.centroid.z);
-  return p;
-}
-
 std::atomic<std::uint64_t> instances{0};
 
 // Panels around the point p of the last segments asked about, by one thread.
@@ -66,7 +60,7 @@ bool convex_at_every_edge(const Surface& surface, double size) {
 }  // namespace
 
 WallQueries::WallQueries(const Surface& surface)
-    : surface_(&surface), id_(++instances), centroids_(centroid_points(surface)) {
+    : surface_(&surface), id_(++instances), centroids_(panel_centroids(surface)) {
   lo_ = hi_ = surface.panels.at(0).v0;
   for (const auto& v : surface.mesh.vertices) {
     lo_ = {std::min(lo_.x, v[0]), std::min(lo_.y, v[1]), std::min(lo_.z, v[2])};

@@ -13,6 +13,7 @@
 
 #include <omp.h>
 
+#include "vortex/kernels/vrm_nodes.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm_step.hpp"
@@ -36,7 +37,8 @@ VrmStep::VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double dt, 
       dt_(dt),
       s2_(s2),
       free_(free_space_moments(s2)),
-      n0_(p.size()) {
+      n0_(p.size()),
+      node_words_(vrm::node_cube(0, 0, 0, h_, radius_).words()) {
   const int threads = std::max(1, omp_get_max_threads());
   if (static_cast<int>(ws_.threads.size()) < threads) ws_.threads.resize(threads);
   for (ThreadStore& w : ws_.threads) {

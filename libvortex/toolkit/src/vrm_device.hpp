@@ -33,13 +33,12 @@ struct VrmDeviceBatch {
   const std::int32_t* neighbors = nullptr;
   const double* fractions = nullptr;
   // Without `distance`: `free_count` of the owners without a solution, their places in the batch
-  // (in no particular order) and the masks of their free lattice nodes, `node_words` words each
-  // (vortex/kernels/vrm_nodes.hpp); none where R's nodes fill more than vrm::kMaxNodeWords words.
-  // Valid until the next solve.
+  // (in no particular order) and the masks of their free lattice nodes, as many words each as
+  // R's cube needs (vortex/kernels/vrm_nodes.hpp); none where it needs more than
+  // vrm::kMaxNodeWords. Valid until the next solve.
   std::size_t free_count = 0;
   const std::int32_t* free_owner = nullptr;
   const std::uint64_t* free_nodes = nullptr;
-  int node_words = 0;
   // The device's time for the batch's uploads, solves and downloads.
   double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
 };

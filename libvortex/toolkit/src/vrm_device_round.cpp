@@ -54,7 +54,6 @@ void VrmStep::later_round_on_device(VrmStats& stats) {
     ws_.later_place[owners[t]] = static_cast<std::int32_t>(t);
   ws_.device->add_particles(n_added_ > 0 ? ws_.added.view() : GridView{}, p_, n0_);
   later_ = ws_.device->solve(owners.data(), later_count_, nullptr, nullptr, 0, nullptr, true);
-  if (later_.free_count > 0) node_words_ = later_.node_words;
   for (std::size_t k = 0; k < later_.free_count; ++k)
     keep_free_nodes(owners[later_.free_owner[k]],
                     later_.free_nodes + k * static_cast<std::size_t>(node_words_));
@@ -235,8 +234,7 @@ void VrmStep::solve_on_device(DeviceBatch& batch, const double* distance) {
     for (std::size_t k = 0; k < r.free_count; ++k)
       batch.free_owner.push_back(static_cast<std::int32_t>(begin) + r.free_owner[k]);
     batch.free_nodes.insert(batch.free_nodes.end(), r.free_nodes,
-                            r.free_nodes + r.free_count * r.node_words);
-    if (r.free_count > 0) node_words_ = r.node_words;
+                            r.free_nodes + r.free_count * node_words_);
     device_seconds_[0] += r.seconds_upload;
     device_seconds_[1] += r.seconds_solve;
     device_seconds_[3] += r.seconds_download;

@@ -52,8 +52,8 @@ void VrmStep::solve_owner(std::ptrdiff_t i, bool last_round, ThreadStore& w) {
   if (const char failed = ws_.device_failed[i]) {  // the round's solve within R was the device's
     ws_.device_failed[i] = 0;
     if (failed == kFreeNodesFound && propose) {
-      propose_masked_nodes(
-          i, ws_.free_nodes.data() + static_cast<std::size_t>(ws_.free_place[i]) * node_words_);
+      propose_free_nodes(
+          i, w, ws_.free_nodes.data() + static_cast<std::size_t>(ws_.free_place[i]) * node_words_);
       ++w.proposed_from_device;
       return;
     }
@@ -154,49 +154,37 @@ void VrmStep::gather(std::ptrdiff_t i, double r, ThreadStore& w) {
   }
 }
 
-// Free lattice nodes within R of particle i, as insertion proposals (after solve_within(i, R):
-// w.within holds the particles within R); the nodes across the wall are left out. The
-// neighbours are i's list within R, so no search is needed: a node is taken only by a particle
-// that is also a neighbour of i (a particle near the node but outside R would leave the gap open).
-void VrmStep::propose_free_nodes(std::ptrdiff_t i, ThreadStore& w) {
+// Free lattice nodes within R of particle i, as insertion proposals: those the device found (a
+// mask of its cube, read in the same order), or else those of i's list within R (w.within, after
+// solve_within(i, R) or gather(i, R)); the nodes across the wall are left out. The neighbours
+// are i's list within R, so no search is needed: a node is taken only by a particle that is also
+// a neighbour of i (a particle near the node but outside R would leave the gap open).
+void VrmStep::propose_free_nodes(std::ptrdiff_t i, const ThreadStore& w,
+                                 const std::uint64_t* mask) {
   const vrm::NodeCube cube = vrm::node_cube(p_.x[i], p_.y[i], p_.z[i], h_, radius_);
   const bool wall = may_block(i, radius_);
-  std::vector<std::uint64_t>& keys = ws_.blocks[i / kBlock].keys;
-  const std::size_t first = keys.size();
-  vrm::free_nodes(
-      cube, p_.x[i], p_.y[i], p_.z[i], h_, radius_, o_.hole_distance * h_,
-      static_cast<int>(w.within.size()),
-      [&](int q, double* at) {
-        const int j = w.within[q];
-        at[0] = p_.x[j];
-        at[1] = p_.y[j];
-        at[2] = p_.z[j];
-      },
-      [&](int, long di, long dj, long dk, double nx, double ny, double nz) {
-        if (!(wall && blocked(i, -1, {nx, ny, nz})))
-          keys.push_back(node_key(cube.ci + di, cube.cj + dj, cube.ck + dk));
-      });
-  add_proposer(i, first);
-}
-
-// The free nodes the device found for owner i (a mask of its cube), as propose_free_nodes would
-// propose them: the same nodes in the same order, those across the wall left out.
-void VrmStep::propose_masked_nodes(std::ptrdiff_t i, const std::uint64_t* mask) {
-  const vrm::NodeCube cube = vrm::node_cube(p_.x[i], p_.y[i], p_.z[i], h_, radius_);
-  const bool wall = may_block(i, radius_);
-  std::vector<std::uint64_t>& keys = ws_.blocks[i / kBlock].keys;
-  const std::size_t first = keys.size();
-  vrm::masked_nodes(cube, mask, h_,
-                    [&](long di, long dj, long dk, double nx, double ny, double nz) {
-                      if (!(wall && blocked(i, -1, {nx, ny, nz})))
-                        keys.push_back(node_key(cube.ci + di, cube.cj + dj, cube.ck + dk));
-                    });
-  add_proposer(i, first);
-}
-
-// Owner i's proposals: its block's keys from `first` on.
-void VrmStep::add_proposer(std::ptrdiff_t i, std::size_t first) {
   Block& block = ws_.blocks[i / kBlock];
+  const std::size_t first = block.keys.size();
+  const auto take = [&](long di, long dj, long dk, double nx, double ny, double nz) {
+    if (!(wall && blocked(i, -1, {nx, ny, nz})))
+      block.keys.push_back(node_key(cube.ci + di, cube.cj + dj, cube.ck + dk));
+  };
+  if (mask != nullptr) {
+    vrm::masked_nodes(cube, mask, h_, take);
+  } else {
+    vrm::free_nodes(
+        cube, p_.x[i], p_.y[i], p_.z[i], h_, radius_, o_.hole_distance * h_,
+        static_cast<int>(w.within.size()),
+        [&](int q, double* at) {
+          const int j = w.within[q];
+          at[0] = p_.x[j];
+          at[1] = p_.y[j];
+          at[2] = p_.z[j];
+        },
+        [&](int, long di, long dj, long dk, double nx, double ny, double nz) {
+          take(di, dj, dk, nx, ny, nz);
+        });
+  }
   block.proposers.push_back(
       {static_cast<std::int32_t>(i), static_cast<int>(block.keys.size() - first), first});
 }

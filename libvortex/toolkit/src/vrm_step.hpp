@@ -259,9 +259,8 @@ class VrmStep {
   void solved(std::ptrdiff_t i, double residual, int count, ThreadStore& w);
   bool solve_within(std::ptrdiff_t i, double r, ThreadStore& w);
   void gather(std::ptrdiff_t i, double r, ThreadStore& w);
-  void propose_free_nodes(std::ptrdiff_t i, ThreadStore& w);
-  void propose_masked_nodes(std::ptrdiff_t i, const std::uint64_t* mask);
-  void add_proposer(std::ptrdiff_t i, std::size_t first);
+  void propose_free_nodes(std::ptrdiff_t i, const ThreadStore& w,
+                          const std::uint64_t* mask = nullptr);
   std::size_t insert_proposed();
 
   // The device's rounds (vrm_device_round.cpp).
@@ -299,7 +298,7 @@ class VrmStep {
   std::size_t owners_ = 0;             // of them, those with strength
   std::size_t n_added_ = 0;            // particles inserted so far (indices n0_ ...)
   double seconds_grid_ = 0;            // the set-up's grid build
-  int node_words_ = 0;                 // of a mask of the device's free nodes
+  const int node_words_;               // of a mask of the device's free nodes (R's cube)
   double strongest_ = 0;               // the largest |Gamma| at the start
   // Per particle, what the device handed over (null: nothing this call).
   const double* device_sum_[3] = {};

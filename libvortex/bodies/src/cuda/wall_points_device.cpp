@@ -23,11 +23,8 @@ class CudaWallPoints final : public WallPointsDevice {
     // that a slightly wider reach later (a longer step) finds them wide enough.
     const double cell = reach + 2 * corner_reach_;
     if (!kernel_ || kernel_cell_ < cell) {
-      Points centroids;
-      for (const Panel& p : surface_->panels)
-        centroids.push_back(p.centroid.x, p.centroid.y, p.centroid.z);
       kernel_cell_ = 1.25 * cell;
-      grid_.rebuild(PointsView(centroids), kernel_cell_);
+      grid_.rebuild(PointsView(panel_centroids(*surface_)), kernel_cell_);
       kernel_ = std::make_unique<gpu::WallPointsKernel>(
           surface_->panels.data(), surface_->panels.size(), grid_.view(), corner_reach_);
     }

@@ -24,6 +24,9 @@ struct Surface {
 // Checks the mesh (check_closed_surface: throws MeshError naming `what`) and computes the panels.
 Surface make_surface(TriangleMesh mesh, const std::string& what = "mesh");
 
+// The panels' centroids, in panel order.
+Points panel_centroids(const Surface& surface);
+
 // The rule's points on every panel, panel-major (panel i owns [i * rule.size(), (i+1) *
 // rule.size())).
 Points quadrature_points(const Surface& surface, const TriangleRule& rule);
