@@ -23,7 +23,7 @@ const char* kHeader =
     "device_bytes_per_particle,max_strength,control_threshold,strongest_x,strongest_y,strongest_z,"
     "strongest_wall_distance,strongest_after_convect,convect_growth,convect_growth_x,"
     "convect_growth_y,convect_growth_z,strongest_after_diffuse,max_velocity_gradient,vrm_growth,"
-    "control_growth,control_signed,control_largest_share";
+    "control_growth,control_signed,control_largest_share,seconds_velocity";
 
 // Re-registers the frames of an earlier run up to `time`, so the collection stays whole.
 void reload(PvdWriter& w, const std::string& dir, double time) {
@@ -109,7 +109,7 @@ void BodyOutput::write_row(const StepRecord& r) {
        << ',' << st.convect_growth << ',' << st.convect_growth_at.x << ',' << st.convect_growth_at.y
        << ',' << st.convect_growth_at.z << ',' << st.strongest_after_diffuse << ','
        << st.max_velocity_gradient << ',' << st.vrm_growth << ',' << st.control_growth << ','
-       << st.control_signed << ',' << st.control_largest_share << '\n'
+       << st.control_signed << ',' << st.control_largest_share << ',' << st.seconds_velocity << '\n'
        << std::flush;
 }
 

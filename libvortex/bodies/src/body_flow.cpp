@@ -188,6 +188,7 @@ VelocityField BodyFlow::particle_velocity(const ParticleSet& particles, bool gra
 }
 
 void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, VelocityField& out) {
+  const auto start = Clock::now();
   // Sources: the particles and the sheet's quadrature points, regularized with sheet_core.
   ParticleSet& sources = sources_;
   const std::size_t need = particles.size() + sheet_points_.size();
@@ -203,6 +204,7 @@ void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, Ve
   }
   solver_->evaluate(sources, PointsView(particles), gradient, out);
   if (!current_) return;
+  current_->seconds_velocity += since(start);
   current_->device_bytes = out.stats.device_bytes;
   if (!out.has_gradient) return;
   // The largest velocity gradient at a particle (Frobenius norm): its product with the time step

@@ -78,6 +78,9 @@ struct BodyStepStats {
   // BEM solves (velocity evaluations, moves, wall), the diffusion sub-steps without theirs.
   double seconds_bem = 0, seconds_convect = 0, seconds_diffuse = 0, seconds_total = 0;
   double seconds_bem_wall = 0;  // of seconds_bem: the exact near-wall part of the right-hand sides
+  // Of seconds_convect: the velocity evaluations (the field and gradient of the particles and of
+  // the sheet's quadrature points at the particles, one per stage of the integrator).
+  double seconds_velocity = 0;
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
   double seconds_vrm_wall = 0;  // of seconds_vrm: the wall (VrmStats::seconds_wall)
