@@ -1,7 +1,7 @@
 // A step of the flow past a sphere at a coarse resolution: particles end in the fluid, the total
 // vorticity of particles and sheet stays near zero, the impulse grows against the stream (a
-// positive drag); forces from the impulse; checkpoints read back what was written and reject
-// damaged files.
+// positive drag), the stages' times nest; forces from the impulse; checkpoints read back what was
+// written and reject damaged files.
 
 #include <gtest/gtest.h>
 
@@ -43,6 +43,12 @@ TEST(BodyFlow, StepKeepsParticlesInTheFluidAndConservesVorticity) {
     // particles that the sheet was last solved for (by solve_sheet, then by the step's end).
     EXPECT_EQ(st.bem_solves, 1 + 2 + 1);
     EXPECT_LT(st.bem_residual_max, 1e-6);
+    // The stage times nest: the velocity evaluations within the convection, the VRM and the
+    // particle control within the diffusion, the disjoint stages within the step.
+    EXPECT_GT(st.seconds_velocity, 0);
+    EXPECT_LE(st.seconds_velocity, st.seconds_convect);
+    EXPECT_LE(st.seconds_vrm + st.seconds_control, st.seconds_diffuse);
+    EXPECT_LE(st.seconds_bem + st.seconds_convect + st.seconds_diffuse, st.seconds_total);
     double strength = 0;
     for (std::size_t i = 0; i < p.size(); ++i) {
       const WallPoint w = flow.wall().closest({p.x[i], p.y[i], p.z[i]});
