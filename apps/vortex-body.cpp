@@ -284,6 +284,11 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const RunState& 
         st.vrm.seconds_rounds - st.vrm.seconds_host_first - st.vrm.seconds_returned -
             st.vrm.seconds_insert,
         st.vrm.device_proposed);
+    const VrmKernelSeconds& d = st.vrm.device_kernels;
+    std::printf(
+        "  the device's solves by kernel: lists %.4f, first iterations %.4f, resumed %.4f, "
+        "fallback %.4f, free nodes %.4f s (%zu deferred to the fallback)\n",
+        d.lists, d.first, d.resumed, d.fallback, d.nodes, d.fallback_owners);
   }
   std::printf(
       "diffusion sub-step: N = %zu -> %zu, median of %d: %.4f s (VRM %.4f s, control %.4f s), "

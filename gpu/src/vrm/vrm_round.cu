@@ -399,7 +399,7 @@ struct VrmRoundKernel::Impl {
   DeviceBuffer<int> counters;
   DeviceBuffer<std::int32_t> free_owner;  // the owners listed with free nodes, and their masks
   DeviceBuffer<std::uint64_t> free_nodes;
-  PinnedBuffer<int> host_free_count;
+  PinnedBuffer<int> host_counters;  // the counters, read back after the solves
   PinnedBuffer<std::int32_t> host_free_owner;
   PinnedBuffer<std::uint64_t> host_free_nodes;
   int resume_blocks = 0;    // the resume kernel's grid: as many blocks as run at once
@@ -409,8 +409,9 @@ struct VrmRoundKernel::Impl {
   PinnedBuffer<std::int32_t> host_sizes;
   PinnedBuffer<double> host_residual, host_x, host_y, host_z;
   Event load_start, loaded, start, uploaded, solved, handing_over, handed_over;  // phases' times
-  Event strengths{cudaEventDisableTiming};  // the strengths are on the device
-  Event downloaded{cudaEventBlockingSync};  // waited for without spinning
+  Event listed, first_done, resumed, fallen_back;  // the solves' kernels' ends
+  Event strengths{cudaEventDisableTiming};         // the strengths are on the device
+  Event downloaded{cudaEventBlockingSync};         // waited for without spinning
   // Of the particles loaded: the grid on the device, their count, the owners' room and how many
   // the batches since hold, R, 1 / h, the free moments.
   GridView grid{};
@@ -542,12 +543,16 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
     vrm_list_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
         m.grid, m.added, arrays, n_owners, m.radius, in.distance ? m.distance.data() : nullptr);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_list_kernel");
+    m.listed.record(m.stream);
     vrm_round_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(arrays, n_owners);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
+    m.first_done.record(m.stream);
     vrm_resume_kernel<<<m.resume_blocks, kThreads, 0, s>>>(arrays);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_resume_kernel");
+    m.resumed.record(m.stream);
     vrm_fallback_kernel<<<m.fallback_blocks, kThreads, 0, s>>>(arrays);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_fallback_kernel");
+    m.fallen_back.record(m.stream);
     if (nodes) {
       m.free_owner.reserve(count);
       m.free_nodes.reserve(count * m.node_words);
@@ -567,11 +572,12 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
     copy_back(m.host_neighbors.data(), m.slot_neighbors.data() + first * kMax, count * kMax, s);
     copy_back(m.host_fractions.data(), m.slot_fractions.data() + first * kMax, count * kMax, s);
   }
-  m.host_free_count.reserve(1);
-  if (nodes) copy_back(m.host_free_count.data(), m.counters.data() + 2, 1, s);
+  m.host_counters.reserve(5);
+  std::fill_n(m.host_counters.data(), 5, 0);
+  if (count > 0) copy_back(m.host_counters.data(), m.counters.data(), 5, s);
   m.downloaded.record(m.stream);
   m.downloaded.synchronize();
-  const std::size_t free_count = nodes ? static_cast<std::size_t>(m.host_free_count.data()[0]) : 0;
+  const std::size_t free_count = nodes ? static_cast<std::size_t>(m.host_counters.data()[2]) : 0;
   if (free_count > 0) {  // their count known, the masks
     const std::size_t words = free_count * m.node_words;
     download(m.host_free_owner, m.free_owner, free_count, s);
@@ -594,6 +600,14 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
   }
   r.seconds_upload = m.uploaded.seconds_since(m.start);
   r.seconds_solve = m.solved.seconds_since(m.uploaded);
+  r.fallback_count = static_cast<std::size_t>(m.host_counters.data()[3]);
+  if (count > 0) {
+    r.seconds_lists = m.listed.seconds_since(m.uploaded);
+    r.seconds_first = m.first_done.seconds_since(m.listed);
+    r.seconds_resumed = m.resumed.seconds_since(m.first_done);
+    r.seconds_fallback = m.fallen_back.seconds_since(m.resumed);
+    r.seconds_nodes = m.solved.seconds_since(m.fallen_back);
+  }
   r.seconds_download = m.downloaded.seconds_since(m.solved);
   return r;
 }

@@ -163,6 +163,7 @@ void VrmStep::run(VrmStats& stats) {
       stats.seconds_solve = device_seconds_[1];
       stats.seconds_handover = device_seconds_[2];
       stats.seconds_download = device_seconds_[3];
+      stats.device_kernels = device_kernels_;
     }
     const auto insert_start = Clock::now();
     const std::size_t added = insert_proposed();

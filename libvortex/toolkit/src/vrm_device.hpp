@@ -10,6 +10,7 @@
 
 #include "vortex/kernels/grid_cells.hpp"
 #include "vortex/particles.hpp"
+#include "vortex/vrm.hpp"
 
 namespace vortex::detail {
 
@@ -39,8 +40,9 @@ struct VrmDeviceBatch {
   std::size_t free_count = 0;
   const std::int32_t* free_owner = nullptr;
   const std::uint64_t* free_nodes = nullptr;
-  // The device's time for the batch's uploads, solves and downloads.
+  // The device's time for the batch's uploads, solves and downloads, and of the solves by kernel.
   double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
+  VrmKernelSeconds kernels;
 };
 
 // Host arrays, valid until the next load.

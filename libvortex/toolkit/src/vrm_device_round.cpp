@@ -59,6 +59,7 @@ void VrmStep::later_round_on_device(VrmStats& stats) {
                     later_.free_nodes + k * static_cast<std::size_t>(node_words_));
   device_seconds_[0] += later_.seconds_upload;
   device_seconds_[1] += later_.seconds_solve;
+  device_kernels_ += later_.kernels;
   device_seconds_[3] += later_.seconds_download;
   std::size_t solved_count = 0;
   for (std::size_t t = 0; t < later_count_; ++t)
@@ -237,6 +238,7 @@ void VrmStep::solve_on_device(DeviceBatch& batch, const double* distance) {
                             r.free_nodes + r.free_count * node_words_);
     device_seconds_[0] += r.seconds_upload;
     device_seconds_[1] += r.seconds_solve;
+    device_kernels_ += r.kernels;
     device_seconds_[3] += r.seconds_download;
     held_ += piece;
     begin += piece;

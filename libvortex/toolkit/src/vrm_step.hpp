@@ -309,6 +309,7 @@ class VrmStep {
   bool summed_ = false;
   detail::VrmDeviceSums last_sums_{};
   double device_seconds_[4] = {};
+  VrmKernelSeconds device_kernels_;  // of the solves' time
   // A later round's batch on the device: its owners (ws_.later_owners' first) and its results.
   std::size_t later_count_ = 0;
   detail::VrmDeviceBatch later_{};

@@ -91,8 +91,13 @@ struct VrmBatchResult {
   const std::int32_t* free_owner = nullptr;
   const std::uint64_t* free_nodes = nullptr;
   int node_words = 0;
-  // The device's time (CUDA events) for the batch's uploads, solves and downloads.
+  // The device's time (CUDA events) for the batch's uploads, solves and downloads; of the solves,
+  // each kernel's: the neighbour lists, the first Newton iterations, the unfinished owners resumed,
+  // the deferred owners' fallback solves, the free nodes.
   double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
+  double seconds_lists = 0, seconds_first = 0, seconds_resumed = 0, seconds_fallback = 0,
+         seconds_nodes = 0;
+  std::size_t fallback_count = 0;  // owners whose solve needed the fallback's steps
 };
 
 // Host arrays, valid until the next load.

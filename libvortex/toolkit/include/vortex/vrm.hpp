@@ -130,6 +130,24 @@ void validate(const VrmOptions& options);
 // The neighbourhood radius R of a step: max(radius_factor sqrt(nu dt), min_radius h).
 double vrm_radius(const VrmOptions& options, double nu, double dt);
 
+// The device's solves of one VRM call by kernel (CUDA events): the owners' neighbour lists, their
+// first Newton iterations, the unfinished owners resumed, the deferred owners' solves with the
+// fallback's steps, the free lattice nodes of the owners without a solution; and how many owners
+// needed the fallback.
+struct VrmKernelSeconds {
+  double lists = 0, first = 0, resumed = 0, fallback = 0, nodes = 0;
+  std::size_t fallback_owners = 0;  // the owners the fallback's kernel solved again
+  VrmKernelSeconds& operator+=(const VrmKernelSeconds& o) {
+    lists += o.lists;
+    first += o.first;
+    resumed += o.resumed;
+    fallback += o.fallback;
+    nodes += o.nodes;
+    fallback_owners += o.fallback_owners;
+    return *this;
+  }
+};
+
 struct VrmStats {
   std::size_t diffused = 0;         // particles redistributed with non-negative fractions
   std::size_t signed_fallback = 0;  // redistributed with signed fractions (when enabled)
@@ -164,6 +182,7 @@ struct VrmStats {
   // Of seconds_rounds, with the device: the host's first pass (beside the device's round) and its
   // passes over the owners the device gave back.
   double seconds_host_first = 0, seconds_returned = 0;
+  VrmKernelSeconds device_kernels;  // of seconds_solve: the device's kernels
 };
 
 // The fractions of one particle. `offsets` are d_q / h (the particle itself at index `self`, zero

@@ -30,9 +30,19 @@ class CudaVrm final : public VrmDevice {
                        std::size_t own_count, const double* distance, bool lists) override {
     const gpu::VrmBatchResult r =
         kernel_.solve({owners, count, moment_row, own_moments, own_count, distance, lists});
-    return {r.outcome,        r.size,          r.residual,        r.neighbors,
-            r.fractions,      r.free_count,    r.free_owner,      r.free_nodes,
-            r.seconds_upload, r.seconds_solve, r.seconds_download};
+    return {r.outcome,
+            r.size,
+            r.residual,
+            r.neighbors,
+            r.fractions,
+            r.free_count,
+            r.free_owner,
+            r.free_nodes,
+            r.seconds_upload,
+            r.seconds_solve,
+            r.seconds_download,
+            {r.seconds_lists, r.seconds_first, r.seconds_resumed, r.seconds_fallback,
+             r.seconds_nodes, r.fallback_count}};
   }
 
   void add_particles(const GridView& grid, const ParticleSet& p, std::size_t loaded) override {
