@@ -27,6 +27,10 @@ constexpr int kFirstIterations = 4;
 constexpr int kSaved = 12;
 // Outcome of an owner the first kernel left unfinished (never returned).
 constexpr std::int8_t kUnfinished = 4;
+// The device's counters: the owners the first kernel left unfinished and those the second kernel's
+// threads have taken, the owners listed with free nodes, the owners deferred to the fallback and
+// those its threads have taken.
+enum Counter { kQueued, kTaken, kFreeOwners, kDeferred, kDeferredTaken, kCounters };
 
 struct Moments {
   double b[10];
@@ -394,9 +398,7 @@ struct VrmRoundKernel::Impl {
   DeviceBuffer<std::int32_t> owners, sizes, slot_of, slot_neighbors, moment_row;
   DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved;
   DeviceBuffer<std::int32_t> queue, deferred;
-  // Queued and taken of the unfinished owners, then of the deferred ones; the owners listed with
-  // free nodes.
-  DeviceBuffer<int> counters;
+  DeviceBuffer<int> counters;             // by Counter
   DeviceBuffer<std::int32_t> free_owner;  // the owners listed with free nodes, and their masks
   DeviceBuffer<std::uint64_t> free_nodes;
   PinnedBuffer<int> host_counters;  // the counters, read back after the solves
@@ -448,7 +450,7 @@ void VrmRoundKernel::load(const VrmRoundParticles& in) {
   m.saved.reserve(capacity * kSaved + 1);
   m.queue.reserve(capacity + 1);
   m.deferred.reserve(capacity + 1);
-  m.counters.reserve(5);
+  m.counters.reserve(kCounters);
   m.host_outcome.reserve(capacity + 1);
   m.host_sizes.reserve(capacity + 1);
   m.host_residual.reserve(capacity + 1);
@@ -514,7 +516,7 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
   m.uploaded.record(m.stream);
   if (count > 0) {
     int* counters = m.counters.data();
-    VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, 5 * sizeof(int), s));
+    VORTEX_CUDA_CHECK(cudaMemsetAsync(counters, 0, kCounters * sizeof(int), s));
     const RoundArrays arrays{m.loaded_grid.x.data(),
                              m.loaded_grid.y.data(),
                              m.loaded_grid.z.data(),
@@ -534,11 +536,11 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
                              m.slot_fractions.data() + first * kMax,
                              m.saved.data(),
                              m.queue.data(),
-                             counters,
-                             counters + 1,
+                             counters + kQueued,
+                             counters + kTaken,
                              m.deferred.data(),
-                             counters + 3,
-                             counters + 4};
+                             counters + kDeferred,
+                             counters + kDeferredTaken};
     const int n_owners = static_cast<int>(count);
     vrm_list_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
         m.grid, m.added, arrays, n_owners, m.radius, in.distance ? m.distance.data() : nullptr);
@@ -558,7 +560,7 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
       m.free_nodes.reserve(count * m.node_words);
       vrm_free_nodes_kernel<<<(n_owners + kThreads - 1) / kThreads, kThreads, 0, s>>>(
           arrays, n_owners, m.h, m.radius, m.hole, m.node_words, m.free_owner.data(),
-          m.free_nodes.data(), counters + 2);
+          m.free_nodes.data(), counters + kFreeOwners);
       VORTEX_CUDA_CHECK_LAUNCH("vrm_free_nodes_kernel");
     }
   }
@@ -572,12 +574,13 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
     copy_back(m.host_neighbors.data(), m.slot_neighbors.data() + first * kMax, count * kMax, s);
     copy_back(m.host_fractions.data(), m.slot_fractions.data() + first * kMax, count * kMax, s);
   }
-  m.host_counters.reserve(5);
-  std::fill_n(m.host_counters.data(), 5, 0);
-  if (count > 0) copy_back(m.host_counters.data(), m.counters.data(), 5, s);
+  m.host_counters.reserve(kCounters);
+  std::fill_n(m.host_counters.data(), kCounters, 0);
+  if (count > 0) copy_back(m.host_counters.data(), m.counters.data(), kCounters, s);
   m.downloaded.record(m.stream);
   m.downloaded.synchronize();
-  const std::size_t free_count = nodes ? static_cast<std::size_t>(m.host_counters.data()[2]) : 0;
+  const std::size_t free_count =
+      nodes ? static_cast<std::size_t>(m.host_counters.data()[kFreeOwners]) : 0;
   if (free_count > 0) {  // their count known, the masks
     const std::size_t words = free_count * m.node_words;
     download(m.host_free_owner, m.free_owner, free_count, s);
@@ -600,7 +603,7 @@ VrmBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
   }
   r.seconds_upload = m.uploaded.seconds_since(m.start);
   r.seconds_solve = m.solved.seconds_since(m.uploaded);
-  r.fallback_count = static_cast<std::size_t>(m.host_counters.data()[3]);
+  r.fallback_count = static_cast<std::size_t>(m.host_counters.data()[kDeferred]);
   if (count > 0) {
     r.seconds_lists = m.listed.seconds_since(m.uploaded);
     r.seconds_first = m.first_done.seconds_since(m.listed);
