@@ -23,8 +23,13 @@ constexpr int kThreads = 128;
 // waits no longer than this for its slowest. The others go on in the second kernel, whose threads
 // each take the next unfinished owner as soon as theirs is done.
 constexpr int kFirstIterations = 4;
-// An unfinished owner's saved solve: its multipliers, the regularization's scale, the iterations.
+// An unfinished owner's saved solve: its multipliers, the regularization's scale, the iterations
+// (-1: before its start).
 constexpr int kSaved = 12;
+// Iterations the fallback's kernel takes for an owner it takes up: nearly all finish within them.
+// The few that would take more (each of their iterations is an eigendecomposition, up to 80 of
+// them on one thread) go to the host, whose cores finish them sooner.
+constexpr int kFallbackIterations = 16;
 // Outcome of an owner the first kernel left unfinished (never returned).
 constexpr std::int8_t kUnfinished = 4;
 // The device's counters: the owners the first kernel left unfinished and those the second kernel's
@@ -60,12 +65,38 @@ struct RoundArrays {
   int* deferred_taken;           // how many the third kernel's threads have taken
 };
 
-// Owner t's solve needs a step of the fallback, which the first two kernels leave out (it would
-// cost their threads registers): queued for vrm_fallback_kernel, which solves it again with it.
-__device__ void defer(const RoundArrays& a, int t, int m) {
+// Owner t's solve between iterations, saved for another kernel to take up: its multipliers, the
+// regularization's scale, its iterations (-1: before its start).
+__device__ void save(const RoundArrays& a, int t, int m, const vrm::DualSolve<10>& s) {
   a.outcome[t] = kUnfinished;
   a.sizes[t] = m;
+  double* saved = a.saved + static_cast<std::size_t>(t) * kSaved;
+  for (int k = 0; k < 10; ++k) saved[k] = s.lambda[k];
+  saved[10] = s.scale;
+  saved[11] = s.started ? s.it : -1;
+}
+
+// Owner t's solve needs a step of the fallback, which the first two kernels leave out (it would
+// cost their threads registers): saved where it stopped (lambda is that of the iteration that
+// declined the step) and queued for vrm_fallback_kernel, which takes it up there with it.
+__device__ void defer(const RoundArrays& a, int t, int m, const vrm::DualSolve<10>& s) {
+  save(a, t, m, s);
   a.deferred[atomicAdd(a.deferred_count, 1)] = t;
+}
+
+// Owner t's saved solve, past its start, taken up in the caller's arrays (the offsets d set).
+__device__ void restore(const RoundArrays& a, int t, int m, const double* d, const double* b,
+                        const vrm::DualArrays& arrays, vrm::DualSolve<10>& s) {
+  const double* saved = a.saved + static_cast<std::size_t>(t) * kSaved;
+  for (int k = 0; k < 10; ++k) s.lambda[k] = saved[k];
+  s.scale = saved[10];
+  s.it = static_cast<int>(saved[11]);
+  vrm::dual_resume<10>(m, d, b, arrays, s);
+}
+
+// Whether owner t's saved solve stopped before its start.
+__device__ bool before_start(const RoundArrays& a, int t) {
+  return a.saved[static_cast<std::size_t>(t) * kSaved + 11] < 0;
 }
 
 // An owner's moments: its own row where it has one.
@@ -179,21 +210,14 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
   vrm::Progress p = vrm::dual_start<10>(m, d, b, arrays, true, fallback, s);
   for (int k = 0; k < kFirstIterations && p == vrm::Progress::running; ++k)
     p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
-  if (p == vrm::Progress::deferred) {
-    defer(a, t, m);
-    return;
-  }
-  if (p != vrm::Progress::running) {
+  if (p == vrm::Progress::running) {
+    save(a, t, m, s);
+    a.queue[atomicAdd(a.queued, 1)] = t;
+  } else if (p == vrm::Progress::deferred) {
+    defer(a, t, m, s);
+  } else {
     finish_owner(a, t, m, self, f, p, s);
-    return;
   }
-  a.outcome[t] = kUnfinished;
-  a.sizes[t] = m;
-  double* saved = a.saved + static_cast<std::size_t>(t) * kSaved;
-  for (int k = 0; k < 10; ++k) saved[k] = s.lambda[k];
-  saved[10] = s.scale;
-  saved[11] = s.it;
-  a.queue[atomicAdd(a.queued, 1)] = t;
 }
 
 // The unfinished owners, one iteration after another: each thread takes the next queued owner as
@@ -216,26 +240,23 @@ __global__ void vrm_resume_kernel(RoundArrays a) {
       self = owner_offsets(a, a.owners[t], a.slot_neighbors + static_cast<std::size_t>(t) * kMax, m,
                            d);
       b = owner_moments(a, t);
-      const double* saved = a.saved + static_cast<std::size_t>(t) * kSaved;
-      for (int k = 0; k < 10; ++k) s.lambda[k] = saved[k];
-      s.scale = saved[10];
-      s.it = static_cast<int>(saved[11]);
-      vrm::dual_resume<10>(m, d, b, arrays, s);
       a.sizes[t] = 0;
+      restore(a, t, m, d, b, arrays, s);  // (the first kernel queues started solves)
     }
     const vrm::Progress p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
     if (p == vrm::Progress::running) continue;
     if (p == vrm::Progress::deferred)
-      defer(a, t, m);
+      defer(a, t, m, s);
     else
       finish_owner(a, t, m, self, f, p, s);
     t = -1;
   }
 }
 
-// The owners whose solve needs the fallback's steps, solved again from the start with them
-// (vrm::SmallFallback, the host's steps too: the host's result to rounding), each thread taking
-// the next queued owner. Few owners need them; their own kernel keeps the others' registers.
+// The owners whose solve needs the fallback's steps (vrm::SmallFallback, the host's steps too:
+// the host's result to rounding), taken up where the first two kernels stopped them, each thread
+// taking the next queued owner. Few owners need them; their own kernel keeps the others'
+// registers. An owner not done within kFallbackIterations goes to the host (kVrmDeferred).
 __global__ void vrm_fallback_kernel(RoundArrays a) {
   double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
   const vrm::DualArrays arrays{inv_c, f, dots, trial};
@@ -249,9 +270,14 @@ __global__ void vrm_fallback_kernel(RoundArrays a) {
     const double* b = owner_moments(a, t);
     a.sizes[t] = 0;
     vrm::DualSolve<10> s;
-    vrm::Progress p = vrm::dual_start<10>(m, d, b, arrays, true, fallback, s);
-    while (p == vrm::Progress::running)
+    vrm::Progress p = vrm::Progress::running;
+    if (before_start(a, t))
+      p = vrm::dual_start<10>(m, d, b, arrays, true, fallback, s);
+    else
+      restore(a, t, m, d, b, arrays, s);
+    for (int k = 0; k < kFallbackIterations && p == vrm::Progress::running; ++k)
       p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
+    if (p == vrm::Progress::running) p = vrm::Progress::deferred;  // to the host
     finish_owner(a, t, m, self, f, p, s);
   }
 }

@@ -21,7 +21,7 @@ constexpr int kDeviceSlots = 64;
 enum VrmDeviceOutcome : std::int8_t {
   kDeviceSolved = 0,      // fractions found, its strength handed over (the sums below)
   kDeviceNoSolution = 1,  // none exist within R
-  kDeviceDeferred = 2,    // a step only the host takes (its LDL^T): solve on the host
+  kDeviceDeferred = 2,    // left unfinished (long with the fallback's steps): solve on the host
   kDeviceCrowded = 3,     // too many neighbours: solve on the host
 };
 

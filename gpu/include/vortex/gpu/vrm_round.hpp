@@ -33,7 +33,7 @@ constexpr int kVrmMaxNeighbors = 64;
 enum VrmRoundOutcome : std::int8_t {
   kVrmSolved = 0,
   kVrmNoSolution = 1,
-  kVrmDeferred = 2,  // a step only the host takes (its LDL^T of a shifted matrix)
+  kVrmDeferred = 2,  // left unfinished (more of its fallback's steps than the device takes)
   kVrmCrowded = 3,   // more than kVrmMaxNeighbors neighbours
 };
 

@@ -6,11 +6,11 @@
 // c_q = 1 + |d_q|^2; the caller's arrays hold every per-neighbour value, so nothing is allocated.
 //
 // The rare steps that need an eigendecomposition or a regularized factorization (a singular Hessian
-// that the Gram route of cholesky_direction does not cover, a Newton step that does not ascend, a
+// that the Gram route of gram_direction does not cover, a Newton step that does not ascend, a
 // start whose matrix fails the Cholesky test) go through a Fallback: SmallFallback does them in
 // fixed arrays (the host's solves and the device's owners that need them), NoFallback declines
-// (the device's first solves, which keep their registers for the common steps) and the solve then
-// reports `deferred` for a solve with a fallback that takes them.
+// (the device's solves, which keep their registers for the common steps) and the solve then
+// reports `deferred`, to be taken up where it stopped with a fallback that takes them.
 
 #include <cmath>
 #include <utility>
@@ -217,21 +217,16 @@ VORTEX_HD void set_inverse_weights(int m, const double* d, double* inv_c) {
   for (int q = 0; q < m; ++q) inv_c[q] = inverse_weight(d + 3 * q);
 }
 
-// By a Cholesky factorization of H where it is provably well conditioned (so that all of its
-// eigenvalues lie above the eigen path's cut, 1e-12 of the largest, and H^+ = H^-1); else, where
-// fewer than K rows s_q = a_q / sqrt(c_q) are active, by one of their Gram matrix G = S^T S
-// (k x k): range(H) = range(S), so r's part outside it is r - S G^-1 S^T r and H^+ r =
-// S G^-2 S^T r. Both are the eigen path's results where G is well conditioned, since H's
-// non-zero eigenvalues are G's. `h` holds the lower triangle.
+// Where H's Cholesky factorization failed its conditioning test (dual_iterate tries it first:
+// where it passes, all of H's eigenvalues lie above the eigen path's cut, 1e-12 of the largest,
+// and H^+ = H^-1) and fewer than K rows s_q = a_q / sqrt(c_q) are active: by a factorization of
+// their Gram matrix G = S^T S (k x k). range(H) = range(S), so r's part outside it is
+// r - S G^-1 S^T r and H^+ r = S G^-2 S^T r; both are the eigen path's results where G is well
+// conditioned, since H's non-zero eigenvalues are G's.
 template <int K>
-VORTEX_HD Direction cholesky_direction(const double (&h)[K][K], const double* r, const double* d,
-                                       const double* inv_c, const int* active, int k,
-                                       double null_floor, double* out) {
-  vortex::detail::SmallCholesky<K> cholesky;
-  if (cholesky.factor(K, [&](int i, int j) { return h[i][j]; })) {
-    cholesky.solve(r, out);
-    return Direction::newton;
-  }
+VORTEX_HD Direction gram_direction(vortex::detail::SmallCholesky<K>& cholesky, const double* r,
+                                   const double* d, const double* inv_c, const int* active, int k,
+                                   double null_floor, double* out) {
   if (k >= K) return Direction::unknown;
   if (k == 0) {  // nothing active: all of r lies outside the range
     for (int i = 0; i < K; ++i) out[i] = r[i];
@@ -268,9 +263,12 @@ VORTEX_HD Direction cholesky_direction(const double (&h)[K][K], const double* r,
 }  // namespace detail
 
 // One solve between its Newton iterations, so that it can run one iteration at a time (the
-// device's threads each take the next owner's iterations as soon as theirs is done). The dots of
-// an accepted trial point are kept for the next iteration; a solve resumed elsewhere recomputes
-// them from lambda, which gives the same values (the same products, lambda being that trial point).
+// device's threads each take the next owner as soon as theirs is done). Its start is an
+// iteration too, from lambda = 0 with every neighbour counted active, so that the start and the
+// Newton steps run the same instructions (threads of a warp in either do them together). The
+// dots of an accepted trial point are kept for the next iteration; a solve resumed elsewhere
+// recomputes them from lambda, which gives the same values (the same products, lambda being that
+// trial point).
 template <int K>
 struct DualSolve {
   double lambda[K];
@@ -278,6 +276,7 @@ struct DualSolve {
   double tol, loose, null_floor;
   double residual = 0;
   int it = 0;
+  bool started = false;     // lambda holds the start's multipliers or later ones
   bool dots_known = false;  // dots holds a_q . lambda already (from the accepted trial)
   bool swapped = false;     // the trial's dots are in a.dots' place and the reverse
   bool ok = false;
@@ -298,44 +297,31 @@ VORTEX_HD void dual_limits(const double* b, DualSolve<K>& s) {
   s.null_floor = 1e-13 * detail::norm<K>(b);  // a smaller part outside H's range is rounding
 }
 
-// A solve taken up again after dual_start and any iterations elsewhere, in the caller's arrays
-// (their weights set again here), from the saved s.lambda, s.scale and s.it.
+// A solve past its start taken up again elsewhere, in the caller's arrays (their weights set again
+// here), from the saved s.lambda, s.scale and s.it.
 template <int K>
 VORTEX_HD void dual_resume(int m, const double* d, const double* b, DualArrays a, DualSolve<K>& s) {
   detail::set_inverse_weights(m, d, a.inv_c);
   dual_limits<K>(b, s);
   s.residual = 0;
+  s.started = true;
   s.dots_known = s.swapped = s.ok = s.empty = false;
 }
 
-// The start: the weights, and the multipliers of the problem without the sign constraints: exact
-// where all neighbours' rows are well conditioned (then, if every fraction is positive, already
-// the solution), regularized otherwise.
-template <int K, class Fallback>
-VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArrays a,
-                              bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
+// A solve set up before its start: no fractions, the weights, lambda = 0; `done` (with no
+// solution) where there are no neighbours.
+template <int K>
+VORTEX_HD Progress dual_setup(int m, const double* d, const double* b, DualArrays a,
+                              DualSolve<K>& s) {
   for (int q = 0; q < m; ++q) a.f[q] = 0;
   detail::set_inverse_weights(m, d, a.inv_c);
   s = DualSolve<K>{};
+  for (int i = 0; i < K; ++i) s.lambda[i] = 0;
   if (m == 0) {
     s.empty = true;
     return Progress::done;
   }
   dual_limits<K>(b, s);
-  detail::HessianSums<K> sums;
-  for (int q = 0; q < m; ++q) sums.add(d + 3 * q, a.inv_c[q]);
-  double h_all[K][K];
-  sums.lower(h_all);
-  double trace = 0;
-  for (int i = 0; i < K; ++i) trace += h_all[i][i];
-  s.scale = fmax(1.0, trace / K);
-  vortex::detail::SmallCholesky<K> start;
-  if (cholesky_first && start.factor(K, [&](int i, int j) { return h_all[i][j]; })) {
-    start.solve(b, s.lambda);
-  } else {
-    for (int i = 0; i < K; ++i) h_all[i][i] += 1e-8 * s.scale;
-    if (!fallback.regularized_solve(h_all, 0.0, b, s.lambda)) return Progress::deferred;
-  }
   return Progress::running;
 }
 
@@ -346,6 +332,11 @@ VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArray
 // A Newton trial point is accepted when the dual rises enough (Armijo) or, near the solution
 // where that rise is below the rounding of the dual value, when the moment residual falls.
 // At most 80 iterations are taken.
+//
+// The start (the first call after dual_setup) counts every neighbour active at lambda = 0, so
+// that its residual is b and its step the multipliers of the problem without the sign
+// constraints: exact where all neighbours' rows are well conditioned (then, if every fraction is
+// positive, already the solution), regularized otherwise. It is not counted as an iteration.
 template <int K, class Fallback>
 VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArrays a,
                                 bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
@@ -354,21 +345,12 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
   double* dots = s.swapped ? a.trial_dots : a.dots;
   double* trial_dots = s.swapped ? a.dots : a.trial_dots;
   double* lambda = s.lambda;
-  const double scale = s.scale;
+  const bool start = !s.started;
 
   auto row_dot = [&](int q, const double* v) {
     double row[K];
     moment_row<K>(d + 3 * q, row);
     return detail::dot<K>(row, v);
-  };
-  // The dual at lambda, from the dots a_q . lambda.
-  auto dual_at_dots = [&](const double* lambda) {
-    double v = detail::dot<K>(b, lambda);
-    for (int q = 0; q < m; ++q) {
-      const double t = fmax(0.0, dots[q]);
-      v -= 0.5 * t * t * inv_c[q];
-    }
-    return v;
   };
   // The dual at a trial point; keeps its dots (for residual_at_trial and the next iteration).
   auto dual_value = [&](const double* trial) {
@@ -414,17 +396,22 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
   // The end of an iteration that goes on to the next one.
   auto next = [&]() { return ++s.it < 80 ? Progress::running : Progress::done; };
 
+  // One pass over the neighbours: the fractions at lambda, the moment residual r, the Hessian's
+  // sums and the dual d0 at lambda (its terms of the active neighbours; the others add zero). At
+  // the start lambda = 0: every dot, fraction and term is zero, r = b.
   double r[K];
   detail::HessianSums<K> sums;
   for (int i = 0; i < K; ++i) r[i] = b[i];
+  double d0 = detail::dot<K>(b, lambda);
   int active[K], k = 0;  // the first K active neighbours, and how many there are
   for (int q = 0; q < m; ++q) {
     double row[K];
     moment_row<K>(d + 3 * q, row);
     const double t = s.dots_known ? dots[q] : (dots[q] = detail::dot<K>(row, lambda));
-    if (t > 0) {
-      f[q] = t * inv_c[q];
-      for (int i = 0; i < K; ++i) r[i] -= f[q] * row[i];
+    if (start || t > 0) {
+      const double fq = f[q] = t * inv_c[q];
+      for (int i = 0; i < K; ++i) r[i] -= fq * row[i];
+      d0 -= 0.5 * t * t * inv_c[q];
       sums.add(d + 3 * q, inv_c[q]);
       if (k < K) active[k] = q;
       ++k;
@@ -441,17 +428,35 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
     finite = finite && e < HUGE_VAL;  // false for inf and NaN
     residual = fmax(residual, e);
   }
-  s.residual = residual;
-  if (!finite) return Progress::done;
-  if (residual <= s.tol) {
-    s.ok = true;
-    return Progress::done;
+  if (!start) {
+    s.residual = residual;
+    if (!finite) return Progress::done;
+    if (residual <= s.tol) {
+      s.ok = true;
+      return Progress::done;
+    }
+  } else {
+    double trace = 0;
+    for (int i = 0; i < K; ++i) trace += h[i][i];
+    s.scale = fmax(1.0, trace / K);
   }
-  const double d0 = dual_at_dots(lambda);
+  // The Newton direction H^-1 r where H is well conditioned: the start's step too (r = b).
+  vortex::detail::SmallCholesky<K> cholesky;
+  const bool factored = cholesky_first && cholesky.factor(K, [&](int i, int j) { return h[i][j]; });
   double step[K];
-  Direction direction = Direction::unknown;
-  if (cholesky_first)
-    direction = detail::cholesky_direction<K>(h, r, d, inv_c, active, k, s.null_floor, step);
+  if (factored) cholesky.solve(r, step);
+  if (start) {
+    if (!factored) {  // regularized
+      for (int i = 0; i < K; ++i) h[i][i] += 1e-8 * s.scale;
+      if (!fallback.regularized_solve(h, 0.0, b, step)) return Progress::deferred;
+    }
+    for (int i = 0; i < K; ++i) lambda[i] = step[i];
+    s.started = true;
+    return Progress::running;
+  }
+  Direction direction = factored ? Direction::newton : Direction::unknown;
+  if (!factored && cholesky_first)
+    direction = detail::gram_direction<K>(cholesky, r, d, inv_c, active, k, s.null_floor, step);
   if (direction == Direction::unknown) {
     direction = fallback.eigen_direction(h, r, s.null_floor, step);
     if (direction == Direction::unknown) return Progress::deferred;
@@ -477,11 +482,20 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
   bool stepped = ascend(step, detail::dot<K>(r, step), d0, residual);
   for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
     double damped[K];
-    if (!fallback.regularized_solve(h, damping * scale, r, damped)) return Progress::deferred;
+    if (!fallback.regularized_solve(h, damping * s.scale, r, damped)) return Progress::deferred;
     stepped = ascend(damped, detail::dot<K>(r, damped), d0, residual);
   }
   if (!stepped) return Progress::done;  // no ascent left: rounding level, or the dual is unbounded
   return next();
+}
+
+// The start: set up, and the start's iteration (dual_iterate).
+template <int K, class Fallback>
+VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArrays a,
+                              bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
+  const Progress p = dual_setup<K>(m, d, b, a, s);
+  if (p != Progress::running) return p;
+  return dual_iterate<K>(m, d, b, a, cholesky_first, fallback, s);
 }
 
 // The outcome of a solve that is done (a.f holds the fractions of its last iteration).
