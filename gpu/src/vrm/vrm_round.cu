@@ -91,7 +91,7 @@ __device__ void restore(const RoundArrays& a, int t, int m, const double* d, con
   for (int k = 0; k < 10; ++k) s.lambda[k] = saved[k];
   s.scale = saved[10];
   s.it = static_cast<int>(saved[11]);
-  vrm::dual_resume<10>(m, d, b, arrays, s);
+  vrm::dual_resume<10>(b, s);
 }
 
 // Whether owner t's saved solve stopped before its start.
@@ -196,7 +196,7 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
   const std::int32_t* nb = a.slot_neighbors + static_cast<std::size_t>(t) * kMax;
   const int m = a.sizes[t];
   a.sizes[t] = 0;
-  double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
+  double d[3 * kMax], f[kMax], dots[kMax], trial[kMax];
   const int self = owner_offsets(a, i, nb, m, d);
   if (m == 0 || self < 0) {  // as vrm::solve_redistribution
     a.outcome[t] = kVrmNoSolution;
@@ -204,7 +204,7 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
     return;
   }
   const double* b = owner_moments(a, t);
-  const vrm::DualArrays arrays{inv_c, f, dots, trial};
+  const vrm::DualArrays arrays{f, dots, trial};
   vrm::NoFallback fallback;
   vrm::DualSolve<10> s;
   vrm::Progress p = vrm::dual_start<10>(m, d, b, arrays, true, fallback, s);
@@ -224,8 +224,8 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
 // soon as its own is done, so that the threads of a warp iterate together whatever each owner
 // needs. The order in which owners are taken does not change any owner's result.
 __global__ void vrm_resume_kernel(RoundArrays a) {
-  double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
-  const vrm::DualArrays arrays{inv_c, f, dots, trial};
+  double d[3 * kMax], f[kMax], dots[kMax], trial[kMax];
+  const vrm::DualArrays arrays{f, dots, trial};
   vrm::NoFallback fallback;
   vrm::DualSolve<10> s;
   const int queued = *a.queued;
@@ -258,8 +258,8 @@ __global__ void vrm_resume_kernel(RoundArrays a) {
 // taking the next queued owner. Few owners need them; their own kernel keeps the others'
 // registers. An owner not done within kFallbackIterations goes to the host (kVrmDeferred).
 __global__ void vrm_fallback_kernel(RoundArrays a) {
-  double d[3 * kMax], inv_c[kMax], f[kMax], dots[kMax], trial[kMax];
-  const vrm::DualArrays arrays{inv_c, f, dots, trial};
+  double d[3 * kMax], f[kMax], dots[kMax], trial[kMax];
+  const vrm::DualArrays arrays{f, dots, trial};
   vrm::SmallFallback<10> fallback;
   const int queued = *a.deferred_count;
   for (int at = atomicAdd(a.deferred_taken, 1); at < queued; at = atomicAdd(a.deferred_taken, 1)) {
