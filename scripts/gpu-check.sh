@@ -48,7 +48,7 @@ bench_sub_step() {
   "$build/vortex-body" --case data/discoid.json --restart "$checkpoint" --bench-diffusion 3 \
     -o "$(dirname "$checkpoint")/$name" "$@" >"$OUT/$name.log" 2>&1
   note "$name ($build): rc=$? in $((SECONDS - start)) s"
-  grep -E "^repeat|VRM phases|of them:|diffusion sub-step|residual" "$OUT/$name.log" |
+  grep -E "^repeat|VRM phases|of them:|by kernel|diffusion sub-step|residual" "$OUT/$name.log" |
     tee -a "$SUMMARY"
 }
 
