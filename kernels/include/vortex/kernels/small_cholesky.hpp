@@ -39,8 +39,12 @@ class SmallCholesky {
   template <class Entry>
   VORTEX_HD bool factor(int n, Entry a) {
     n_ = n;
-    double l[K][K], diagonal[K];  // the factor L and its diagonal's reciprocals; inverse_: L^-1
-    if (!cholesky_factor<K>(n, a, l, diagonal)) return false;
+    // The factor L in inverse_'s place, turned into L^-1 there column by column (a device thread
+    // keeps one K x K array in local memory rather than two). Column c of L^-1 reads L's columns
+    // c and after, still L's, and L^-1's entries above it in column c, already written; entry
+    // (i, c) of L is read last for row i, just before L^-1's takes its place.
+    double diagonal[K];  // the reciprocals of L's diagonal
+    if (!cholesky_factor<K>(n, a, inverse_, diagonal)) return false;
     double trace = 0;
     for (int j = 0; j < n; ++j) trace += a(j, j);
     // trace(A^-1) = |L^-1|_F^2 >= 1 / (smallest eigenvalue); trace(A) >= the largest.
@@ -50,7 +54,7 @@ class SmallCholesky {
       inverse_trace += inverse_[c][c] * inverse_[c][c];
       for (int i = c + 1; i < n; ++i) {
         double v = 0;
-        for (int k = c; k < i; ++k) v -= l[i][k] * inverse_[k][c];
+        for (int k = c; k < i; ++k) v -= inverse_[i][k] * inverse_[k][c];
         inverse_[i][c] = v * diagonal[i];
         inverse_trace += inverse_[i][c] * inverse_[i][c];
       }
