@@ -314,6 +314,7 @@ void check_device_path(const Offsets& d, int self, const VrmMoments& target, int
     while (p == vrm::Progress::running)
       p = vrm::dual_iterate<10>(m, d.front().data(), b.data(), up, true, taken_up, r);
     ASSERT_NE(p, vrm::Progress::deferred) << what;
+    vrm::dual_fractions<10>(m, d.front().data(), up, r);
     double r_up = 0;
     const vrm::Outcome o_up =
         vrm::own_share(m, self, f_up.data(), vrm::dual_outcome<10>(r, &r_up, nullptr));
@@ -369,9 +370,12 @@ TEST(VrmSolve, ASolveResumedFromItsSavedStateEqualsTheUninterruptedOne) {
         do {
           p = vrm::dual_iterate<10>(m, d.front().data(), b.data(), later, true, fallback, r);
         } while (p == vrm::Progress::running);
+        vrm::dual_fractions<10>(m, d.front().data(), later, r);
         s = r;
         f2 = f3;
         ++resumed;
+      } else {
+        vrm::dual_fractions<10>(m, d.front().data(), first, s);
       }
       ASSERT_NE(p, vrm::Progress::deferred);
       double residual2 = 0;

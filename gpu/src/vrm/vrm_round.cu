@@ -131,24 +131,23 @@ __device__ int owner_offsets(const RoundArrays& a, std::int32_t i, const std::in
 }
 
 // A finished solve's outcome and, where solved, its fractions (its neighbours are in their slots).
-__device__ void finish_owner(const RoundArrays& a, int t, int m, int self, double* f,
-                             vrm::Progress p, const vrm::DualSolve<10>& s) {
+__device__ void finish_owner(const RoundArrays& a, int t, int m, int self, const double* d,
+                             const vrm::DualArrays& arrays, vrm::Progress p,
+                             const vrm::DualSolve<10>& s) {
   if (p == vrm::Progress::deferred) {
     a.outcome[t] = kVrmDeferred;
     return;
   }
   double res = 0;
-  const vrm::Outcome o = vrm::own_share(m, self, f, vrm::dual_outcome<10>(s, &res, nullptr));
+  vrm::Outcome o = vrm::dual_outcome<10>(s, &res, nullptr);
   a.residual[t] = res;
-  if (o != vrm::Outcome::solved) {
-    a.outcome[t] = kVrmNoSolution;
-    a.sizes[t] = m;  // for its free nodes
-    return;
+  if (o == vrm::Outcome::solved) {  // the fractions, formed in the owner's slots
+    double* out_f = a.slot_fractions + static_cast<std::size_t>(t) * kMax;
+    vrm::dual_fractions<10>(m, d, {out_f, arrays.dots, arrays.trial_dots}, s);
+    o = vrm::own_share(m, self, out_f, o);
   }
-  a.outcome[t] = kVrmSolved;
-  a.sizes[t] = m;
-  double* out_f = a.slot_fractions + static_cast<std::size_t>(t) * kMax;
-  for (int k = 0; k < m; ++k) out_f[k] = f[k];
+  a.sizes[t] = m;  // the neighbours of a solved owner, or those whose free nodes are sought
+  a.outcome[t] = o == vrm::Outcome::solved ? kVrmSolved : kVrmNoSolution;
 }
 
 // One thread per owner: its neighbours within R, ascending (kept in its slots: those loaded, then
@@ -196,7 +195,7 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
   const std::int32_t* nb = a.slot_neighbors + static_cast<std::size_t>(t) * kMax;
   const int m = a.sizes[t];
   a.sizes[t] = 0;
-  double d[3 * kMax], f[kMax], dots[kMax], trial[kMax];
+  double d[3 * kMax], dots[kMax], trial[kMax];
   const int self = owner_offsets(a, i, nb, m, d);
   if (m == 0 || self < 0) {  // as vrm::solve_redistribution
     a.outcome[t] = kVrmNoSolution;
@@ -204,7 +203,7 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
     return;
   }
   const double* b = owner_moments(a, t);
-  const vrm::DualArrays arrays{f, dots, trial};
+  const vrm::DualArrays arrays{nullptr, dots, trial};  // (the fractions: finish_owner)
   vrm::NoFallback fallback;
   vrm::DualSolve<10> s;
   vrm::Progress p = vrm::dual_start<10>(m, d, b, arrays, true, fallback, s);
@@ -216,7 +215,7 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
   } else if (p == vrm::Progress::deferred) {
     defer(a, t, m, s);
   } else {
-    finish_owner(a, t, m, self, f, p, s);
+    finish_owner(a, t, m, self, d, arrays, p, s);
   }
 }
 
@@ -224,8 +223,8 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
 // soon as its own is done, so that the threads of a warp iterate together whatever each owner
 // needs. The order in which owners are taken does not change any owner's result.
 __global__ void vrm_resume_kernel(RoundArrays a) {
-  double d[3 * kMax], f[kMax], dots[kMax], trial[kMax];
-  const vrm::DualArrays arrays{f, dots, trial};
+  double d[3 * kMax], dots[kMax], trial[kMax];
+  const vrm::DualArrays arrays{nullptr, dots, trial};  // (the fractions: finish_owner)
   vrm::NoFallback fallback;
   vrm::DualSolve<10> s;
   const int queued = *a.queued;
@@ -248,7 +247,7 @@ __global__ void vrm_resume_kernel(RoundArrays a) {
     if (p == vrm::Progress::deferred)
       defer(a, t, m, s);
     else
-      finish_owner(a, t, m, self, f, p, s);
+      finish_owner(a, t, m, self, d, arrays, p, s);
     t = -1;
   }
 }
@@ -258,8 +257,8 @@ __global__ void vrm_resume_kernel(RoundArrays a) {
 // taking the next queued owner. Few owners need them; their own kernel keeps the others'
 // registers. An owner not done within kFallbackIterations goes to the host (kVrmDeferred).
 __global__ void vrm_fallback_kernel(RoundArrays a) {
-  double d[3 * kMax], f[kMax], dots[kMax], trial[kMax];
-  const vrm::DualArrays arrays{f, dots, trial};
+  double d[3 * kMax], dots[kMax], trial[kMax];
+  const vrm::DualArrays arrays{nullptr, dots, trial};  // (the fractions: finish_owner)
   vrm::SmallFallback<10> fallback;
   const int queued = *a.deferred_count;
   for (int at = atomicAdd(a.deferred_taken, 1); at < queued; at = atomicAdd(a.deferred_taken, 1)) {
@@ -278,7 +277,7 @@ __global__ void vrm_fallback_kernel(RoundArrays a) {
     for (int k = 0; k < kFallbackIterations && p == vrm::Progress::running; ++k)
       p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
     if (p == vrm::Progress::running) p = vrm::Progress::deferred;  // to the host
-    finish_owner(a, t, m, self, f, p, s);
+    finish_owner(a, t, m, self, d, arrays, p, s);
   }
 }
 

@@ -65,7 +65,7 @@ VORTEX_HD double inverse_weight(const double* d) {
 
 // The per-neighbour arrays of one solve (m entries each, the caller's).
 struct DualArrays {
-  double* f;           // the fractions
+  double* f;           // the fractions (written once the solve is done: dual_fractions)
   double* dots;        // scratch: a_q . lambda at lambda
   double* trial_dots;  // scratch: the same at a trial point
 };
@@ -272,9 +272,10 @@ struct DualSolve {
   double tol, loose, null_floor;
   double residual = 0;
   int it = 0;
-  bool started = false;     // lambda holds the start's multipliers or later ones
-  bool dots_known = false;  // dots holds a_q . lambda already (from the accepted trial)
-  bool swapped = false;     // the trial's dots are in a.dots' place and the reverse
+  bool started = false;            // lambda holds the start's multipliers or later ones
+  bool dots_known = false;         // dots holds a_q . lambda already (from the accepted trial)
+  bool swapped = false;            // the trial's dots are in a.dots' place and the reverse
+  bool fractions_swapped = false;  // the last iteration's dots at its start were a.trial_dots
   bool ok = false;
   bool empty = false;  // no neighbours: no solution, and nothing reported
 };
@@ -303,11 +304,10 @@ VORTEX_HD void dual_resume(const double* b, DualSolve<K>& s) {
   s.dots_known = s.swapped = s.ok = s.empty = false;
 }
 
-// A solve set up before its start: no fractions, lambda = 0; `done` (with no solution) where there
-// are no neighbours.
+// A solve set up before its start: lambda = 0; `done` (with no solution) where there are no
+// neighbours.
 template <int K>
-VORTEX_HD Progress dual_setup(int m, const double* b, DualArrays a, DualSolve<K>& s) {
-  for (int q = 0; q < m; ++q) a.f[q] = 0;
+VORTEX_HD Progress dual_setup(int m, const double* b, DualSolve<K>& s) {
   s = DualSolve<K>{};
   for (int i = 0; i < K; ++i) s.lambda[i] = 0;
   if (m == 0) {
@@ -333,11 +333,11 @@ VORTEX_HD Progress dual_setup(int m, const double* b, DualArrays a, DualSolve<K>
 template <int K, class Fallback>
 VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArrays a,
                                 bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
-  double* f = a.f;
   double* dots = s.swapped ? a.trial_dots : a.dots;
   double* trial_dots = s.swapped ? a.dots : a.trial_dots;
   double* lambda = s.lambda;
   const bool start = !s.started;
+  s.fractions_swapped = s.swapped;  // this iteration's fractions are those of `dots`
 
   auto row_dot = [&](int q, const double* v) {
     double row[K];
@@ -389,7 +389,8 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
   // The end of an iteration that goes on to the next one.
   auto next = [&]() { return ++s.it < 80 ? Progress::running : Progress::done; };
 
-  // One pass over the neighbours: the fractions at lambda, the moment residual r, the Hessian's
+  // One pass over the neighbours: the fractions at lambda (not kept: dual_fractions forms those
+  // of the last iteration from its dots), the moment residual r, the Hessian's
   // sums and the dual d0 at lambda (its terms of the active neighbours; the others add zero). At
   // the start lambda = 0: every dot, fraction and term is zero, r = b.
   double r[K];
@@ -403,14 +404,12 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
     const double t = s.dots_known ? dots[q] : (dots[q] = detail::dot<K>(row, lambda));
     if (start || t > 0) {
       const double w = inverse_weight(d + 3 * q);
-      const double fq = f[q] = t * w;
+      const double fq = t * w;
       for (int i = 0; i < K; ++i) r[i] -= fq * row[i];
       d0 -= 0.5 * t * t * w;
       sums.add(d + 3 * q, w);
       if (k < K) active[k] = q;
       ++k;
-    } else {
-      f[q] = 0;
     }
   }
   double h[K][K];
@@ -487,12 +486,23 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
 template <int K, class Fallback>
 VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArrays a,
                               bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
-  const Progress p = dual_setup<K>(m, b, a, s);
+  const Progress p = dual_setup<K>(m, b, s);
   if (p != Progress::running) return p;
   return dual_iterate<K>(m, d, b, a, cholesky_first, fallback, s);
 }
 
-// The outcome of a solve that is done (a.f holds the fractions of its last iteration).
+// The fractions of a solve that is done, into a.f: its last iteration's, max(0, a_q . lambda) / c_q
+// at that iteration's lambda (whose dots are kept in one of the two arrays).
+template <int K>
+VORTEX_HD void dual_fractions(int m, const double* d, DualArrays a, const DualSolve<K>& s) {
+  const double* dots = s.fractions_swapped ? a.trial_dots : a.dots;
+  for (int q = 0; q < m; ++q) {
+    const double t = dots[q];
+    a.f[q] = t > 0 ? t * inverse_weight(d + 3 * q) : 0.0;
+  }
+}
+
+// The outcome of a solve that is done.
 template <int K>
 VORTEX_HD Outcome dual_outcome(const DualSolve<K>& s, double* residual_out, int* iterations_out) {
   if (s.empty) return Outcome::no_solution;
@@ -514,6 +524,7 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
   Progress p = dual_start<K>(m, d, b, a, cholesky_first, fallback, s);
   while (p == Progress::running) p = dual_iterate<K>(m, d, b, a, cholesky_first, fallback, s);
   if (p == Progress::deferred) return Outcome::deferred;
+  dual_fractions<K>(m, d, a, s);
   return dual_outcome<K>(s, residual_out, iterations_out);
 }
 
