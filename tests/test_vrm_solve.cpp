@@ -259,16 +259,17 @@ void check_device_path(const Offsets& d, int self, const VrmMoments& target, int
                        int& taken_up_later, const char* what) {
   const int m = static_cast<int>(d.size());
   const auto b = detail::moment_target(target);
-  std::vector<double> f(m), dots(m), trial(m), f_dev(m), dots_dev(m), trial_dev(m);
+  std::vector<double> inv_c(m), f(m), dots(m), trial(m), f_dev(m), dots_dev(m), trial_dev(m);
   CountingFallback host;
   vrm::NoFallback device;
   double residual = 0, residual_dev = 0;
-  const vrm::Outcome o = vrm::solve_redistribution(m, d.front().data(), self, b.data(),
-                                                   {f.data(), dots.data(), trial.data()}, true,
-                                                   host, &residual, nullptr);
-  const vrm::Outcome o_dev = vrm::solve_redistribution(
-      m, d.front().data(), self, b.data(), {f_dev.data(), dots_dev.data(), trial_dev.data()}, true,
-      device, &residual_dev, nullptr);
+  const vrm::Outcome o = vrm::solve_redistribution(
+      m, d.front().data(), self, b.data(), {inv_c.data(), f.data(), dots.data(), trial.data()},
+      true, host, &residual, nullptr);
+  const vrm::Outcome o_dev =
+      vrm::solve_redistribution(m, d.front().data(), self, b.data(),
+                                {inv_c.data(), f_dev.data(), dots_dev.data(), trial_dev.data()},
+                                true, device, &residual_dev, nullptr);
   if (host.calls > 0) {
     EXPECT_EQ(o_dev, vrm::Outcome::deferred) << what;
     ++deferred;
@@ -279,12 +280,14 @@ void check_device_path(const Offsets& d, int self, const VrmMoments& target, int
     vrm::SmallFallback<10> device_steps;
     std::vector<double> f_host(m), f_again(m);
     double r_host = 0, r_again = 0;
-    const vrm::Outcome o_host = vrm::solve_redistribution(
-        m, d.front().data(), self, b.data(), {f_host.data(), dots.data(), trial.data()}, true,
-        host_steps, &r_host, nullptr);
-    const vrm::Outcome o_again = vrm::solve_redistribution(
-        m, d.front().data(), self, b.data(), {f_again.data(), dots_dev.data(), trial_dev.data()},
-        true, device_steps, &r_again, nullptr);
+    const vrm::Outcome o_host =
+        vrm::solve_redistribution(m, d.front().data(), self, b.data(),
+                                  {inv_c.data(), f_host.data(), dots.data(), trial.data()}, true,
+                                  host_steps, &r_host, nullptr);
+    const vrm::Outcome o_again =
+        vrm::solve_redistribution(m, d.front().data(), self, b.data(),
+                                  {inv_c.data(), f_again.data(), dots_dev.data(), trial_dev.data()},
+                                  true, device_steps, &r_again, nullptr);
     ASSERT_EQ(o_again, o_host) << what;
     EXPECT_EQ(r_again, r_host) << what;
     // The device takes a deferred owner up where its solve declined: from the saved multipliers,
@@ -292,20 +295,20 @@ void check_device_path(const Offsets& d, int self, const VrmMoments& target, int
     // fallback's steps in fresh arrays. That must give the solve with the fallback from the start
     // to the bit: every step before the declined one is the same.
     vrm::DualSolve<10> s;
-    const vrm::DualArrays first{f_dev.data(), dots_dev.data(), trial_dev.data()};
+    const vrm::DualArrays first{inv_c.data(), f_dev.data(), dots_dev.data(), trial_dev.data()};
     vrm::Progress p = vrm::dual_start<10>(m, d.front().data(), b.data(), first, true, device, s);
     while (p == vrm::Progress::running)
       p = vrm::dual_iterate<10>(m, d.front().data(), b.data(), first, true, device, s);
     ASSERT_EQ(p, vrm::Progress::deferred) << what;
-    std::vector<double> f_up(m, -7.0), dots_up(m, 3.0), trial_up(m, 5.0);
-    const vrm::DualArrays up{f_up.data(), dots_up.data(), trial_up.data()};
+    std::vector<double> inv_c_up(m, -1.0), f_up(m, -7.0), dots_up(m, 3.0), trial_up(m, 5.0);
+    const vrm::DualArrays up{inv_c_up.data(), f_up.data(), dots_up.data(), trial_up.data()};
     vrm::SmallFallback<10> taken_up;
     vrm::DualSolve<10> r;
     if (s.started) {
       for (int k = 0; k < 10; ++k) r.lambda[k] = s.lambda[k];
       r.scale = s.scale;
       r.it = s.it;
-      vrm::dual_resume<10>(b.data(), r);
+      vrm::dual_resume<10>(m, d.front().data(), b.data(), up, r);
       p = vrm::Progress::running;
       ++taken_up_later;
     } else {
@@ -314,7 +317,7 @@ void check_device_path(const Offsets& d, int self, const VrmMoments& target, int
     while (p == vrm::Progress::running)
       p = vrm::dual_iterate<10>(m, d.front().data(), b.data(), up, true, taken_up, r);
     ASSERT_NE(p, vrm::Progress::deferred) << what;
-    vrm::dual_fractions<10>(m, d.front().data(), up, r);
+    vrm::dual_fractions<10>(m, up, r);
     double r_up = 0;
     const vrm::Outcome o_up =
         vrm::own_share(m, self, f_up.data(), vrm::dual_outcome<10>(r, &r_up, nullptr));
@@ -343,8 +346,8 @@ TEST(VrmSolve, ASolveResumedFromItsSavedStateEqualsTheUninterruptedOne) {
     const Offsets d = random_ball(rng, 12 + trial % 30, 1.5, 0.3);
     const int m = static_cast<int>(d.size());
     const auto b = detail::moment_target(free_space_moments(0.05 + 0.1 * (trial % 4)));
-    std::vector<double> f(m), dots(m), trial_dots(m);
-    const vrm::DualArrays whole{f.data(), dots.data(), trial_dots.data()};
+    std::vector<double> inv_c(m), f(m), dots(m), trial_dots(m);
+    const vrm::DualArrays whole{inv_c.data(), f.data(), dots.data(), trial_dots.data()};
     vrm::NoFallback fallback;
     double residual = 0;
     int iterations = 0;
@@ -352,8 +355,8 @@ TEST(VrmSolve, ASolveResumedFromItsSavedStateEqualsTheUninterruptedOne) {
                                                       fallback, &residual, &iterations);
     if (o == vrm::Outcome::deferred) continue;
     for (int stop = 0; stop <= iterations; ++stop) {
-      std::vector<double> f2(m), dots2(m), trial2(m);
-      vrm::DualArrays first{f2.data(), dots2.data(), trial2.data()};
+      std::vector<double> inv_c2(m), f2(m), dots2(m), trial2(m);
+      vrm::DualArrays first{inv_c2.data(), f2.data(), dots2.data(), trial2.data()};
       vrm::DualSolve<10> s;
       vrm::Progress p =
           vrm::dual_start<10>(m, d.front().data(), b.data(), first, true, fallback, s);
@@ -364,18 +367,18 @@ TEST(VrmSolve, ASolveResumedFromItsSavedStateEqualsTheUninterruptedOne) {
         for (int k = 0; k < 10; ++k) r.lambda[k] = s.lambda[k];
         r.scale = s.scale;
         r.it = s.it;
-        std::vector<double> f3(m, -7.0), dots3(m, 3.0), trial3(m, 5.0);
-        const vrm::DualArrays later{f3.data(), dots3.data(), trial3.data()};
-        vrm::dual_resume<10>(b.data(), r);
+        std::vector<double> inv_c3(m, -1.0), f3(m, -7.0), dots3(m, 3.0), trial3(m, 5.0);
+        const vrm::DualArrays later{inv_c3.data(), f3.data(), dots3.data(), trial3.data()};
+        vrm::dual_resume<10>(m, d.front().data(), b.data(), later, r);
         do {
           p = vrm::dual_iterate<10>(m, d.front().data(), b.data(), later, true, fallback, r);
         } while (p == vrm::Progress::running);
-        vrm::dual_fractions<10>(m, d.front().data(), later, r);
+        vrm::dual_fractions<10>(m, later, r);
         s = r;
         f2 = f3;
         ++resumed;
       } else {
-        vrm::dual_fractions<10>(m, d.front().data(), first, s);
+        vrm::dual_fractions<10>(m, first, s);
       }
       ASSERT_NE(p, vrm::Progress::deferred);
       double residual2 = 0;

@@ -91,7 +91,7 @@ __device__ void restore(const RoundArrays& a, int t, int m, const double* d, con
   for (int k = 0; k < 10; ++k) s.lambda[k] = saved[k];
   s.scale = saved[10];
   s.it = static_cast<int>(saved[11]);
-  vrm::dual_resume<10>(b, s);
+  vrm::dual_resume<10>(m, d, b, arrays, s);
 }
 
 // Whether owner t's saved solve stopped before its start.
@@ -131,7 +131,7 @@ __device__ int owner_offsets(const RoundArrays& a, std::int32_t i, const std::in
 }
 
 // A finished solve's outcome and, where solved, its fractions (its neighbours are in their slots).
-__device__ void finish_owner(const RoundArrays& a, int t, int m, int self, const double* d,
+__device__ void finish_owner(const RoundArrays& a, int t, int m, int self,
                              const vrm::DualArrays& arrays, vrm::Progress p,
                              const vrm::DualSolve<10>& s) {
   if (p == vrm::Progress::deferred) {
@@ -143,7 +143,7 @@ __device__ void finish_owner(const RoundArrays& a, int t, int m, int self, const
   a.residual[t] = res;
   if (o == vrm::Outcome::solved) {  // the fractions, formed in the owner's slots
     double* out_f = a.slot_fractions + static_cast<std::size_t>(t) * kMax;
-    vrm::dual_fractions<10>(m, d, {out_f, arrays.dots, arrays.trial_dots}, s);
+    vrm::dual_fractions<10>(m, {arrays.inv_c, out_f, arrays.dots, arrays.trial_dots}, s);
     o = vrm::own_share(m, self, out_f, o);
   }
   a.sizes[t] = m;  // the neighbours of a solved owner, or those whose free nodes are sought
@@ -195,7 +195,7 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
   const std::int32_t* nb = a.slot_neighbors + static_cast<std::size_t>(t) * kMax;
   const int m = a.sizes[t];
   a.sizes[t] = 0;
-  double d[3 * kMax], dots[kMax], trial[kMax];
+  double d[3 * kMax], inv_c[kMax], dots[kMax], trial[kMax];
   const int self = owner_offsets(a, i, nb, m, d);
   if (m == 0 || self < 0) {  // as vrm::solve_redistribution
     a.outcome[t] = kVrmNoSolution;
@@ -203,7 +203,7 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
     return;
   }
   const double* b = owner_moments(a, t);
-  const vrm::DualArrays arrays{nullptr, dots, trial};  // (the fractions: finish_owner)
+  const vrm::DualArrays arrays{inv_c, nullptr, dots, trial};  // (the fractions: finish_owner)
   vrm::NoFallback fallback;
   vrm::DualSolve<10> s;
   vrm::Progress p = vrm::dual_start<10>(m, d, b, arrays, true, fallback, s);
@@ -215,7 +215,7 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
   } else if (p == vrm::Progress::deferred) {
     defer(a, t, m, s);
   } else {
-    finish_owner(a, t, m, self, d, arrays, p, s);
+    finish_owner(a, t, m, self, arrays, p, s);
   }
 }
 
@@ -223,8 +223,8 @@ __global__ void vrm_round_kernel(RoundArrays a, int count) {
 // soon as its own is done, so that the threads of a warp iterate together whatever each owner
 // needs. The order in which owners are taken does not change any owner's result.
 __global__ void vrm_resume_kernel(RoundArrays a) {
-  double d[3 * kMax], dots[kMax], trial[kMax];
-  const vrm::DualArrays arrays{nullptr, dots, trial};  // (the fractions: finish_owner)
+  double d[3 * kMax], inv_c[kMax], dots[kMax], trial[kMax];
+  const vrm::DualArrays arrays{inv_c, nullptr, dots, trial};  // (the fractions: finish_owner)
   vrm::NoFallback fallback;
   vrm::DualSolve<10> s;
   const int queued = *a.queued;
@@ -247,7 +247,7 @@ __global__ void vrm_resume_kernel(RoundArrays a) {
     if (p == vrm::Progress::deferred)
       defer(a, t, m, s);
     else
-      finish_owner(a, t, m, self, d, arrays, p, s);
+      finish_owner(a, t, m, self, arrays, p, s);
     t = -1;
   }
 }
@@ -257,8 +257,8 @@ __global__ void vrm_resume_kernel(RoundArrays a) {
 // taking the next queued owner. Few owners need them; their own kernel keeps the others'
 // registers. An owner not done within kFallbackIterations goes to the host (kVrmDeferred).
 __global__ void vrm_fallback_kernel(RoundArrays a) {
-  double d[3 * kMax], dots[kMax], trial[kMax];
-  const vrm::DualArrays arrays{nullptr, dots, trial};  // (the fractions: finish_owner)
+  double d[3 * kMax], inv_c[kMax], dots[kMax], trial[kMax];
+  const vrm::DualArrays arrays{inv_c, nullptr, dots, trial};  // (the fractions: finish_owner)
   vrm::SmallFallback<10> fallback;
   const int queued = *a.deferred_count;
   for (int at = atomicAdd(a.deferred_taken, 1); at < queued; at = atomicAdd(a.deferred_taken, 1)) {
@@ -277,7 +277,7 @@ __global__ void vrm_fallback_kernel(RoundArrays a) {
     for (int k = 0; k < kFallbackIterations && p == vrm::Progress::running; ++k)
       p = vrm::dual_iterate<10>(m, d, b, arrays, true, fallback, s);
     if (p == vrm::Progress::running) p = vrm::Progress::deferred;  // to the host
-    finish_owner(a, t, m, self, d, arrays, p, s);
+    finish_owner(a, t, m, self, arrays, p, s);
   }
 }
 

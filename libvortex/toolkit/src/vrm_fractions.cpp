@@ -79,9 +79,11 @@ bool detail::solve_redistribution(const std::vector<std::array<double, 3>>& offs
                                   int* iterations_out, VrmNewton newton_by) {
   const int m = static_cast<int>(offsets.size());
   f.assign(m, 0.0);
+  scratch.inverse_weights.resize(m);
   scratch.dots.resize(m);
   scratch.trial_dots.resize(m);
-  const vrm::DualArrays arrays{f.data(), scratch.dots.data(), scratch.trial_dots.data()};
+  const vrm::DualArrays arrays{scratch.inverse_weights.data(), f.data(), scratch.dots.data(),
+                               scratch.trial_dots.data()};
   const auto b = moment_target(target);
   return vrm::solve_redistribution(m, flat(offsets), self, b.data(), arrays,
                                    newton_by == VrmNewton::cholesky_first, scratch.fallback,
@@ -92,11 +94,12 @@ bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offs
                                   std::vector<double>& f) {
   const int m = static_cast<int>(offsets.size());
   f.assign(m, 0.0);
-  std::vector<double> dots(m), trial_dots(m);
+  std::vector<double> inv_c(m), dots(m), trial_dots(m);
   detail::HostFallback<4> fallback;
   const double b[4] = {1, 0, 0, 0};
-  if (vrm::solve_nonnegative<4>(m, flat(offsets), b, {f.data(), dots.data(), trial_dots.data()},
-                                true, fallback, nullptr, nullptr) != vrm::Outcome::solved)
+  if (vrm::solve_nonnegative<4>(m, flat(offsets), b,
+                                {inv_c.data(), f.data(), dots.data(), trial_dots.data()}, true,
+                                fallback, nullptr, nullptr) != vrm::Outcome::solved)
     return false;
   // sum f = 1 to rounding: the largest share absorbs the difference.
   const auto largest = std::max_element(f.begin(), f.end()) - f.begin();

@@ -11,6 +11,7 @@
 namespace vortex::detail {
 
 struct VrmSolveScratch {
+  std::vector<double> inverse_weights;   // 1 / c_q
   std::vector<double> dots, trial_dots;  // a_q . lambda, at lambda and at a trial point
   HostFallback<10> fallback;
 };

@@ -131,13 +131,14 @@ struct ThreadStore {
 // Every thread's scratch to the largest capacity any of them has needed, so that a step like an
 // earlier one allocates nothing, whichever thread solves which particle.
 inline void reserve_alike(std::vector<ThreadStore>& threads) {
-  std::size_t within = 0, found = 0, extra = 0, offsets = 0, f = 0, dots = 0;
+  std::size_t within = 0, found = 0, extra = 0, offsets = 0, f = 0, weights = 0, dots = 0;
   for (const ThreadStore& w : threads) {
     found = std::max(found, w.found.capacity());
     extra = std::max(extra, w.extra.capacity());
     within = std::max(within, w.within.capacity());
     offsets = std::max(offsets, w.offsets.capacity());
     f = std::max(f, w.f.capacity());
+    weights = std::max(weights, w.solve.inverse_weights.capacity());
     dots = std::max({dots, w.solve.dots.capacity(), w.solve.trial_dots.capacity()});
   }
   for (ThreadStore& w : threads) {
@@ -146,6 +147,7 @@ inline void reserve_alike(std::vector<ThreadStore>& threads) {
     w.within.reserve(within);
     w.offsets.reserve(offsets);
     w.f.reserve(f);
+    w.solve.inverse_weights.reserve(weights);
     w.solve.dots.reserve(dots);
     w.solve.trial_dots.reserve(dots);
   }

@@ -2,10 +2,8 @@
 // The dual method of the VRM (vortex/vrm.hpp) for the non-negative fractions of least weighted
 // norm of one particle, written once for the host's solves and the device's first round: K moment
 // conditions sum_q f_q a_q = b, f_q = max(0, a_q . lambda) / c_q, Newton steps on the multipliers
-// lambda. The rows a_q and the weights 1 / c_q, c_q = 1 + |d_q|^2, are formed from the offsets d_q
-// (in units of h) where they are needed (a device thread would read them from local memory, slower
-// than it forms them); the caller's arrays hold the other per-neighbour values, so nothing is
-// allocated.
+// lambda. The rows a_q are formed from the offsets d_q (in units of h) where they are needed, and
+// c_q = 1 + |d_q|^2; the caller's arrays hold every per-neighbour value, so nothing is allocated.
 //
 // The rare steps that need an eigendecomposition or a regularized factorization (a singular Hessian
 // that the Gram route of gram_direction does not cover, a Newton step that does not ascend, a
@@ -65,6 +63,7 @@ VORTEX_HD double inverse_weight(const double* d) {
 
 // The per-neighbour arrays of one solve (m entries each, the caller's).
 struct DualArrays {
+  double* inv_c;       // 1 / c_q
   double* f;           // the fractions (written once the solve is done: dual_fractions)
   double* dots;        // scratch: a_q . lambda at lambda
   double* trial_dots;  // scratch: the same at a trial point
@@ -213,6 +212,11 @@ struct HessianSums {
   }
 };
 
+// The weights 1 / c_q of m neighbours at offsets d.
+VORTEX_HD void set_inverse_weights(int m, const double* d, double* inv_c) {
+  for (int q = 0; q < m; ++q) inv_c[q] = inverse_weight(d + 3 * q);
+}
+
 // Where H's Cholesky factorization failed its conditioning test (dual_iterate tries it first:
 // where it passes, all of H's eigenvalues lie above the eigen path's cut, 1e-12 of the largest,
 // and H^+ = H^-1) and fewer than K rows s_q = a_q / sqrt(c_q) are active: by a factorization of
@@ -221,8 +225,8 @@ struct HessianSums {
 // conditioned, since H's non-zero eigenvalues are G's.
 template <int K>
 VORTEX_HD Direction gram_direction(vortex::detail::SmallCholesky<K>& cholesky, const double* r,
-                                   const double* d, const int* active, int k, double null_floor,
-                                   double* out) {
+                                   const double* d, const double* inv_c, const int* active, int k,
+                                   double null_floor, double* out) {
   if (k >= K) return Direction::unknown;
   if (k == 0) {  // nothing active: all of r lies outside the range
     for (int i = 0; i < K; ++i) out[i] = r[i];
@@ -233,7 +237,7 @@ VORTEX_HD Direction gram_direction(vortex::detail::SmallCholesky<K>& cholesky, c
   double s[K][K];
   for (int i = 0; i < k; ++i) {
     moment_row<K>(d + 3 * active[i], s[i]);
-    const double w = sqrt(inverse_weight(d + 3 * active[i]));
+    const double w = sqrt(inv_c[active[i]]);
     for (int c = 0; c < K; ++c) s[i][c] *= w;
   }
   if (!cholesky.factor(k, [&](int i, int j) { return dot<K>(s[i], s[j]); }))
@@ -294,20 +298,23 @@ VORTEX_HD void dual_limits(const double* b, DualSolve<K>& s) {
   s.null_floor = 1e-13 * detail::norm<K>(b);  // a smaller part outside H's range is rounding
 }
 
-// A solve past its start taken up again elsewhere, in fresh arrays, from the saved s.lambda,
-// s.scale and s.it.
+// A solve past its start taken up again elsewhere, in the caller's arrays (their weights set again
+// here), from the saved s.lambda, s.scale and s.it.
 template <int K>
-VORTEX_HD void dual_resume(const double* b, DualSolve<K>& s) {
+VORTEX_HD void dual_resume(int m, const double* d, const double* b, DualArrays a, DualSolve<K>& s) {
+  detail::set_inverse_weights(m, d, a.inv_c);
   dual_limits<K>(b, s);
   s.residual = 0;
   s.started = true;
   s.dots_known = s.swapped = s.ok = s.empty = false;
 }
 
-// A solve set up before its start: lambda = 0; `done` (with no solution) where there are no
-// neighbours.
+// A solve set up before its start: the weights, lambda = 0; `done` (with no solution) where there
+// are no neighbours.
 template <int K>
-VORTEX_HD Progress dual_setup(int m, const double* b, DualSolve<K>& s) {
+VORTEX_HD Progress dual_setup(int m, const double* d, const double* b, DualArrays a,
+                              DualSolve<K>& s) {
+  detail::set_inverse_weights(m, d, a.inv_c);
   s = DualSolve<K>{};
   for (int i = 0; i < K; ++i) s.lambda[i] = 0;
   if (m == 0) {
@@ -333,6 +340,7 @@ VORTEX_HD Progress dual_setup(int m, const double* b, DualSolve<K>& s) {
 template <int K, class Fallback>
 VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArrays a,
                                 bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
+  const double* inv_c = a.inv_c;
   double* dots = s.swapped ? a.trial_dots : a.dots;
   double* trial_dots = s.swapped ? a.dots : a.trial_dots;
   double* lambda = s.lambda;
@@ -349,7 +357,7 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
     double v = detail::dot<K>(b, trial);
     for (int q = 0; q < m; ++q) {
       const double t = fmax(0.0, trial_dots[q] = row_dot(q, trial));
-      v -= 0.5 * t * t * inverse_weight(d + 3 * q);
+      v -= 0.5 * t * t * inv_c[q];
     }
     return v;
   };
@@ -362,8 +370,7 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
       if (!(t > 0)) continue;
       double row[K];
       moment_row<K>(d + 3 * q, row);
-      const double fq = t * inverse_weight(d + 3 * q);
-      for (int i = 0; i < K; ++i) r[i] -= fq * row[i];
+      for (int i = 0; i < K; ++i) r[i] -= (t * inv_c[q]) * row[i];
     }
     double worst = 0;
     for (int i = 0; i < K; ++i) worst = fmax(worst, fabs(r[i]));
@@ -403,11 +410,10 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
     moment_row<K>(d + 3 * q, row);
     const double t = s.dots_known ? dots[q] : (dots[q] = detail::dot<K>(row, lambda));
     if (start || t > 0) {
-      const double w = inverse_weight(d + 3 * q);
-      const double fq = t * w;
+      const double fq = t * inv_c[q];
       for (int i = 0; i < K; ++i) r[i] -= fq * row[i];
-      d0 -= 0.5 * t * t * w;
-      sums.add(d + 3 * q, w);
+      d0 -= 0.5 * t * t * inv_c[q];
+      sums.add(d + 3 * q, inv_c[q]);
       if (k < K) active[k] = q;
       ++k;
     }
@@ -449,7 +455,7 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
   }
   Direction direction = factored ? Direction::newton : Direction::unknown;
   if (!factored && cholesky_first)
-    direction = detail::gram_direction<K>(cholesky, r, d, active, k, s.null_floor, step);
+    direction = detail::gram_direction<K>(cholesky, r, d, inv_c, active, k, s.null_floor, step);
   if (direction == Direction::unknown) {
     direction = fallback.eigen_direction(h, r, s.null_floor, step);
     if (direction == Direction::unknown) return Progress::deferred;
@@ -486,7 +492,7 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
 template <int K, class Fallback>
 VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArrays a,
                               bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
-  const Progress p = dual_setup<K>(m, b, s);
+  const Progress p = dual_setup<K>(m, d, b, a, s);
   if (p != Progress::running) return p;
   return dual_iterate<K>(m, d, b, a, cholesky_first, fallback, s);
 }
@@ -494,11 +500,11 @@ VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArray
 // The fractions of a solve that is done, into a.f: its last iteration's, max(0, a_q . lambda) / c_q
 // at that iteration's lambda (whose dots are kept in one of the two arrays).
 template <int K>
-VORTEX_HD void dual_fractions(int m, const double* d, DualArrays a, const DualSolve<K>& s) {
+VORTEX_HD void dual_fractions(int m, DualArrays a, const DualSolve<K>& s) {
   const double* dots = s.fractions_swapped ? a.trial_dots : a.dots;
   for (int q = 0; q < m; ++q) {
     const double t = dots[q];
-    a.f[q] = t > 0 ? t * inverse_weight(d + 3 * q) : 0.0;
+    a.f[q] = t > 0 ? t * a.inv_c[q] : 0.0;
   }
 }
 
@@ -524,7 +530,7 @@ VORTEX_HD Outcome solve_nonnegative(int m, const double* d, const double* b, Dua
   Progress p = dual_start<K>(m, d, b, a, cholesky_first, fallback, s);
   while (p == Progress::running) p = dual_iterate<K>(m, d, b, a, cholesky_first, fallback, s);
   if (p == Progress::deferred) return Outcome::deferred;
-  dual_fractions<K>(m, d, a, s);
+  dual_fractions<K>(m, a, s);
   return dual_outcome<K>(s, residual_out, iterations_out);
 }
 
