@@ -123,6 +123,15 @@ struct NoFallback {
 
 namespace detail {
 
+// max(0, x), and 0 for NaN, as fmax(0, x); and the larger of a number a and b (a where b is NaN),
+// as fmax(a, b). Inline where the per-neighbour loops need them: the host's fmax is a library call.
+VORTEX_HD double positive_part(double x) {
+  return x > 0 ? x : 0.0;
+}
+VORTEX_HD double larger(double a, double b) {
+  return b > a ? b : a;
+}
+
 template <int K>
 VORTEX_HD double dot(const double* a, const double* b) {
   double s = 0;
@@ -356,7 +365,7 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
   auto dual_value = [&](const double* trial) {
     double v = detail::dot<K>(b, trial);
     for (int q = 0; q < m; ++q) {
-      const double t = fmax(0.0, trial_dots[q] = row_dot(q, trial));
+      const double t = detail::positive_part(trial_dots[q] = row_dot(q, trial));
       v -= 0.5 * t * t * inv_c[q];
     }
     return v;
@@ -373,7 +382,7 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
       for (int i = 0; i < K; ++i) r[i] -= (t * inv_c[q]) * row[i];
     }
     double worst = 0;
-    for (int i = 0; i < K; ++i) worst = fmax(worst, fabs(r[i]));
+    for (int i = 0; i < K; ++i) worst = detail::larger(worst, fabs(r[i]));
     return worst;
   };
   auto ascend = [&](const double* step, double slope, double d0, double r0) {
@@ -425,7 +434,7 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
   for (int i = 0; i < K; ++i) {
     const double e = fabs(r[i]);
     finite = finite && e < HUGE_VAL;  // false for inf and NaN
-    residual = fmax(residual, e);
+    residual = detail::larger(residual, e);
   }
   if (!start) {
     s.residual = residual;
@@ -469,7 +478,7 @@ VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArr
     double length = HUGE_VAL;
     for (int q = 0; q < m; ++q) {
       const double t = dots[q], rate = row_dot(q, v);
-      if (t <= 0 && rate > 0) length = fmin(length, -t / rate);
+      if (t <= 0 && rate > 0) length = -t / rate < length ? -t / rate : length;
     }
     if (length == HUGE_VAL) return Progress::done;
     const double move = length * (1 + 1e-9) + 1e-12 / detail::norm<K>(v);
