@@ -30,7 +30,7 @@ constexpr int kSaved = 12;
 // The few that would take more (each of their iterations is an eigendecomposition, up to 80 of
 // them on one thread) go to the host, whose cores finish them sooner.
 constexpr int kFallbackIterations = 16;
-// Outcome of an owner the first kernel left unfinished (never returned).
+// Outcome of an owner left unfinished for a later kernel (never returned).
 constexpr std::int8_t kUnfinished = 4;
 // The device's counters: the owners the first kernel left unfinished and those the second kernel's
 // threads have taken, the owners listed with free nodes, the owners deferred to the fallback and

@@ -273,11 +273,11 @@ VORTEX_HD Direction gram_direction(vortex::detail::SmallCholesky<K>& cholesky, c
 
 // One solve between its Newton iterations, so that it can run one iteration at a time (the
 // device's threads each take the next owner as soon as theirs is done). Its start is an
-// iteration too, from lambda = 0 with every neighbour counted active, so that the start and the
-// Newton steps run the same instructions (threads of a warp in either do them together). The
-// dots of an accepted trial point are kept for the next iteration; a solve resumed elsewhere
-// recomputes them from lambda, which gives the same values (the same products, lambda being that
-// trial point).
+// iteration too, from lambda = 0 with every neighbour counted active (one pass over the
+// neighbours and one factorization, the iterations' own), so that a solve stopped anywhere, its
+// start included, is saved by lambda, scale and iteration count alone. The dots of an accepted
+// trial point are kept for the next iteration; a solve resumed elsewhere recomputes them from
+// lambda, which gives the same values (the same products, lambda being that trial point).
 template <int K>
 struct DualSolve {
   double lambda[K];
@@ -511,10 +511,7 @@ VORTEX_HD Progress dual_start(int m, const double* d, const double* b, DualArray
 template <int K>
 VORTEX_HD void dual_fractions(int m, DualArrays a, const DualSolve<K>& s) {
   const double* dots = s.fractions_swapped ? a.trial_dots : a.dots;
-  for (int q = 0; q < m; ++q) {
-    const double t = dots[q];
-    a.f[q] = t > 0 ? t * a.inv_c[q] : 0.0;
-  }
+  for (int q = 0; q < m; ++q) a.f[q] = detail::positive_part(dots[q]) * a.inv_c[q];
 }
 
 // The outcome of a solve that is done.

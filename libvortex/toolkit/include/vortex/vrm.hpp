@@ -136,7 +136,7 @@ double vrm_radius(const VrmOptions& options, double nu, double dt);
 // needed the fallback.
 struct VrmKernelSeconds {
   double lists = 0, first = 0, resumed = 0, fallback = 0, nodes = 0;
-  std::size_t fallback_owners = 0;  // the owners the fallback's kernel solved again
+  std::size_t fallback_owners = 0;  // the owners the fallback's kernel took up
   VrmKernelSeconds& operator+=(const VrmKernelSeconds& o) {
     lists += o.lists;
     first += o.first;
