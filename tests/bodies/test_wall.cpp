@@ -78,6 +78,56 @@ TEST(Wall, ClosestWithinAReachIsExactOrABoundBeyondIt) {
   EXPECT_GT(found, 500);
 }
 
+// closest_near_box gives every particle within the reach of the surface's box the point
+// closest_within finds, in index order, and no place to the others.
+TEST(Wall, ClosestPointsNearTheBoxArePlacedInIndexOrder) {
+  const Surface s = make_surface(ellipsoid(8, 0.5, 0.5, 0.05));
+  const WallQueries wall(s);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1), v(-0.5, 0.5);
+  ParticleSet p;
+  for (int t = 0; t < 3000; ++t) p.push_back(u(rng), u(rng), v(rng), 0, 0, 0, 0.01);
+  const double reach = 0.2;
+  KnownWallPoints known;
+  known.slot.assign(5000, 7);  // stale entries of a larger set are not read
+  wall.closest_near_box(p, reach, Backend::Cpu, known);
+  ASSERT_EQ(known.slot.size(), p.size());
+  ASSERT_EQ(known.points.size(), known.index.size());
+  std::size_t placed = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const Vec3 x{p.x[i], p.y[i], p.z[i]};
+    // The box of this ellipsoid is [-0.5, 0.5]^2 x [-0.05, 0.05] up to its mesh's vertices.
+    const bool near = std::abs(x.x) <= 0.5 + reach && std::abs(x.y) <= 0.5 + reach &&
+                      std::abs(x.z) <= 0.05 + reach;
+    const std::int32_t k = known.place(i);
+    if (std::abs(std::abs(x.x) - 0.7) > 1e-3 && std::abs(std::abs(x.y) - 0.7) > 1e-3 &&
+        std::abs(std::abs(x.z) - 0.25) > 1e-3)
+      EXPECT_EQ(k >= 0, near) << i;
+    if (k < 0) {
+      EXPECT_EQ(known.find(i), nullptr);
+      EXPECT_GT(wall.distance_bound(x, reach), reach);
+      EXPECT_LE(wall.distance_bound(x, reach), wall.closest(x).distance);
+      continue;
+    }
+    ASSERT_EQ(static_cast<std::size_t>(k), placed) << "places follow the particles' order";
+    EXPECT_EQ(known.index[k], static_cast<std::int32_t>(i));
+    const WallPoint w = wall.closest_within(x, reach * (1 + 1e-6));
+    // distance_bound: the distance within the reach, a bound beyond it.
+    const double exact = wall.closest(x).distance, bound = wall.distance_bound(x, reach);
+    if (exact <= reach)
+      EXPECT_EQ(bound, exact);
+    else
+      EXPECT_TRUE(bound > reach && bound <= exact) << bound << " " << exact;
+    EXPECT_EQ(known.points[k].panel, w.panel);
+    EXPECT_EQ(known.points[k].distance, w.distance);
+    EXPECT_EQ(known.x[k], x.x);
+    ++placed;
+  }
+  EXPECT_GT(placed, 500u);  // about a quarter of the box [-1, 1]^2 x [-0.5, 0.5]
+  EXPECT_LT(placed, 1000u);
+  EXPECT_EQ(known.place(p.size()), -1);
+}
+
 TEST(Wall, ReflectionAndPushOutPutParticlesInTheFluid) {
   const Surface s = make_surface(sphere(8, 0.5));
   const WallQueries wall(s);
@@ -87,9 +137,11 @@ TEST(Wall, ReflectionAndPushOutPutParticlesInTheFluid) {
   p.push_back(0, 0, 0.9, 0, 0, 1, 0.01);    // far: untouched
   // The same with the closest points of the first two given (as BodyFlow keeps them).
   ParticleSet q = p;
-  const std::vector<WallPoint> known = {wall.closest({q.x[0], q.y[0], q.z[0]}),
-                                        wall.closest({q.x[1], q.y[1], q.z[1]})};
-  const WallStats sq = wall.keep_in_fluid(q, 0.02, known);
+  KnownWallPoints known;
+  known.slot = {0, 1};
+  known.index = {0, 1};
+  known.points = {wall.closest({q.x[0], q.y[0], q.z[0]}), wall.closest({q.x[1], q.y[1], q.z[1]})};
+  const WallStats sq = wall.keep_in_fluid(q, 0.02, &known);
   const WallStats st = wall.keep_in_fluid(p, 0.02);
   EXPECT_EQ(sq.reflected, st.reflected);
   EXPECT_EQ(sq.pushed, st.pushed);

@@ -73,25 +73,25 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   // paths.
   options_.vrm.blocked = [this](std::size_t i, const std::array<double, 3>& p,
                                 const std::array<double, 3>& q) {
-    const WallPoint* known =
-        i < wall_points_.size() && wall_points_[i].panel >= 0 ? &wall_points_[i] : nullptr;
-    return wall_.blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]}, known);
+    const WallPoint* known = wall_points_.find(i);
+    return wall_.blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]},
+                         known != nullptr && known->panel >= 0 ? known : nullptr);
   };
   // The closest points found at the start of the sub-step serve the particles of that start.
   options_.vrm.wall_distance = [this](std::size_t i, const std::array<double, 3>& p, double reach) {
     const Vec3 x{p[0], p[1], p[2]};
     // A found point's distance, or the bound of one found farther than 2 R (the VRM compares
     // distances with at most 2 R, so that the bound decides as the distance would).
-    if (i < wall_points_.size() && wall_.near(x, reach) &&
-        (wall_points_[i].panel >= 0 || wall_points_[i].distance > 0))
-      return wall_points_[i].distance;
+    const WallPoint* known = wall_points_.find(i);
+    if (known != nullptr && wall_.near(x, reach) && (known->panel >= 0 || known->distance > 0))
+      return known->distance;
     return wall_.distance_bound(x, reach);
   };
   // The closest points are found once the VRM has its neighbour search, beside the device's
   // solves of the owners beyond their reach.
   options_.vrm.prepare_wall = [this](const ParticleSet& p, double dt) {
     find_wall_points(p, dt);
-    if (options_.wall_diffusion) wall_images(p, dt);
+    if (options_.wall_diffusion) wall_images(dt);
   };
   options_.vrm.wall_far = [this](const std::array<double, 3>& p, double dt) {
     return !wall_.near({p[0], p[1], p[2]}, wall_reach(dt));
@@ -99,8 +99,9 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   if (options_.wall_diffusion)
     options_.vrm.moments = [this](std::size_t i, const std::array<double, 3>&, double,
                                   VrmMoments& m) {
-      if (i >= has_spread_.size() || !has_spread_[i]) return false;
-      m = spread_[i];
+      const std::int32_t k = wall_points_.place(i);
+      if (k < 0 || !has_spread_[k]) return false;
+      m = spread_[k];
       return true;
     };
   validate(options_.vrm);
@@ -223,7 +224,7 @@ void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, Ve
 void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
   const Vec3 before = particle_impulse(particles);
   const WallStats w =
-      wall_.keep_in_fluid(particles, options_.min_wall_distance * options_.spacing, wall_points_);
+      wall_.keep_in_fluid(particles, options_.min_wall_distance * options_.spacing, &wall_points_);
   stats.reflected += w.reflected;
   stats.pushed += w.pushed;
   stats.correction_impulse += particle_impulse(particles) - before;
@@ -234,85 +235,27 @@ double BodyFlow::wall_reach(double dt) const {
 }
 
 // The closest wall point of every particle within reach of the wall's bounding box (of the image
-// moments, of the VRM's wall tests), once: the image moments, the VRM and keep_in_fluid all ask
-// for it, and the VRM moves no particle.
+// moments, of the VRM's wall tests), once, on the VRM's backend: the image moments, the VRM and
+// keep_in_fluid all ask for it, and the VRM moves no particle.
 void BodyFlow::find_wall_points(const ParticleSet& particles, double dt) {
-  const double reach = wall_reach(dt);
-  const auto n = static_cast<std::ptrdiff_t>(particles.size());
-  wall_points_.resize(particles.size());
-  if (resolve_backend(options_.vrm.backend) == Backend::Cuda) {
-    find_wall_points_on_device(particles, reach);
-    return;
-  }
-#pragma omp parallel for schedule(dynamic, 256)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const Vec3 x{particles.x[i], particles.y[i], particles.z[i]};
-    // Farther than the reach (with a margin, so that comparisons of the bound with the reach
-    // decide as the distance would), only a bound of the distance is kept.
-    wall_points_[i] =
-        wall_.near(x, reach) ? wall_.closest_within(x, reach * (1 + 1e-6)) : WallPoint{};
-  }
-}
-
-// find_wall_points on the VRM's device: the particles near the body's box gathered in index order
-// (each thread counts its range, then writes its part at its offset), their points found on the
-// device and put in their places.
-void BodyFlow::find_wall_points_on_device(const ParticleSet& particles, double reach) {
-  const std::size_t n = particles.size();
-  near_offsets_.assign(omp_get_max_threads() + 1, 0);
-  const auto near = [&](std::size_t i) {
-    return wall_.near({particles.x[i], particles.y[i], particles.z[i]}, reach);
-  };
-#pragma omp parallel
-  {
-    const std::size_t t = omp_get_thread_num(), threads = omp_get_num_threads();
-    const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
-    std::size_t count = 0;
-    for (std::size_t i = lo; i < hi; ++i) count += near(i);
-    near_offsets_[t + 1] = count;
-#pragma omp barrier
-#pragma omp single
-    {
-      for (std::size_t k = 0; k < threads; ++k) near_offsets_[k + 1] += near_offsets_[k];
-      const std::size_t total = near_offsets_[threads];
-      near_x_.resize(total);
-      near_y_.resize(total);
-      near_z_.resize(total);
-      near_index_.resize(total);
-    }
-    std::size_t at = near_offsets_[t];
-    for (std::size_t i = lo; i < hi; ++i) {
-      if (!near(i)) {
-        wall_points_[i] = WallPoint{};
-        continue;
-      }
-      near_x_[at] = particles.x[i];
-      near_y_[at] = particles.y[i];
-      near_z_[at] = particles.z[i];
-      near_index_[at++] = static_cast<std::int32_t>(i);
-    }
-  }
-  wall_.closest_within(near_x_, near_y_, near_z_, reach * (1 + 1e-6), Backend::Cuda, near_found_);
-  const auto count = static_cast<std::ptrdiff_t>(near_index_.size());
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t k = 0; k < count; ++k) wall_points_[near_index_[k]] = near_found_[k];
+  wall_.closest_near_box(particles, wall_reach(dt), options_.vrm.backend, wall_points_);
 }
 
 // The image moments of every particle within image_reach of the wall, for the VRM (after
-// find_wall_points).
-void BodyFlow::wall_images(const ParticleSet& particles, double dt) {
+// find_wall_points), in the places of the wall points.
+void BodyFlow::wall_images(double dt) {
   const double s2 = 2 * options_.nu * dt, reach = image_reach(options_.nu, dt);
-  const auto n = static_cast<std::ptrdiff_t>(particles.size());
-  spread_.resize(particles.size());  // read only where has_spread_: not filled anew
-  has_spread_.assign(particles.size(), 0);
+  const auto count = static_cast<std::ptrdiff_t>(wall_points_.points.size());
+  spread_.resize(count);  // read only where has_spread_: not filled anew
+  has_spread_.resize(count);
 #pragma omp parallel for schedule(dynamic, 256)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const WallPoint& w = wall_points_[i];  // found for a reach at least image_reach
-    if (w.panel < 0 || w.distance >= reach) continue;
-    const Vec3 x{particles.x[i], particles.y[i], particles.z[i]};
+  for (std::ptrdiff_t k = 0; k < count; ++k) {
+    const WallPoint& w = wall_points_.points[k];  // found for a reach at least image_reach
+    has_spread_[k] = w.panel >= 0 && w.distance < reach;
+    if (!has_spread_[k]) continue;
+    const Vec3 x{wall_points_.x[k], wall_points_.y[k], wall_points_.z[k]};
     const Vec3 normal = w.distance > 0 ? normalized(x - w.point) : w.normal;
-    spread_[i] = wall_image_moments(w.distance, normal, s2);
-    has_spread_[i] = 1;
+    spread_[k] = wall_image_moments(w.distance, normal, s2);
   }
 }
 

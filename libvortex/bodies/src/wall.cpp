@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include <omp.h>
+
 namespace vortex::bodies {
 
 namespace {
@@ -90,6 +92,48 @@ void WallQueries::closest_within(const std::vector<double>& x, const std::vector
   const auto n = static_cast<std::ptrdiff_t>(x.size());
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::ptrdiff_t k = 0; k < n; ++k) out[k] = closest_within({x[k], y[k], z[k]}, reach);
+}
+
+void WallQueries::closest_near_box(const ParticleSet& particles, double reach, Backend backend,
+                                   KnownWallPoints& out) const {
+  const std::size_t n = particles.size();
+  out.slot.resize(n);  // every entry written below
+  out.offsets.assign(omp_get_max_threads() + 1, 0);
+  const auto near_box = [&](std::size_t i) {
+    return near({particles.x[i], particles.y[i], particles.z[i]}, reach);
+  };
+  // Each thread counts the particles of its range, then writes them at its offset.
+#pragma omp parallel
+  {
+    const std::size_t t = omp_get_thread_num(), threads = omp_get_num_threads();
+    const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+    std::size_t count = 0;
+    for (std::size_t i = lo; i < hi; ++i) count += near_box(i);
+    out.offsets[t + 1] = count;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t k = 0; k < threads; ++k) out.offsets[k + 1] += out.offsets[k];
+      const std::size_t total = out.offsets[threads];
+      out.x.resize(total);
+      out.y.resize(total);
+      out.z.resize(total);
+      out.index.resize(total);
+    }
+    std::size_t at = out.offsets[t];
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (!near_box(i)) {
+        out.slot[i] = -1;
+        continue;
+      }
+      out.slot[i] = static_cast<std::int32_t>(at);
+      out.x[at] = particles.x[i];
+      out.y[at] = particles.y[i];
+      out.z[at] = particles.z[i];
+      out.index[at++] = static_cast<std::int32_t>(i);
+    }
+  }
+  closest_within(out.x, out.y, out.z, reach * (1 + 1e-6), backend, out.points);
 }
 
 WallPoint WallQueries::closest(const Vec3& x) const {
@@ -180,12 +224,12 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q, const WallPoint* known) 
 }
 
 double WallQueries::distance_bound(const Vec3& x, double reach) const {
-  if (near(x, reach)) return closest(x).distance;
+  if (near(x, reach)) return closest_within(x, reach).distance;
   return std::max({lo_.x - x.x, x.x - hi_.x, lo_.y - x.y, x.y - hi_.y, lo_.z - x.z, x.z - hi_.z});
 }
 
 WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance,
-                                     const std::vector<WallPoint>& known) const {
+                                     const KnownWallPoints* known) const {
   std::size_t reflected = 0, pushed = 0;
   const auto n = static_cast<std::ptrdiff_t>(ps.size());
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : reflected, pushed)
@@ -193,9 +237,9 @@ WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance,
     const Vec3 x{ps.x[i], ps.y[i], ps.z[i]};
     // Farther than min_distance from the bounding box: in the fluid and far enough.
     if (!near(x, min_distance)) continue;
-    const bool listed = static_cast<std::size_t>(i) < known.size();
-    if (listed && known[i].panel < 0 && known[i].distance >= min_distance) continue;  // far
-    const WallPoint w = listed && known[i].panel >= 0 ? known[i] : closest(x);
+    const WallPoint* k = known != nullptr ? known->find(static_cast<std::size_t>(i)) : nullptr;
+    if (k != nullptr && k->panel < 0 && k->distance >= min_distance) continue;  // far
+    const WallPoint w = k != nullptr && k->panel >= 0 ? *k : closest(x);
     if (w.distance >= min_distance) continue;
     double target = w.distance;
     if (target < 0) {

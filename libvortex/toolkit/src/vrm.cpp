@@ -60,7 +60,9 @@ VrmStep::VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double dt, 
   ws_.free_nodes.clear();
   ws_.free_place.resize(n0_);  // read only where written this call
   ws_.moved.clear();
-  ws_.occupied.clear();
+  // Node sets by threads at most 255 (ProposalList::shard), as many for any later thread count.
+  ws_.occupied.resize(std::min(threads, 255));
+  for (NodeSet& s : ws_.occupied) s.clear();
   const auto n = static_cast<std::ptrdiff_t>(n0_);
   double max_strength = 0;
   std::size_t owners = 0;

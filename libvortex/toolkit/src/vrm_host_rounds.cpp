@@ -190,39 +190,88 @@ void VrmStep::propose_free_nodes(std::ptrdiff_t i, const ThreadStore& w,
 }
 
 // Inserts the proposed nodes in particle order (deterministic), each once; the inserted
-// particles then get their own search.
+// particles then get their own search. On all threads: the proposals listed in that order, each
+// node set (of the nodes node_shard gives it) taken by one thread, which walks the whole list for
+// its nodes and marks each one's first proposal; the new particles, one range of the list a
+// thread, written at their places in that order. The same particles for any thread count.
 std::size_t VrmStep::insert_proposed() {
-  std::size_t added = 0;
   const std::size_t blocks = (n0_ + kBlock - 1) / kBlock;
-  for (std::size_t b = 0; b < blocks; ++b) {  // blocks and owners ascending: particle order
+  ProposalList& list = ws_.proposals;
+  const auto nb = static_cast<std::ptrdiff_t>(blocks);
+  list.block_start.resize(blocks + 1);
+  list.block_start[0] = 0;
+  const bool parallel = n0_ > 500;
+#pragma omp parallel for schedule(static) if (parallel)
+  for (std::ptrdiff_t b = 0; b < nb; ++b) {
     Block& block = ws_.blocks[b];
     // A round's owners given back by the device propose after the others of their block.
     if (!std::is_sorted(block.proposers.begin(), block.proposers.end()))
       std::sort(block.proposers.begin(), block.proposers.end());
-    for (const Proposal& proposal : block.proposers) {
-      const std::int32_t i = proposal.owner;
-      for (int k = 0; k < proposal.count; ++k) {
+    list.block_start[b + 1] = block.keys.size();
+  }
+  for (std::size_t b = 0; b < blocks; ++b) list.block_start[b + 1] += list.block_start[b];
+  const std::size_t total = list.block_start[blocks];
+  if (total == 0) return 0;
+  const int shards = static_cast<int>(ws_.occupied.size());
+  list.keys.resize(total);
+  list.owners.resize(total);
+  list.shard.resize(total);
+  list.first.resize(total);
+#pragma omp parallel for schedule(static) if (parallel)
+  for (std::ptrdiff_t b = 0; b < nb; ++b) {
+    const Block& block = ws_.blocks[b];
+    std::size_t g = list.block_start[b];
+    for (const Proposal& proposal : block.proposers)
+      for (int k = 0; k < proposal.count; ++k, ++g) {
         const std::uint64_t key = block.keys[proposal.first + k];
-        if (!ws_.occupied.insert(key)) continue;
-        const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
-        const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
-        const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
-        const double sigma = o_.core_radius > 0 ? o_.core_radius : p_.sigma[i];
-        p_.push_back(ki * h_, kj * h_, kk * h_, 0, 0, 0, sigma);
-        ++added;
+        list.keys[g] = key;
+        list.owners[g] = proposal.owner;
+        list.shard[g] = static_cast<std::uint8_t>(node_shard(key, shards));
       }
+  }
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+  for (int s = 0; s < shards; ++s) {
+    NodeSet& set = ws_.occupied[s];
+    for (std::size_t g = 0; g < total; ++g)
+      if (list.shard[g] == s) list.first[g] = set.insert(list.keys[g]);
+  }
+  const int ranges = parallel ? std::max(1, omp_get_max_threads()) : 1;
+  list.range_start.assign(ranges + 1, 0);
+#pragma omp parallel for schedule(static, 1) if (parallel)
+  for (int r = 0; r < ranges; ++r) {
+    std::size_t count = 0;
+    for (std::size_t g = total * r / ranges; g < total * (r + 1) / ranges; ++g)
+      count += list.first[g];
+    list.range_start[r + 1] = count;
+  }
+  for (int r = 0; r < ranges; ++r) list.range_start[r + 1] += list.range_start[r];
+  const std::size_t added = list.range_start[ranges], at = p_.size();
+  if (added == 0) return 0;
+  p_.resize(at + added);
+#pragma omp parallel for schedule(static, 1) if (parallel)
+  for (int r = 0; r < ranges; ++r) {
+    std::size_t j = at + list.range_start[r];
+    for (std::size_t g = total * r / ranges; g < total * (r + 1) / ranges; ++g) {
+      if (!list.first[g]) continue;
+      const std::uint64_t key = list.keys[g];
+      const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
+      const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
+      const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
+      p_.x[j] = ki * h_;
+      p_.y[j] = kj * h_;
+      p_.z[j] = kk * h_;
+      p_.gx[j] = p_.gy[j] = p_.gz[j] = 0;
+      p_.sigma[j++] = o_.core_radius > 0 ? o_.core_radius : p_.sigma[list.owners[g]];
     }
   }
-  if (added > 0) {
-    if (!ws_.distance.empty()) wall_distances(n0_ + n_added_);
-    n_added_ = p_.size() - n0_;
-    PointsView inserted(p_);
-    inserted.x += n0_;
-    inserted.y += n0_;
-    inserted.z += n0_;
-    inserted.n = n_added_;
-    ws_.added.rebuild(inserted, radius_);
-  }
+  if (!ws_.distance.empty()) wall_distances(n0_ + n_added_);
+  n_added_ = p_.size() - n0_;
+  PointsView inserted(p_);
+  inserted.x += n0_;
+  inserted.y += n0_;
+  inserted.z += n0_;
+  inserted.n = n_added_;
+  ws_.added.rebuild(inserted, radius_);
   return added;
 }
 

@@ -88,6 +88,24 @@ class NodeSet {
   std::size_t used_ = 0;
 };
 
+// Which of `shards` node sets holds a key (the high bits of a product, which NodeSet's slots,
+// taken from the low bits of another mix, do not follow).
+inline int node_shard(std::uint64_t key, int shards) {
+  const std::uint64_t h = (key * 0x9e3779b97f4a7c15ull) >> 32;
+  return static_cast<int>((h * static_cast<std::uint64_t>(shards)) >> 32);
+}
+
+// A round's insertion proposals in particle order (blocks, their owners ascending, each owner's
+// keys in its order): the keys, their owners, their node sets, and whether each is the node's
+// first proposal this step.
+struct ProposalList {
+  std::vector<std::uint64_t> keys;
+  std::vector<std::int32_t> owners;
+  std::vector<std::uint8_t> shard, first;
+  std::vector<std::size_t> block_start;  // per block, where its keys begin
+  std::vector<std::size_t> range_start;  // per range of keys, where its new particles begin
+};
+
 // Owners the device solves in one call, at most.
 constexpr std::size_t kDeviceChunk = std::size_t{1} << 22;
 
@@ -198,6 +216,7 @@ struct VrmWorkspace::Impl {
   using Block = vrm_step::Block;
   using DeviceBatch = vrm_step::DeviceBatch;
   using NodeSet = vrm_step::NodeSet;
+  using ProposalList = vrm_step::ProposalList;
   using Span = vrm_step::Span;
   using ThreadStore = vrm_step::ThreadStore;
   GridSearch base;   // the particles at the start of the step (cells of R)
@@ -227,7 +246,9 @@ struct VrmWorkspace::Impl {
   std::vector<std::vector<std::int32_t>> listed_parts;  // per thread's range of owners
   std::vector<std::vector<std::size_t>> moved_parts;
   std::vector<double> gx, gy, gz, mx, my, mz;
-  NodeSet occupied;
+  // The lattice nodes taken this step, in node sets by node_shard, one thread each.
+  std::vector<NodeSet> occupied;
+  ProposalList proposals;
 };
 
 namespace vrm_step {

@@ -156,8 +156,7 @@ class BodyFlow {
   // the VRM's wall tests' (2 R).
   double wall_reach(double dt) const;
   void find_wall_points(const ParticleSet& particles, double dt);
-  void find_wall_points_on_device(const ParticleSet& particles, double reach);
-  void wall_images(const ParticleSet& particles, double dt);
+  void wall_images(double dt);
   void record(const BemStats& s, BodyStepStats& stats);
   template <class Work>
   BodyStepStats recorded(double dt, Work&& work);
@@ -172,13 +171,8 @@ class BodyFlow {
   Points sheet_points_;
   TriangleRule sheet_rule_;
   ParticleSet wall_view_;
-  std::vector<WallPoint> wall_points_;  // per particle of a sub-step's start (panel -1: far)
-  // The particles near the body's box that the device finds the wall points of, and its answers.
-  std::vector<double> near_x_, near_y_, near_z_;
-  std::vector<std::int32_t> near_index_;
-  std::vector<std::size_t> near_offsets_;  // per thread's range of particles
-  std::vector<WallPoint> near_found_;
-  std::vector<VrmMoments> spread_;  // per particle, of the wall's image kernel
+  KnownWallPoints wall_points_;     // of the particles of a sub-step's start near the wall
+  std::vector<VrmMoments> spread_;  // per place of wall_points_: the wall's image kernel's
   std::vector<char> has_spread_;
   VrmWorkspace vrm_workspace_;                  // kept from one diffusion sub-step to the next
   ParticleControlWorkspace control_workspace_;  // the same for the particle control

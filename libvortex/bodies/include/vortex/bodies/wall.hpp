@@ -27,6 +27,30 @@ namespace detail {
 class WallPointsDevice;
 }
 
+// The closest wall points found for the particles of a set near the wall: per particle (of the
+// first slot.size()), the place of its point, or -1 where none was looked for (the particle lies
+// off the surface's bounding box by more than the reach); per place, the particle and its point.
+// Two arrays of places rather than a point per particle, which at millions of particles would
+// write far more memory than the few near the wall need.
+struct KnownWallPoints {
+  std::vector<std::int32_t> slot;    // per particle
+  std::vector<std::int32_t> index;   // per place, ascending
+  std::vector<WallPoint> points;     // per place
+  std::vector<double> x, y, z;       // per place: the particle's position (the queries' input)
+  std::vector<std::size_t> offsets;  // per thread's range of particles (the gather's)
+  // Particle i's place, or -1.
+  std::int32_t place(std::size_t i) const { return i < slot.size() ? slot[i] : -1; }
+  const WallPoint* find(std::size_t i) const {
+    const std::int32_t k = place(i);
+    return k >= 0 ? &points[k] : nullptr;
+  }
+  void clear() {
+    slot.clear();
+    index.clear();
+    points.clear();
+  }
+};
+
 struct WallStats {
   std::size_t reflected = 0;  // particles moved from inside the body to their mirror image
   std::size_t pushed = 0;     // particles moved out to the minimum distance
@@ -57,21 +81,28 @@ class WallQueries {
     return x.x >= lo_.x - margin && x.x <= hi_.x + margin && x.y >= lo_.y - margin &&
            x.y <= hi_.y + margin && x.z >= lo_.z - margin && x.z <= hi_.z + margin;
   }
+  // closest_within(x_i, reach) of every particle x_i that lies within `reach` of the surface's
+  // bounding box (the same backends), gathered in index order; the others get no place. The
+  // search reaches a little farther (1e-6 of it), so that a bound kept in place of a distance
+  // compares with the reach as the distance would.
+  void closest_near_box(const ParticleSet& particles, double reach, Backend backend,
+                        KnownWallPoints& out) const;
   // Whether the straight segment from p to q leaves the fluid (q inside the body, or its
   // midpoint inside: a thin body between them). Segments off the body's bounding box are
   // answered without a search; many segments from one p share a search (per thread). `known`:
   // p's closest point, where already found (closest(p) to the bit).
   bool blocked(const Vec3& p, const Vec3& q, const WallPoint* known = nullptr) const;
-  // The signed distance from x to the wall (negative inside) where x lies within `reach` of the
-  // bounding box; elsewhere the distance to the box along an axis, a positive lower bound of it.
+  // The signed distance from x to the wall (negative inside) where the wall may lie within
+  // `reach` of x (closest_within); elsewhere a lower bound of it above `reach`, or off the
+  // bounding box by more than `reach` the distance to the box along an axis.
   double distance_bound(const Vec3& x, double reach) const;
 
   // Reflects every particle inside the body across the wall to the fluid side (strength kept),
   // then moves every particle closer than `min_distance` out along the normal to that distance.
-  // `known`: closest points already found for the first particles (panel -1: not found, or a
-  // lower bound of the distance).
+  // `known`: closest points already found for some of the particles (panel -1: a lower bound of
+  // the distance).
   WallStats keep_in_fluid(ParticleSet& particles, double min_distance,
-                          const std::vector<WallPoint>& known = {}) const;
+                          const KnownWallPoints* known = nullptr) const;
 
   const Surface& surface() const { return *surface_; }
   // Whether the mesh is convex at every edge (then blocked() answers most segments from the plane
