@@ -1,5 +1,6 @@
 #include "vortex/bodies/wall.hpp"
 
+#include "vortex/place_in_order.hpp"
 #include "wall_points_device.hpp"
 
 #include <algorithm>
@@ -9,8 +10,6 @@
 #include <stdexcept>
 #include <utility>
 #include <vector>
-
-#include <omp.h>
 
 namespace vortex::bodies {
 
@@ -96,43 +95,26 @@ void WallQueries::closest_within(const std::vector<double>& x, const std::vector
 
 void WallQueries::closest_near_box(const ParticleSet& particles, double reach, Backend backend,
                                    KnownWallPoints& out) const {
-  const std::size_t n = particles.size();
-  out.slot.resize(n);  // every entry written below
-  out.offsets.assign(omp_get_max_threads() + 1, 0);
-  const auto near_box = [&](std::size_t i) {
-    return near({particles.x[i], particles.y[i], particles.z[i]}, reach);
-  };
-  // Each thread counts the particles of its range, then writes them at its offset.
-#pragma omp parallel
-  {
-    const std::size_t t = omp_get_thread_num(), threads = omp_get_num_threads();
-    const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
-    std::size_t count = 0;
-    for (std::size_t i = lo; i < hi; ++i) count += near_box(i);
-    out.offsets[t + 1] = count;
-#pragma omp barrier
-#pragma omp single
-    {
-      for (std::size_t k = 0; k < threads; ++k) out.offsets[k + 1] += out.offsets[k];
-      const std::size_t total = out.offsets[threads];
-      out.x.resize(total);
-      out.y.resize(total);
-      out.z.resize(total);
-      out.index.resize(total);
-    }
-    std::size_t at = out.offsets[t];
-    for (std::size_t i = lo; i < hi; ++i) {
-      if (!near_box(i)) {
-        out.slot[i] = -1;
-        continue;
-      }
-      out.slot[i] = static_cast<std::int32_t>(at);
-      out.x[at] = particles.x[i];
-      out.y[at] = particles.y[i];
-      out.z[at] = particles.z[i];
-      out.index[at++] = static_cast<std::int32_t>(i);
-    }
-  }
+  out.slot.resize(particles.size());  // every entry placed below
+  place_in_order(
+      particles.size(),
+      [&](std::size_t i) {
+        return near({particles.x[i], particles.y[i], particles.z[i]}, reach);
+      },
+      [&](std::size_t total) {
+        out.x.resize(total);
+        out.y.resize(total);
+        out.z.resize(total);
+        out.index.resize(total);
+      },
+      [&](std::size_t i, std::size_t at) {
+        out.slot[i] = at == kNotPicked ? -1 : static_cast<std::int32_t>(at);
+        if (at == kNotPicked) return;
+        out.x[at] = particles.x[i];
+        out.y[at] = particles.y[i];
+        out.z[at] = particles.z[i];
+        out.index[at] = static_cast<std::int32_t>(i);
+      });
   closest_within(out.x, out.y, out.z, reach * (1 + 1e-6), backend, out.points);
 }
 

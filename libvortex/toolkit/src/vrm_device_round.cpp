@@ -8,6 +8,7 @@
 
 #include <omp.h>
 
+#include "vortex/place_in_order.hpp"
 #include "vrm_step.hpp"
 
 namespace vortex::vrm_step {
@@ -42,11 +43,16 @@ void VrmStep::start_device_round(DeviceRound& round) {
 // Beyond the wall's reach, as before, and so are their neighbours within R.
 void VrmStep::later_round_on_device(VrmStats& stats) {
   std::vector<std::int32_t>& owners = ws_.later_owners;
-  collect_owners(
+  place_in_order(
+      n0_,
       [&](std::size_t i) {
         return ws_.state[i] == kUnsolved && beyond_wall(static_cast<std::ptrdiff_t>(i));
       },
-      owners);
+      [&](std::size_t count) { owners.resize(count); },
+      [&](std::size_t i, std::size_t rank) {
+        if (rank != kNotPicked) owners[rank] = static_cast<std::int32_t>(i);
+      },
+      n0_ > 20000);
   later_count_ = std::min(owners.size(), capacity_);  // the rest stay on the host
   if (later_count_ == 0) return;
   if (ws_.later_place.size() < n0_) ws_.later_place.resize(n0_, -1);
@@ -72,25 +78,6 @@ void VrmStep::later_round_on_device(VrmStats& stats) {
 // batch's owners, and in the later rounds those the device takes again.
 bool VrmStep::beyond_wall(std::ptrdiff_t i) const {
   return !o_.blocked || (o_.wall_far && o_.wall_far({p_.x[i], p_.y[i], p_.z[i]}, dt_));
-}
-
-// The owners for which `take` holds, ascending, gathered per range of owners on all threads.
-template <class Take>
-void VrmStep::collect_owners(const Take& take, std::vector<std::int32_t>& out) {
-  const int ranges = std::max(1, omp_get_max_threads());
-  if (static_cast<int>(ws_.listed_parts.size()) < ranges) ws_.listed_parts.resize(ranges);
-  const std::size_t width = (n0_ + ranges - 1) / ranges;
-#pragma omp parallel for schedule(static, 1) if (n0_ > 20000)
-  for (int range = 0; range < ranges; ++range) {
-    std::vector<std::int32_t>& part = ws_.listed_parts[range];
-    part.clear();
-    const std::size_t lo = range * width, hi = std::min(n0_, lo + width);
-    for (std::size_t i = lo; i < hi; ++i)
-      if (take(i)) part.push_back(static_cast<std::int32_t>(i));
-  }
-  out.clear();
-  for (int range = 0; range < ranges; ++range)
-    out.insert(out.end(), ws_.listed_parts[range].begin(), ws_.listed_parts[range].end());
 }
 
 // Owner i's solve of a later round where the device made it: recorded if solved; without a

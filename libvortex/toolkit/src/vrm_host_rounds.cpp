@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include "vortex/kernels/vrm_nodes.hpp"
+#include "vortex/place_in_order.hpp"
 #include "vrm_step.hpp"
 
 namespace vortex::vrm_step {
@@ -192,8 +193,8 @@ void VrmStep::propose_free_nodes(std::ptrdiff_t i, const ThreadStore& w,
 // Inserts the proposed nodes in particle order (deterministic), each once; the inserted
 // particles then get their own search. On all threads: the proposals listed in that order, each
 // node set (of the nodes node_shard gives it) taken by one thread, which walks the whole list for
-// its nodes and marks each one's first proposal; the new particles, one range of the list a
-// thread, written at their places in that order. The same particles for any thread count.
+// its nodes and marks each one's first proposal; the new particles written at their places in
+// that order (place_in_order). The same particles for any thread count.
 std::size_t VrmStep::insert_proposed() {
   const std::size_t blocks = (n0_ + kBlock - 1) / kBlock;
   ProposalList& list = ws_.proposals;
@@ -235,35 +236,25 @@ std::size_t VrmStep::insert_proposed() {
     for (std::size_t g = 0; g < total; ++g)
       if (list.shard[g] == s) list.first[g] = set.insert(list.keys[g]);
   }
-  const int ranges = parallel ? std::max(1, omp_get_max_threads()) : 1;
-  list.range_start.assign(ranges + 1, 0);
-#pragma omp parallel for schedule(static, 1) if (parallel)
-  for (int r = 0; r < ranges; ++r) {
-    std::size_t count = 0;
-    for (std::size_t g = total * r / ranges; g < total * (r + 1) / ranges; ++g)
-      count += list.first[g];
-    list.range_start[r + 1] = count;
-  }
-  for (int r = 0; r < ranges; ++r) list.range_start[r + 1] += list.range_start[r];
-  const std::size_t added = list.range_start[ranges], at = p_.size();
+  const std::size_t at = p_.size();
+  const std::size_t added = place_in_order(
+      total, [&](std::size_t g) { return list.first[g] != 0; },
+      [&](std::size_t count) { p_.resize(at + count); },
+      [&](std::size_t g, std::size_t rank) {
+        if (rank == kNotPicked) return;
+        const std::size_t j = at + rank;
+        const std::uint64_t key = list.keys[g];
+        const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
+        const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
+        const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
+        p_.x[j] = ki * h_;
+        p_.y[j] = kj * h_;
+        p_.z[j] = kk * h_;
+        p_.gx[j] = p_.gy[j] = p_.gz[j] = 0;
+        p_.sigma[j] = o_.core_radius > 0 ? o_.core_radius : p_.sigma[list.owners[g]];
+      },
+      parallel);
   if (added == 0) return 0;
-  p_.resize(at + added);
-#pragma omp parallel for schedule(static, 1) if (parallel)
-  for (int r = 0; r < ranges; ++r) {
-    std::size_t j = at + list.range_start[r];
-    for (std::size_t g = total * r / ranges; g < total * (r + 1) / ranges; ++g) {
-      if (!list.first[g]) continue;
-      const std::uint64_t key = list.keys[g];
-      const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
-      const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
-      const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
-      p_.x[j] = ki * h_;
-      p_.y[j] = kj * h_;
-      p_.z[j] = kk * h_;
-      p_.gx[j] = p_.gy[j] = p_.gz[j] = 0;
-      p_.sigma[j++] = o_.core_radius > 0 ? o_.core_radius : p_.sigma[list.owners[g]];
-    }
-  }
   if (!ws_.distance.empty()) wall_distances(n0_ + n_added_);
   n_added_ = p_.size() - n0_;
   PointsView inserted(p_);

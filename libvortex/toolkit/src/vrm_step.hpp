@@ -103,7 +103,6 @@ struct ProposalList {
   std::vector<std::int32_t> owners;
   std::vector<std::uint8_t> shard, first;
   std::vector<std::size_t> block_start;  // per block, where its keys begin
-  std::vector<std::size_t> range_start;  // per range of keys, where its new particles begin
 };
 
 // Owners the device solves in one call, at most.
@@ -299,8 +298,6 @@ class VrmStep {
   void take_device_outcomes(const DeviceBatch& batch, VrmStats& stats);
   void keep_free_nodes(std::int32_t i, const std::uint64_t* mask);
   void later_round_on_device(VrmStats& stats);
-  template <class Take>
-  void collect_owners(const Take& take, std::vector<std::int32_t>& out);
   bool take_later_device_result(std::ptrdiff_t i, ThreadStore& w);
 
   // The hand-over of the strengths (vrm_redistribute.cpp).

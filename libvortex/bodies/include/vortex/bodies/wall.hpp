@@ -33,11 +33,10 @@ class WallPointsDevice;
 // Two arrays of places rather than a point per particle, which at millions of particles would
 // write far more memory than the few near the wall need.
 struct KnownWallPoints {
-  std::vector<std::int32_t> slot;    // per particle
-  std::vector<std::int32_t> index;   // per place, ascending
-  std::vector<WallPoint> points;     // per place
-  std::vector<double> x, y, z;       // per place: the particle's position (the queries' input)
-  std::vector<std::size_t> offsets;  // per thread's range of particles (the gather's)
+  std::vector<std::int32_t> slot;   // per particle
+  std::vector<std::int32_t> index;  // per place, ascending
+  std::vector<WallPoint> points;    // per place
+  std::vector<double> x, y, z;      // per place: the particle's position (the queries' input)
   // Particle i's place, or -1.
   std::int32_t place(std::size_t i) const { return i < slot.size() ? slot[i] : -1; }
   const WallPoint* find(std::size_t i) const {
@@ -82,7 +81,7 @@ class WallQueries {
            x.y <= hi_.y + margin && x.z >= lo_.z - margin && x.z <= hi_.z + margin;
   }
   // closest_within(x_i, reach) of every particle x_i that lies within `reach` of the surface's
-  // bounding box (the same backends), gathered in index order; the others get no place. The
+  // bounding box (the same backends), placed in index order; the others get no place. The
   // search reaches a little farther (1e-6 of it), so that a bound kept in place of a distance
   // compares with the reach as the distance would.
   void closest_near_box(const ParticleSet& particles, double reach, Backend backend,
