@@ -15,8 +15,20 @@ struct PySolver {
   Solver solver;
   strided::Staging staging;
   VelocityField field;  // results of the last call, in the library's layout
-  std::mutex busy;      // one evaluation at a time (buffers are shared)
+  std::mutex busy;      // held by the one call that uses staging and field
 };
+
+// The Solver for one call, or a RuntimeError when another thread's call holds it. Taken before
+// anything is staged and kept until the results are copied out: a refused call touches neither
+// the staging buffers nor the field of the call that runs. Never waits, so holding it while the
+// GIL is taken back cannot deadlock.
+std::unique_lock<std::mutex> take(PySolver& s) {
+  std::unique_lock<std::mutex> lock(s.busy, std::try_to_lock);
+  if (!lock.owns_lock())
+    throw std::runtime_error(
+        "this Solver is evaluating in another thread; give each thread its own");
+  return lock;
+}
 
 SolverOptions make_options(const std::string& core, const std::string& method,
                            const std::string& backend, const std::string& precision, int order,
@@ -78,22 +90,13 @@ py::dict stats_dict(const EvaluationStats& s, const py::list& copied) {
   return d;
 }
 
-// Runs the evaluation without the GIL; a second thread on the same Solver gets an error.
+// Runs the evaluation without the GIL; the caller holds the Solver (take).
 py::tuple run(PySolver& s, SourcesView sources, PointsView targets, bool gradient,
               const py::list& copied) {
-  bool busy = false;
   {
     py::gil_scoped_release release;
-    std::unique_lock<std::mutex> lock(s.busy, std::try_to_lock);
-    if (lock.owns_lock()) {
-      s.solver.evaluate(sources, targets, gradient, s.field);
-    } else {
-      busy = true;
-    }
+    s.solver.evaluate(sources, targets, gradient, s.field);
   }
-  if (busy)
-    throw std::runtime_error(
-        "this Solver is evaluating in another thread; give each thread its own");
   return py::make_tuple(velocity_array(s.field), gradient_array(s.field),
                         stats_dict(s.field.stats, copied));
 }
@@ -111,6 +114,7 @@ py::tuple evaluate_arrays(PySolver& s, const py::object& positions_in,
   if (!read_in_place(strengths, true)) copied.append("strengths");
   if (!read_in_place(sigma, false)) copied.append("sigma");
 
+  const auto held = take(s);
   s.staging.reset();
   const SourcesView view = s.staging.sources(
       std::size_t(n),
@@ -137,6 +141,7 @@ py::tuple evaluate_particles(PySolver& s, const py::object& particles, const py:
   PointsView at(p);
   py::list copied;
   py::array targets;
+  const auto held = take(s);
   if (!targets_in.is_none()) {
     targets = as_array(targets_in);
     const py::ssize_t m = check_array(targets, "targets", -1, true);

@@ -1,0 +1,82 @@
+"""One Solver used from two threads: a call made while another runs is refused with a
+RuntimeError, and leaves the running call's inputs and results as they were."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import vortex
+
+BUSY = "this Solver is evaluating in another thread"
+
+
+def inputs(seed, layout):
+    """(args, kwargs) of evaluate for a cube of its own; `layout` picks what the Solver stages."""
+    p = vortex.random_cube(1200, seed=seed)
+    targets = vortex.random_cube(300, seed=seed + 100).positions
+    if layout == "c-order":  # copied into the Solver's staging buffers
+        return (p.positions, p.strengths, p.sigma), {"targets": targets}
+    if layout == "in-place":  # read where they lie: only the results are shared
+        return (np.asfortranarray(p.positions), np.asfortranarray(p.strengths), p.sigma), {}
+    return (p,), {"targets": targets}  # particles, with C-order targets staged
+
+
+@pytest.mark.parametrize("layout", ["c-order", "in-place", "particles"])
+def test_refused_call_leaves_the_running_one_alone(layout):
+    solver = vortex.Solver(method="direct", backend="cpu", threads=1)
+    cases = [inputs(seed, layout) for seed in (11, 12)]
+    expected = [solver.evaluate(*args, gradient=True, **kwargs) for args, kwargs in cases]
+    wrong, refused, done, errors = [], [0, 0], [0, 0], []
+    deadline = time.monotonic() + 30
+
+    def work(k):
+        args, kwargs = cases[k]
+        while (done[k] < 15 or sum(refused) < 10) and time.monotonic() < deadline:
+            try:
+                f = solver.evaluate(*args, gradient=True, **kwargs)
+            except RuntimeError as e:
+                if BUSY not in str(e):
+                    errors.append(repr(e))
+                refused[k] += 1
+                continue
+            except Exception as e:  # anything else is a failure of the test
+                errors.append(repr(e))
+                return
+            done[k] += 1
+            for got, want in ((f.velocity, expected[k].velocity),
+                              (f.gradient, expected[k].gradient)):
+                if not np.allclose(got, want, rtol=1e-12, atol=0):
+                    wrong.append((k, float(np.max(np.abs(got - want)) / np.max(np.abs(want)))))
+
+    workers = [threading.Thread(target=work, args=(k,)) for k in (0, 1)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not errors
+    assert not wrong, f"{len(wrong)} results differ from their own input's, e.g. {wrong[:3]}"
+    assert min(done) > 0, "a thread never completed an evaluation"
+    assert sum(refused) > 0, "the two threads never overlapped"
+
+
+def test_separate_solvers_run_at_once():
+    cases = [inputs(seed, "c-order") for seed in (21, 22)]
+    expected = [vortex.Solver(method="direct", backend="cpu").evaluate(*a, **kw).velocity
+                for a, kw in cases]
+    results = [None, None]
+
+    def work(k):
+        solver = vortex.Solver(method="direct", backend="cpu")
+        args, kwargs = cases[k]
+        results[k] = [solver.evaluate(*args, **kwargs).velocity for _ in range(5)]
+
+    workers = [threading.Thread(target=work, args=(k,)) for k in (0, 1)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    for k in (0, 1):
+        for r in results[k]:
+            np.testing.assert_allclose(r, expected[k], rtol=1e-12, atol=0)
