@@ -97,3 +97,34 @@ if(TARGET vortex-bench)
   set_tests_properties(app.bench.report-bad-sweep PROPERTIES PASS_REGULAR_EXPRESSION
     "vortex-bench: error: --sweep: unknown sweep 'sizes'")
 endif()
+
+# A thread count past the limit (kMaxThreads) is refused by every app with a message naming it,
+# before any thread is started with that count.
+file(WRITE ${VORTEX_APP_TEST_DIR}/expect_error.cmake [=[
+string(REPLACE "|" ";" ARGS "${ARGS}")  # the arguments come joined by |
+execute_process(COMMAND ${APP} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# rc is a number for an exit, a text such as "Segmentation fault" for a signal.
+if(NOT rc MATCHES "^[0-9]+$" OR rc EQUAL 0)
+  message(FATAL_ERROR "expected an error exit, got '${rc}'\n${out}\n${err}")
+endif()
+string(FIND "${err}" "${EXPECT}" at)
+if(at LESS 0)
+  message(FATAL_ERROR "error message '${err}' does not contain '${EXPECT}'")
+endif()
+]=])
+set(threads_error "--threads must be in 0..1024 (0: OpenMP's default), got 100000")
+set(VORTEX_THREAD_LIMIT_ARGS_eval ${VORTEX_APP_CASE}/particles.csv
+  -o ${VORTEX_APP_TEST_DIR}/threads-eval.csv --method direct)
+set(VORTEX_THREAD_LIMIT_ARGS_ring --steps 1 --no-plot --output ${VORTEX_APP_TEST_DIR}/threads-ring)
+set(VORTEX_THREAD_LIMIT_ARGS_body --steps 1 --no-plot --out ${VORTEX_APP_TEST_DIR}/threads-body)
+set(VORTEX_THREAD_LIMIT_ARGS_bench --n 200 --runs cpu-direct)
+foreach(app eval ring body bench)
+  if(TARGET vortex-${app})
+    string(REPLACE ";" "|" args "${VORTEX_THREAD_LIMIT_ARGS_${app}};--threads;100000")
+    add_test(NAME app.${app}.threads-limit COMMAND ${CMAKE_COMMAND}
+      -DAPP=$<TARGET_FILE:vortex-${app}> "-DARGS=${args}" "-DEXPECT=${threads_error}"
+      -P ${VORTEX_APP_TEST_DIR}/expect_error.cmake)
+    set_tests_properties(app.${app}.threads-limit PROPERTIES TIMEOUT 30)
+  endif()
+endforeach()
+set_tests_properties(app.eval.threads-limit PROPERTIES FIXTURES_REQUIRED vortex_app_case)

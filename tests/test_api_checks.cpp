@@ -1,6 +1,6 @@
 // Bad arguments to the C++ API throw exceptions that name the problem, before anything is read out
 // of bounds: target arrays of different lengths, null views, a moved-from Solver, enumeration
-// values outside their lists, and tiny values printed as they are.
+// values outside their lists, thread counts past the limit, and tiny values printed as they are.
 
 #include <gtest/gtest.h>
 
@@ -83,6 +83,21 @@ TEST(ApiChecks, EnumerationValuesOutsideTheirLists) {
   o = cpu_options();
   o.precision = static_cast<Precision>(9);
   EXPECT_EQ(message_of<std::invalid_argument>([&] { Solver{o}; }), "9 is not a Precision value");
+}
+
+TEST(ApiChecks, ThreadCountAboveTheLimit) {
+  SolverOptions o = cpu_options();
+  o.threads = 100000;
+  const std::string expected =
+      "threads must be in 0.." + std::to_string(kMaxThreads) + " (0: OpenMP's default), got ";
+  EXPECT_EQ(message_of<std::invalid_argument>([&] { Solver{o}; }), expected + "100000");
+  o.threads = kMaxThreads + 1;
+  EXPECT_EQ(message_of<std::invalid_argument>([&] { validate_options(o); }),
+            expected + std::to_string(kMaxThreads + 1));
+  o.threads = -1;
+  EXPECT_EQ(message_of<std::invalid_argument>([&] { validate_options(o); }), expected + "-1");
+  o.threads = kMaxThreads;
+  EXPECT_NO_THROW(validate_options(o));
 }
 
 TEST(ApiChecks, TinyValuesArePrintedAsThemselves) {

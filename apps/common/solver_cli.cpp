@@ -66,7 +66,9 @@ void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision)
              "expansions (M2L, L2L, L2P) wherever allowed, or auto (the default) = the cheaper "
              "per target node by a cost model of the operations",
              far_field_);
-  parser.add("--threads", "N", "CPU threads; 0 = OpenMP's default", threads_);
+  parser.add("--threads", "N",
+             "CPU threads, at most " + std::to_string(kMaxThreads) + "; 0 = OpenMP's default",
+             threads_);
 }
 
 SolverOptions SolverCli::options() const {
@@ -78,6 +80,10 @@ SolverOptions SolverCli::options() const {
   o.tree = tree_;
   o.tree_build = parse_tree_build(tree_build_);
   o.far_field = parse_far_field(far_field_);
+  // validate_options checks this too; here the message has the option's command-line name.
+  if (threads_ < 0 || threads_ > kMaxThreads)
+    throw UsageError("--threads must be in 0.." + std::to_string(kMaxThreads) +
+                     " (0: OpenMP's default), got " + std::to_string(threads_));
   o.threads = threads_;
   o.tolerance = tolerance_;
   validate_options(o);

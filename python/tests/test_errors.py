@@ -69,6 +69,18 @@ def test_bad_options():
         vortex.Solver("tree")  # options are keywords
 
 
+def test_thread_count_above_the_limit():
+    # Refused when the Solver is made, before any thread is started with that count.
+    with pytest.raises(ValueError, match=r"threads must be in 0\.\.1024 \(0: OpenMP's default\), "
+                       r"got 100000"):
+        vortex.Solver(threads=100000)
+    with pytest.raises(ValueError, match=r"threads .* got 1025"):
+        vortex.Solver(threads=1025)
+    with pytest.raises(ValueError, match=r"threads .* got -1"):
+        vortex.Solver(threads=-1)
+    assert vortex.Solver(threads=1024).options["threads"] == 1024
+
+
 @pytest.mark.skipif(vortex.cuda_available(), reason="a CUDA device is present")
 def test_cuda_without_device_names_it(small):
     with pytest.raises(RuntimeError, match="cuda"):

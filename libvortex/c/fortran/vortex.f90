@@ -25,6 +25,7 @@ module vortex
     VORTEX_BACKEND_CUDA = 2
   integer(c_int32_t), parameter, public :: VORTEX_PRECISION_AUTO = 0, &
     VORTEX_PRECISION_DOUBLE = 1, VORTEX_PRECISION_FLOAT = 2
+  integer(c_int32_t), parameter, public :: VORTEX_MAX_THREADS = 1024  ! as in vortex.h
   integer(c_int32_t), parameter :: FLOAT64 = 0
 
   ! Layouts match vortex.h field by field.

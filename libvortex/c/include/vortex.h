@@ -33,6 +33,8 @@ extern "C" {
 #endif
 
 #define VORTEX_C_API_VERSION 4
+/* The most CPU threads vortex_options.threads may ask for (larger counts are refused). */
+#define VORTEX_MAX_THREADS 1024
 
 typedef enum vortex_status {
   VORTEX_OK = 0,
@@ -73,8 +75,8 @@ typedef struct vortex_options {
   int32_t order;     /* multipole order p, 1..16 */
   int32_t target_bucket;
   int32_t source_bucket;
-  int32_t arity; /* 2, 4 or 8 */
-  int32_t threads;
+  int32_t arity;   /* 2, 4 or 8 */
+  int32_t threads; /* CPU threads, 0..VORTEX_MAX_THREADS; 0 = OpenMP's default */
   /* 0: each far box at the lowest order as accurate there as `order` at the acceptance limit;
    * 1: every far box at `order`. Since API version 3 (a reserved 0 before). */
   int32_t uniform_order;

@@ -11,6 +11,8 @@
 #include "strided.hpp"
 #include "vortex/solver.hpp"
 
+static_assert(VORTEX_MAX_THREADS == vortex::kMaxThreads, "vortex.h and options.hpp disagree");
+
 struct vortex_solver {
   explicit vortex_solver(const vortex::SolverOptions& options) : solver(options) {}
   vortex::Solver solver;

@@ -242,6 +242,24 @@ TEST(CApi, UniformOrderEqualsTheCppOptionAndIsReported) {
   EXPECT_EQ(vortex_c_api_version(), 4);
 }
 
+// A thread count past the limit is refused when the handle is made, before any thread starts.
+TEST(CApi, ThreadCountAboveTheLimit) {
+  EXPECT_EQ(VORTEX_MAX_THREADS, vortex::kMaxThreads);
+  vortex_options o = cpu_tree();
+  o.threads = 100000;
+  expect_rejected(o, "threads");
+  EXPECT_NE(std::string(vortex_last_error()).find("100000"), std::string::npos);
+  EXPECT_NE(std::string(vortex_last_error()).find(std::to_string(VORTEX_MAX_THREADS)),
+            std::string::npos);
+  o.threads = VORTEX_MAX_THREADS + 1;
+  expect_rejected(o, "threads");
+  o.threads = -1;
+  expect_rejected(o, "threads");
+  o.threads = VORTEX_MAX_THREADS;
+  Handle h(o);
+  EXPECT_NE(h.solver, nullptr);
+}
+
 TEST(CApi, BadOptionsAndMissingCuda) {
   vortex_options o = cpu_tree();
   o.order = 99;

@@ -135,8 +135,11 @@ void validate_options(const SolverOptions& o) {
                                 std::to_string(t.source_bucket));
   if (t.arity != 2 && t.arity != 4 && t.arity != 8)
     throw std::invalid_argument("arity must be 2, 4 or 8, got " + std::to_string(t.arity));
-  if (o.threads < 0)
-    throw std::invalid_argument("threads must be >= 0, got " + std::to_string(o.threads));
+  // Checked here, before any Solver sets OpenMP's thread count: a count far beyond the machine
+  // makes OpenMP start that many threads and crash.
+  if (o.threads < 0 || o.threads > kMaxThreads)
+    throw std::invalid_argument("threads must be in 0.." + std::to_string(kMaxThreads) +
+                                " (0: OpenMP's default), got " + std::to_string(o.threads));
   if (!(o.tolerance >= 0 && o.tolerance < 1))
     throw std::invalid_argument(
         "tolerance must be in [0, 1) (a mean relative error; 0: the defaults), got " +

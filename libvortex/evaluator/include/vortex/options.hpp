@@ -41,6 +41,11 @@ struct TreeOptions {
   bool uniform_order = false;
 };
 
+// The most CPU threads an option may ask for. Above the hardware threads of today's largest
+// shared-memory hosts (two sockets of 192 cores with two threads each: 768), while a count far
+// beyond (--threads 100000) has OpenMP try to start that many threads and crash.
+constexpr int kMaxThreads = 1024;
+
 struct SolverOptions {
   Core core = Core::Exponential;
   Method method = Method::Tree;
@@ -49,7 +54,7 @@ struct SolverOptions {
   TreeOptions tree;
   TreeBuild tree_build = TreeBuild::Auto;
   FarField far_field = FarField::Auto;  // CPU backend only
-  int threads = 0;                      // CPU threads; 0 = OpenMP's default
+  int threads = 0;                      // CPU threads, 0..kMaxThreads; 0 = OpenMP's default
   // The mean relative error of the velocity and of its gradient that the caller accepts, in
   // [0, 1). The tree options left at 0 are picked to reach it fastest (tolerance.hpp), and
   // Precision::Auto computes in float wherever float's rounding leaves most of the tolerance to
