@@ -64,7 +64,7 @@ bodies::Vec3 vec(const std::array<double, 3>& a) {
 void write_summary(const Settings& s, Backend backend, const bodies::Surface& surface,
                    const RunState& r, const BodyOutput& out, double bem_iterations_mean,
                    double bem_residual_max, double seconds) {
-  const std::vector<double> cd = out.column("cd"), cl = out.column("cl");
+  const std::vector<double>&cd = out.column("cd"), &cl = out.column("cl");
   const std::size_t quarter = cd.size() - cd.size() * 3 / 4;
   auto tail_mean = [&](const std::vector<double>& v) {
     double sum = 0;
@@ -89,9 +89,7 @@ void write_summary(const Settings& s, Backend backend, const bodies::Surface& su
       .field("bem_residual_max", bem_residual_max)
       .field("seconds", seconds)
       .end();
-  AtomicFile f(s.json);
-  f.write(j.str() + "\n");
-  f.commit();
+  write_output_text(s.json, j.str() + "\n");
 }
 
 // The sheet and the impulse at t = 0+ against the exact potential flow (generated sphere or
@@ -354,6 +352,9 @@ int run(int argc, char** argv) {
   const SolverOptions so = solver_cli.options();
   const bool restart = !s.restart.empty();
   const bodies::BodyCheckpoint ck = restart ? read_restart(s, surface) : bodies::BodyCheckpoint{};
+  const bool bench = s.bench_diffusion > 0 || s.bench_velocity > 0;
+  // A path that cannot be written fails here, before the first step.
+  if (!bench) check_output_paths(s.out, s.json);
   Solver solver(so);
   bodies::BodyFlow flow(surface, bem_options(s, so), solver, flow_options(s, nu, h, so.backend));
   const auto print_header = [&] {
@@ -361,7 +362,7 @@ int run(int argc, char** argv) {
                 case_name(s).c_str(), surface.size(), diameter, s.re, nu, h, s.dt,
                 to_string(resolve_backend(so.backend)).c_str());
   };
-  if (s.bench_diffusion > 0 || s.bench_velocity > 0) {
+  if (bench) {
     // Benchmarks of a checkpoint's state: nothing is written into the output folder.
     const RunState r = checkpoint_state(ck, flow);
     print_header();
@@ -415,6 +416,12 @@ int run(int argc, char** argv) {
     }
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  // Every output checked before the summary says the run completed.
+  out.close();
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw FileError(std::string("standard output: cannot write: ") +
+                    (errno ? std::strerror(errno) : "a write failed"));
   if (!s.no_plot && !s.bem_only && !plot_coefficients(s.out, s.re, s.body == "sphere"))
     std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no plots\n");
   if (!s.json.empty())

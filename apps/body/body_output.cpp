@@ -1,8 +1,12 @@
 #include "body_output.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 
@@ -24,6 +28,46 @@ const char* kHeader =
     "strongest_wall_distance,strongest_after_convect,convect_growth,convect_growth_x,"
     "convect_growth_y,convect_growth_z,strongest_after_diffuse,max_velocity_gradient,vrm_growth,"
     "control_growth,control_signed,control_largest_share,seconds_velocity";
+
+// Why the last write failed (errno, where the stream library left it).
+std::string write_reason() {
+  return errno ? std::strerror(errno) : "write failed";
+}
+
+// The values of column `name` of a CSV with a header row.
+std::vector<double> read_column(const std::string& csv, const std::string& name) {
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::istringstream head(line);
+  std::string cell;
+  int index = -1;
+  for (int k = 0; std::getline(head, cell, ','); ++k)
+    if (cell == name) index = k;
+  std::vector<double> values;
+  while (index >= 0 && std::getline(in, line)) {
+    std::istringstream row(line);
+    for (int k = 0; std::getline(row, cell, ','); ++k)
+      if (k == index) values.push_back(std::strtod(cell.c_str(), nullptr));
+  }
+  if (in.bad()) throw FileError(csv + ": cannot read: " + write_reason());
+  return values;
+}
+
+// Throws unless `path` can be written: an existing device or pipe must be writable, anything else
+// must take a new file in its folder (the atomic write's temporary file, removed again).
+void check_writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::is_directory(st)) throw FileError(path + ": cannot write: is a directory");
+  if (fs::exists(st) && !fs::is_regular_file(st)) {
+    if (::access(path.c_str(), W_OK) != 0)
+      throw FileError(path + ": cannot write: " + std::strerror(errno));
+    return;
+  }
+  AtomicFile probe(path);
+}
 
 // Re-registers the frames of an earlier run up to `time`, so the collection stays whole.
 void reload(PvdWriter& w, const std::string& dir, double time) {
@@ -53,19 +97,41 @@ bodies::CellArray vectors(const char* name, const std::vector<bodies::Vec3>& v) 
 }  // namespace
 
 BodyOutput::BodyOutput(const std::string& dir, bool resume, long resume_step, double resume_time)
-    : dir_(dir), particles_(dir + "/particles.pvd"), surface_(dir + "/surface.pvd") {
+    : dir_(dir),
+      csv_path_(dir + "/diagnostics.csv"),
+      particles_(dir + "/particles.pvd"),
+      surface_(dir + "/surface.pvd") {
   std::filesystem::create_directories(dir);
-  const std::string csv = dir + "/diagnostics.csv";
+  const std::string& csv = csv_path_;
   if (resume) {
     reload(particles_, dir, resume_time);
     reload(surface_, dir, resume_time);
-    if (std::filesystem::exists(csv)) truncate_rows(csv, resume_step);
+    if (std::filesystem::exists(csv)) {
+      truncate_rows(csv, resume_step);
+      cd_ = read_column(csv, "cd");
+      cl_ = read_column(csv, "cl");
+    }
   }
   const bool header = !resume || !std::filesystem::exists(csv);
+  errno = 0;
   csv_.open(csv, resume ? std::ios::app : std::ios::trunc);
-  if (!csv_) throw FileError(csv + ": cannot be written");
+  if (!csv_) throw FileError(csv + ": cannot write: " + write_reason());
   csv_.precision(12);
-  if (header) csv_ << kHeader << '\n' << std::flush;
+  if (header) {
+    csv_ << kHeader << '\n' << std::flush;
+    check_csv();
+  }
+}
+
+void BodyOutput::check_csv() {
+  if (!csv_) throw FileError(csv_path_ + ": cannot write: " + write_reason());
+}
+
+void BodyOutput::close() {
+  if (!csv_.is_open()) return;
+  errno = 0;
+  csv_.close();
+  check_csv();
 }
 
 void BodyOutput::write_frame(long step, double time, const ParticleSet& particles,
@@ -93,6 +159,7 @@ double per_particle(std::uint64_t bytes, std::size_t particles) {
 void BodyOutput::write_row(const StepRecord& r) {
   const auto& c = r.coefficients;
   const auto& st = r.stats;
+  errno = 0;
   csv_ << r.step << ',' << r.time << ',' << r.force_time << ',' << r.particles << ',' << c.force.x
        << ',' << c.force.y << ',' << c.force.z << ',' << c.cd << ',' << c.cl << ',' << r.impulse.x
        << ',' << r.impulse.y << ',' << r.impulse.z << ',' << r.vorticity.x << ',' << r.vorticity.y
@@ -111,24 +178,45 @@ void BodyOutput::write_row(const StepRecord& r) {
        << st.max_velocity_gradient << ',' << st.vrm_growth << ',' << st.control_growth << ','
        << st.control_signed << ',' << st.control_largest_share << ',' << st.seconds_velocity << '\n'
        << std::flush;
+  check_csv();
+  cd_.push_back(c.cd);
+  cl_.push_back(c.cl);
 }
 
-std::vector<double> BodyOutput::column(const std::string& name) const {
-  std::ifstream in(dir_ + "/diagnostics.csv");
-  std::string line;
-  std::getline(in, line);
-  std::istringstream head(line);
-  std::string cell;
-  int index = -1;
-  for (int k = 0; std::getline(head, cell, ','); ++k)
-    if (cell == name) index = k;
-  std::vector<double> values;
-  while (index >= 0 && std::getline(in, line)) {
-    std::istringstream row(line);
-    for (int k = 0; std::getline(row, cell, ','); ++k)
-      if (k == index) values.push_back(std::strtod(cell.c_str(), nullptr));
+const std::vector<double>& BodyOutput::column(const std::string& name) const {
+  if (name == "cd") return cd_;
+  if (name == "cl") return cl_;
+  throw std::logic_error("BodyOutput::column: no column '" + name + "' kept");
+}
+
+void check_output_paths(const std::string& dir, const std::string& json) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw FileError(dir + ": cannot create the output folder: " + ec.message());
+  AtomicFile probe(dir + "/diagnostics.csv");
+  if (!json.empty()) check_writable(json);
+}
+
+void write_output_text(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st) || fs::is_regular_file(st) || fs::is_directory(st)) {
+    AtomicFile f(path);
+    f.write(text);
+    f.commit();
+    return;
   }
-  return values;
+  errno = 0;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw FileError(path + ": cannot write: " + write_reason());
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+  const int error = errno;
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok) {
+    if (error) errno = error;
+    throw FileError(path + ": cannot write: " + write_reason());
+  }
 }
 
 bool plot_coefficients(const std::string& dir, double re, bool sphere) {

@@ -1,7 +1,7 @@
 #pragma once
 // What vortex-body writes: .pvd series of the particles and of the surface (gamma, slip, outer
 // normal velocity per panel), the per-step diagnostics CSV, the C_D and C_L plots and the JSON
-// summary.
+// summary. Every write is checked: a failed one throws vortex::FileError naming the file.
 
 #include <cstdint>
 #include <fstream>
@@ -39,15 +39,29 @@ class BodyOutput {
 
   void write_frame(long step, double time, const ParticleSet& particles, bodies::BodyFlow& flow);
   void write_row(const StepRecord& r);
+  // Closes the CSV; throws when its last bytes cannot be written.
+  void close();
   const std::string& dir() const { return dir_; }
-  // C_D and C_L of every row so far (also those of a run this one resumes).
-  std::vector<double> column(const std::string& name) const;
+  // C_D ("cd") or C_L ("cl") of every row written so far (also those of a run this one resumes).
+  const std::vector<double>& column(const std::string& name) const;
 
  private:
-  std::string dir_;
+  void check_csv();
+
+  std::string dir_, csv_path_;
   PvdWriter particles_, surface_;
   std::ofstream csv_;
+  std::vector<double> cd_, cl_;
 };
+
+// Before a run: creates the output folder and throws vortex::FileError naming the path unless a
+// file can be created in it and `json` (when not empty) can be written, so that a bad path fails
+// before the first step rather than after the last.
+void check_output_paths(const std::string& dir, const std::string& json);
+
+// Writes `text` to `path`: atomically for a regular file (or a new one); directly, checked, for
+// an existing device, pipe or the like (it cannot be replaced by a rename).
+void write_output_text(const std::string& path, const std::string& text);
 
 // Writes the gnuplot script `text` to `script` and runs it; false when gnuplot failed.
 bool run_gnuplot(const std::string& script, const std::string& text);

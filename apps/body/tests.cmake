@@ -25,3 +25,10 @@ add_test(NAME app.body.discoid-script COMMAND ${CMAKE_COMMAND} -DBUILD=$<TARGET_
   -DSCRIPT=${CMAKE_CURRENT_SOURCE_DIR}/scripts/discoid.sh -DDIR=${VORTEX_BODY_TEST_DIR}/discoid
   -P ${VORTEX_BODY_SCRIPTS}/discoid_test.cmake)
 set_tests_properties(app.body.discoid-script PROPERTIES TIMEOUT 300)
+
+foreach(kind csv-full csv-limit json-full json-missing-folder json-proc)
+  add_test(NAME app.body.output-failure.${kind} COMMAND ${CMAKE_COMMAND}
+    -DBODY=$<TARGET_FILE:vortex-body> -DDIR=${VORTEX_BODY_TEST_DIR}/output-failure-${kind}
+    -DKIND=${kind} -P ${VORTEX_BODY_SCRIPTS}/output_failure_test.cmake)
+  set_tests_properties(app.body.output-failure.${kind} PROPERTIES TIMEOUT 120)
+endforeach()
