@@ -182,10 +182,53 @@ std::string checkpoint_path(const Settings& s, long step) {
   return s.out + name;
 }
 
+// The case a checkpoint belongs to: the body, its mesh, and every setting that changes the
+// physics (the solvers' accuracy and backends may change on restart). Derived values (D, h) are
+// included so that a change of their defaults is caught too.
+bodies::CheckpointIdentity case_identity(const Settings& s, const bodies::Surface& surface,
+                                         double diameter, double h) {
+  using bodies::exact_text;
+  const bodies::Vec3 u = free_stream(s);
+  bodies::CheckpointIdentity id{{"body", s.mesh.empty() ? s.body : "mesh"}};
+  if (s.mesh.empty()) id.push_back({"frequency", std::to_string(s.frequency)});
+  if (s.mesh.empty() && s.body == "sphere") id.push_back({"radius", exact_text(s.radius)});
+  if (s.mesh.empty() && s.body == "ellipsoid") {
+    std::string axes;
+    for (const std::string& a : cli::split_list(s.axes))
+      axes += (axes.empty() ? "" : ",") + exact_text(cli::parse_double("--axes", a));
+    id.push_back({"axes", axes});
+    id.push_back({"map", s.map});
+  }
+  const bodies::CheckpointIdentity rest{
+      {"mesh", bodies::mesh_digest(surface.mesh)},
+      {"panels", std::to_string(surface.size())},
+      {"diameter", exact_text(diameter)},
+      {"re", exact_text(s.re)},
+      {"dt", exact_text(s.dt)},
+      {"stream", exact_text(u.x) + "," + exact_text(u.y) + "," + exact_text(u.z)},
+      {"h", exact_text(h)},
+      {"shedding", s.shedding},
+      {"shed-offset", exact_text(s.shed_offset)},
+      {"shed-layer", exact_text(s.shed_layer)},
+      {"shed-core", exact_text(s.shed_core)},
+      {"sheet-core", exact_text(s.sheet_core)},
+      {"wall-core", exact_text(s.wall_core)},
+      {"wall-cores", s.wall_cores ? "on" : "off"},
+      {"min-wall", exact_text(s.min_wall)},
+      {"merge", exact_text(s.merge)},
+      {"remove", exact_text(s.remove)},
+      {"stretching", s.stretching},
+      {"relaxation", exact_text(s.relaxation)},
+      {"relaxation-rate", exact_text(s.relaxation_rate)}};
+  id.insert(id.end(), rest.begin(), rest.end());
+  return id;
+}
+
 // Writes the checkpoint of step r.step and returns its path.
-std::string save_checkpoint(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
+std::string save_checkpoint(const Settings& s, const bodies::CheckpointIdentity& id,
+                            bodies::BodyFlow& flow, const RunState& r) {
   const std::string path = checkpoint_path(s, r.step);
-  bodies::write_checkpoint(path, {r.step, r.time, flow.bem().surface().size(), r.particles,
+  bodies::write_checkpoint(path, {r.step, r.time, flow.bem().surface().size(), id, r.particles,
                                   flow.bem().gamma(), arr(r.impulse), arr(r.impulse_t0)});
   return path;
 }
@@ -219,8 +262,11 @@ RunState initial_state(const Settings& s, const bodies::BodyCheckpoint* ck, bodi
   return r;
 }
 
-bodies::BodyCheckpoint read_restart(const Settings& s, const bodies::Surface& surface) {
+// The checkpoint to continue from, refused unless it belongs to this case.
+bodies::BodyCheckpoint read_restart(const Settings& s, const bodies::Surface& surface,
+                                    const bodies::CheckpointIdentity& id) {
   bodies::BodyCheckpoint ck = bodies::read_checkpoint(s.restart);
+  bodies::check_identity(s.restart, ck, id);
   if (ck.panels != surface.size())
     throw std::invalid_argument(s.restart + ": checkpoint of " + std::to_string(ck.panels) +
                                 " panels, the body has " + std::to_string(surface.size()));
@@ -351,7 +397,9 @@ int run(int argc, char** argv) {
   const double nu = viscosity(s, diameter), h = particle_spacing(s, nu);
   const SolverOptions so = solver_cli.options();
   const bool restart = !s.restart.empty();
-  const bodies::BodyCheckpoint ck = restart ? read_restart(s, surface) : bodies::BodyCheckpoint{};
+  const bodies::CheckpointIdentity identity = case_identity(s, surface, diameter, h);
+  const bodies::BodyCheckpoint ck =
+      restart ? read_restart(s, surface, identity) : bodies::BodyCheckpoint{};
   const bool bench = s.bench_diffusion > 0 || s.bench_velocity > 0;
   // A path that cannot be written fails here, before the first step.
   if (!bench) check_output_paths(s.out, s.json);
@@ -390,7 +438,7 @@ int run(int argc, char** argv) {
     residual_max = std::max(residual_max, rec.stats.bem_residual_max);
     if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
     const bool checkpointed = s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0;
-    if (checkpointed) save_checkpoint(s, flow, r);
+    if (checkpointed) save_checkpoint(s, identity, flow, r);
     if (s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step) &&
         write_projections(r.particles, s.out, r.step, s.projection_cells) && !s.no_plot &&
         !plot_projections(s.out, r.step, r.time))
@@ -407,7 +455,7 @@ int run(int argc, char** argv) {
     if (s.stop_after > 0 && r.step < last_step &&
         elapsed + rec.stats.seconds_total > s.stop_after) {
       const std::string path =
-          checkpointed ? checkpoint_path(s, r.step) : save_checkpoint(s, flow, r);
+          checkpointed ? checkpoint_path(s, r.step) : save_checkpoint(s, identity, flow, r);
       std::printf(
           "stopped after %.0f s at step %ld of %ld (t = %.4g, --stop-after %g): continue "
           "with --restart %s\n",

@@ -1,5 +1,6 @@
 # A short run with checkpoints, then a restart from the first checkpoint: the continued run
-# repeats the forces of the original to rounding (the CSV rows are identical).
+# repeats the forces of the original to rounding (the CSV rows are identical); restarts of
+# another case are refused.
 file(REMOVE_RECURSE ${DIR})
 # Fails unless line `line` of the CSV lines in lists `a` and `b` agrees in every column but the
 # timing and memory columns (named seconds* and *_bytes_per_particle in the header).
@@ -35,6 +36,28 @@ execute_process(COMMAND ${BODY} ${common} --steps 2 --checkpoint-every 1 --out $
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "first run failed: ${err}")
 endif()
+# A checkpoint of another case is refused before anything is written, naming the setting and
+# both values.
+foreach(case "--re;60|re = 50, this run has re = 60"
+    "--dt;0.04|dt = 0.05, this run has dt = 0.04"
+    "--radius;0.6|radius = 0.5, this run has radius = 0.6"
+    "--body;ellipsoid|body = sphere, this run has body = ellipsoid"
+    "--frequency;4|frequency = 3, this run has frequency = 4"
+    "--angle;30|stream = 1,0,0, this run has stream = 0.866"
+    "--spacing;0.1|h = 0.15, this run has h = 0.1"
+    "--stretching;transpose|stretching = classical, this run has stretching = transpose")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts -1 expect)
+  list(REMOVE_AT parts -1)
+  execute_process(COMMAND ${BODY} ${common} ${parts} --steps 1
+    --restart ${DIR}/a/checkpoint-000001.bin --out ${DIR}/refused RESULT_VARIABLE rc
+    ERROR_VARIABLE err)
+  string(FIND "${err}" "checkpoint-000001.bin: checkpoint was written with ${expect}" at)
+  if(rc EQUAL 0 OR at LESS 0 OR EXISTS ${DIR}/refused)
+    message(FATAL_ERROR "restart with ${parts}: expected a refusal naming '${expect}', got rc ${rc}: "
+      "${err}")
+  endif()
+endforeach()
 file(COPY ${DIR}/a/ DESTINATION ${DIR}/b)
 execute_process(COMMAND ${BODY} ${common} --steps 1 --restart ${DIR}/a/checkpoint-000001.bin
   --out ${DIR}/b RESULT_VARIABLE rc ERROR_VARIABLE err)
