@@ -25,7 +25,7 @@ namespace mp = multipole;
 TEST(FarOrders, AnExpansionReadAtALowerOrderIsThatOrdersExpansion) {
   constexpr int P = 10;
   const ParticleSet p = testing::random_cube(40, 3);
-  const double c[3] = {0.5, 0.5, 0.5};
+  const double c[4] = {0.5, 0.5, 0.5, 1.0};  // center; scale 1: expansions as they are
   auto velocity_expansion = [&](int order) {
     std::vector<double> M(3 * mp::coefficient_count(order), 0.0);
     for (std::size_t j = 0; j < p.size(); ++j)

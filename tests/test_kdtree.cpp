@@ -80,7 +80,8 @@ void check_tree(const KdTree& tree, const ParticleSet& p, int bucket, int arity)
       EXPECT_EQ(node.hi[d], hi[d]);
       EXPECT_DOUBLE_EQ(node.center[d], 0.5 * (lo[d] + hi[d]));
     }
-    EXPECT_NEAR(node.radius, r, 1e-15);
+    // The largest distance, or the floor of kRadiusFloor of the root's radius.
+    EXPECT_NEAR(node.radius, std::max(r, tree.nodes[0].radius * kRadiusFloor), 1e-15);
     // Stored rounded up to float: never below the true maximum.
     EXPECT_GE(node.max_sigma, smax);
     EXPECT_LE(node.max_sigma, smax * (1 + 1.2e-7));

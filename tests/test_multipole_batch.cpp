@@ -77,7 +77,7 @@ void check_lanes() {
   mp::gradient_expansion(P, Vd.data(), G.data());
   const std::vector<T> V(Vd.begin(), Vd.end());
   const double cd[3] = {0.1, -0.2, 0.3};
-  const T c[3] = {T(cd[0]), T(cd[1]), T(cd[2])};
+  const T c[4] = {T(cd[0]), T(cd[1]), T(cd[2]), T(1)};  // scale 1: expansions as they are
   const int W = mp::target_lane_count<T>();
   const int n = 2 * W + 3;
   std::vector<T> x(n), y(n), z(n);
@@ -133,7 +133,7 @@ TEST(MultipoleBatch, FloatLanesSumBoxesInDouble) {
   const int W = mp::target_lane_count<float>();
   std::vector<float> x(W, 1.5f), y(W, -2.0f), z(W, 2.5f);
   for (int i = 0; i < W; ++i) x[i] += 0.01f * i;
-  const float c[3] = {0, 0, 0};
+  const float c[4] = {0, 0, 0, 1};
   std::vector<double> alone(12 * W, 0.0), mixed(12 * W, 0.0);
   const mp::LeafLanes<float> a{x.data(), y.data(), z.data(), W, alone.data()};
   const mp::LeafLanes<float> b{x.data(), y.data(), z.data(), W, mixed.data()};

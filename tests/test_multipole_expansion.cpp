@@ -341,7 +341,7 @@ TEST(MultipoleExpansion, GradientExpansionWithinTruncationBound) {
       const int padded = (n + W - 1) / W * W;
       x.resize(padded, x.back()), y.resize(padded, y.back()), z.resize(padded, z.back());
       std::vector<double> sums(12 * padded, 0.0);
-      const double zero[3] = {0, 0, 0};
+      const double zero[4] = {0, 0, 0, 1};  // center; scale 1: expansions as they are
       mp::m2p_velocity_gradient_lanes<p>(
           E.data(), zero, mp::LeafLanes<double>{x.data(), y.data(), z.data(), padded, sums.data()});
       for (int i = 0; i < n; ++i) {

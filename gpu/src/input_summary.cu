@@ -14,11 +14,18 @@ namespace detail {
 namespace {
 
 constexpr int kThreads = kReduceThreads;
-// words: [0] first bad source, [1] first bad target, [2..4] box minima, [5..7] box maxima.
-constexpr int kWords = 8;
+// words: [0] first bad source, [1] first bad target, [2..4] box minima, [5..7] box maxima, [8]
+// the largest strength component's magnitude, [9] the largest sigma, [10] the smallest sigma
+// (non-negative doubles order like their bits), [11..13] target minima, [14..16] target maxima.
+constexpr int kWords = 17;
+__host__ __device__ constexpr bool is_minimum(int w) {
+  return w < 5 || (w >= 10 && w < 14);
+}
 
 __global__ void check_kernel(DeviceInput in, unsigned long long* words) {
   double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  double strength = 0, sigma = 0, min_sigma = 1e300;
+  double tlo[3] = {1e300, 1e300, 1e300}, thi[3] = {-1e300, -1e300, -1e300};
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (long long i = first; i < in.num_sources; i += stride) {
@@ -27,10 +34,32 @@ __global__ void check_kernel(DeviceInput in, unsigned long long* words) {
       atomicMin(words, static_cast<unsigned long long>(i));
     const double p[3] = {x, y, z};
     for (int a = 0; a < 3; ++a) lo[a] = fmin(lo[a], p[a]), hi[a] = fmax(hi[a], p[a]);
+    strength = fmax(strength, fmax(fabs(in.gx[i]), fmax(fabs(in.gy[i]), fabs(in.gz[i]))));
+    sigma = fmax(sigma, in.sigma[i]);
+    min_sigma = fmin(min_sigma, in.sigma[i]);
   }
-  for (long long i = first; i < in.num_targets; i += stride)
+  strength = block_reduce(strength, MaxOp{});
+  sigma = block_reduce(sigma, MaxOp{});
+  min_sigma = block_reduce(min_sigma, MinOp{});
+  if (threadIdx.x == 0) {
+    atomicMin(words + 10, static_cast<unsigned long long>(__double_as_longlong(min_sigma)));
+    // NaN strengths are refused by the checks; their bits never reach the summary.
+    atomicMax(words + 8, static_cast<unsigned long long>(__double_as_longlong(strength)));
+    atomicMax(words + 9, static_cast<unsigned long long>(__double_as_longlong(sigma)));
+  }
+  for (long long i = first; i < in.num_targets; i += stride) {
     if (!input_check::target_ok(in.tx[i], in.ty[i], in.tz[i]))
       atomicMin(words + 1, static_cast<unsigned long long>(i));
+    const double p[3] = {in.tx[i], in.ty[i], in.tz[i]};
+    for (int a = 0; a < 3; ++a) tlo[a] = fmin(tlo[a], p[a]), thi[a] = fmax(thi[a], p[a]);
+  }
+  for (int a = 0; a < 3; ++a) {
+    const double l = block_reduce(tlo[a], MinOp{}), h = block_reduce(thi[a], MaxOp{});
+    if (threadIdx.x == 0) {
+      atomicMin(words + 11 + a, order_bits(l));
+      atomicMax(words + 14 + a, order_bits(h));
+    }
+  }
   for (int a = 0; a < 3; ++a) {
     const double l = block_reduce(lo[a], MinOp{}), h = block_reduce(hi[a], MaxOp{});
     if (threadIdx.x == 0) {
@@ -79,7 +108,7 @@ __global__ void occupancy_kernel(const unsigned* counts, long long cells, double
 __global__ void reset_words_kernel(unsigned long long* words) {
   if (threadIdx.x < kWords) {
     const int w = threadIdx.x;
-    words[w] = w < 2 ? ~0ull : (w < 5 ? ~0ull : 0ull);
+    words[w] = is_minimum(w) ? ~0ull : 0ull;
   }
 }
 
@@ -115,6 +144,18 @@ InputSummary InputSummarizer::summarize(const DeviceInput& in, cudaStream_t stre
     std::memcpy(&v, &raw, sizeof v);
     return v;
   };
+  auto raw = [](unsigned long long b) {
+    double v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+  };
+  s.max_strength = raw(host_words[8]);
+  s.max_sigma = raw(host_words[9]);
+  s.min_sigma = raw(host_words[10]);
+  for (int a = 0; a < 3; ++a) {
+    s.target_lo[a] = from_bits(host_words[11 + a]);
+    s.target_hi[a] = from_bits(host_words[14 + a]);
+  }
   Grid g;
   for (int a = 0; a < 3; ++a) {
     s.lo[a] = from_bits(host_words[2 + a]);

@@ -102,10 +102,11 @@ __global__ void far_kernel(FarSum s) {
       const T* v =
           static_cast<const T*>(__builtin_assume_aligned(&sh.v[buf][k * kv], sizeof(Vec4<T>)));
       const int q = sh.order[buf][k];
+      // c.w: 1 / the node's scale, by which its expansion is normalized (expansion_scale.hpp).
       if constexpr (Gradient)
-        multipole::m2p_velocity_gradient<P>(v, x.x - c.x, x.y - c.y, x.z - c.z, batch, q);
+        multipole::m2p_velocity_gradient<P>(v, x.x - c.x, x.y - c.y, x.z - c.z, batch, q, c.w);
       else
-        multipole::m2p_velocity<P>(v, x.x - c.x, x.y - c.y, x.z - c.z, batch, q);
+        multipole::m2p_velocity<P>(v, x.x - c.x, x.y - c.y, x.z - c.z, batch, q, c.w);
     }
     add_into<Gradient>(total, batch);
     __syncthreads();  // buffer `buf` is refilled by the next iteration's fetch

@@ -176,8 +176,11 @@ __global__ void node_radius_kernel(const double* ordered, int n, const KdNode* n
 __global__ void finish_radius_kernel(const unsigned long long* bits, int num_nodes, KdNode* nodes) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= num_nodes) return;
-  nodes[k].radius = sqrt(__longlong_as_double(
-      static_cast<long long>(bits[static_cast<long long>(k) * kNodeBits + 6])));
+  // At least kRadiusFloor of the root's radius, as the host's builder (tree_node.hpp says why).
+  const double root = sqrt(__longlong_as_double(static_cast<long long>(bits[6])));
+  nodes[k].radius = fmax(sqrt(__longlong_as_double(static_cast<long long>(
+                             bits[static_cast<long long>(k) * kNodeBits + 6]))),
+                         root * kRadiusFloor);
 }
 
 __global__ void iota_kernel(std::uint32_t* perm, int n) {

@@ -7,6 +7,7 @@
 #include "vortex/gpu/tree_launch.hpp"
 #include "vortex/kernels/order_dispatch.hpp"
 #include "vortex/multipole/expansion.hpp"
+#include "vortex/multipole/expansion_scale.hpp"
 
 namespace vortex::gpu {
 namespace {
@@ -159,8 +160,9 @@ void launch_m2m(const UpwardPass& u, int first, int count, cudaStream_t stream) 
   VORTEX_CUDA_CHECK_LAUNCH("m2m_kernel");
 }
 
-// M2V: one thread per slot of every node's velocity expansion (a few terms each), converted to T;
-// the first slot's thread also writes the node's center.
+// M2V: one thread per slot of every node's velocity expansion (a few terms each), normalized by
+// the node's scale (expansion_scale.hpp) and converted to T; the first slot's thread also writes
+// the node's center and 1 / its scale.
 template <int P, class T>
 __global__ void m2v_kernel(UpwardPass u) {
   constexpr int slots = mp::velocity_slot_count(P);
@@ -170,12 +172,15 @@ __global__ void m2v_kernel(UpwardPass u) {
   if (k >= u.num_nodes) return;
   double slot[4];
   mp::velocity_slot(P, u.multipoles + static_cast<long long>(k) * mp::multipole_size(P), j, slot);
+  const int e = mp::scale_exponent(u.nodes[k].radius);
+  mp::normalize_velocity_slot(j, e, slot);
   Vec4<T>* out = static_cast<Vec4<T>*>(u.expansions) + static_cast<long long>(k) * slots + j;
   *out = {T(slot[0]), T(slot[1]), T(slot[2]), T(slot[3])};
   if (j != 0) return;
   const double* o = u.nodes[0].center;
   const double* c = u.nodes[k].center;
-  static_cast<Vec4<T>*>(u.centers)[k] = {T(c[0] - o[0]), T(c[1] - o[1]), T(c[2] - o[2]), T(0)};
+  static_cast<Vec4<T>*>(u.centers)[k] = {T(c[0] - o[0]), T(c[1] - o[1]), T(c[2] - o[2]),
+                                         T(mp::inverse_scale(e))};
 }
 
 template <int P>

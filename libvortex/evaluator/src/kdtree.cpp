@@ -129,6 +129,14 @@ void measure_nodes(std::vector<KdNode>& nodes, const Item* items, std::vector<in
   }
 }
 
+// Radii below kRadiusFloor of the root's are raised to it: a box of coincident particles (radius 0)
+// then needs a positive distance to be far, and the box's scale (multipole/expansion_scale.hpp)
+// keeps every normalized target offset of its M2P at least 1 / (2 theta) long.
+void floor_radii(std::vector<KdNode>& nodes) {
+  const double floor = nodes[0].radius * kRadiusFloor;
+  for (KdNode& node : nodes) node.radius = std::max(node.radius, floor);
+}
+
 // Partitions a cut's range, then its sub-ranges' cuts as OpenMP tasks (small ones inline). The
 // tasks outlive this call, so they get copies of the pointers, not references to this frame.
 void run_cut(Item* items, const KdCut* cuts, int c) {
@@ -168,7 +176,7 @@ KdTreeBuilder& KdTreeBuilder::operator=(KdTreeBuilder&&) noexcept = default;
 // Must run on one thread of a parallel region (its loops are OpenMP tasks), so that several trees
 // can share the threads.
 void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
-                        PointsOut ordered) {
+                        PointsOut ordered, double scale) {
   Scratch& w = *scratch_;
   const int n = static_cast<int>(points.size());
   tree.bucket = bucket;
@@ -180,8 +188,8 @@ void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int 
   Item* items = w.items.get();  // sized by reserve() before the parallel region
 #pragma omp taskloop grainsize(16384) default(shared)
   for (int i = 0; i < n; ++i)
-    items[i] = {{points.x[i], points.y[i], points.z[i]},
-                sigma ? round_up_to_float(sigma[i]) : 0.0f,
+    items[i] = {{points.x[i] * scale, points.y[i] * scale, points.z[i] * scale},
+                sigma ? round_up_to_float(sigma[i] * scale) : 0.0f,
                 static_cast<std::uint32_t>(i)};
 
   w.cuts.clear();
@@ -192,6 +200,7 @@ void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int 
   }
 
   measure_nodes(tree.nodes, items, w.order, w.level_start);
+  floor_radii(tree.nodes);
   // The permutation, and the points in tree order the partition already holds.
 #pragma omp taskloop grainsize(16384) default(shared)
   for (int i = 0; i < n; ++i) {
@@ -226,7 +235,7 @@ void KdTreeBuilder::build(PointsView points, const double* sigma, int bucket, in
   reserve(points.size());
 #pragma omp parallel
 #pragma omp single
-  run(points, sigma, bucket, arity, tree, ordered);
+  run(points, sigma, bucket, arity, tree, ordered, 1.0);
 }
 
 void KdTreeBuilder::build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree& tree_a,
@@ -240,9 +249,9 @@ void KdTreeBuilder::build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree&
 #pragma omp single
   {
 #pragma omp task default(shared)
-    first.run(a.points, a.sigma, a.bucket, arity, tree_a, a.ordered);
+    first.run(a.points, a.sigma, a.bucket, arity, tree_a, a.ordered, a.scale);
 #pragma omp task default(shared)
-    second.run(b.points, b.sigma, b.bucket, arity, tree_b, b.ordered);
+    second.run(b.points, b.sigma, b.bucket, arity, tree_b, b.ordered, b.scale);
 #pragma omp taskwait
   }
 }

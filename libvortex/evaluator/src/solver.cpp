@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -43,9 +44,9 @@ void size_for_overwrite(VelocityField& f, std::size_t n, bool gradient) {
 }
 
 // Results from the backend's order to the caller's: entry i goes to perm[i] (or to i without a
-// permutation).
+// permutation). Then from internal units to the caller's.
 void scatter(const detail::ComponentView& v, const std::size_t* perm, std::size_t n, bool gradient,
-             VelocityField& out) {
+             detail::Units units, VelocityField& out) {
   size_for_overwrite(out, n, gradient);
   const int nc = gradient ? 12 : 3;
   auto dst = [&](int c) { return c < 3 ? out.u[c].data() : out.du[c - 3].data(); };
@@ -56,15 +57,64 @@ void scatter(const detail::ComponentView& v, const std::size_t* perm, std::size_
         const std::size_t lo = n * part / 16, hi = n * (part + 1) / 16;
         std::memcpy(dst(c) + lo, v.component[c] + lo, (hi - lo) * sizeof(double));
       }
-    return;
-  }
-  double* d[12];
-  for (int c = 0; c < nc; ++c) d[c] = dst(c);
+  } else {
+    double* d[12];
+    for (int c = 0; c < nc; ++c) d[c] = dst(c);
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t j = perm[i];
-    for (int c = 0; c < nc; ++c) d[c][j] = v.component[c][i];
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t j = perm[i];
+      for (int c = 0; c < nc; ++c) d[c][j] = v.component[c][i];
+    }
   }
+  for (int c = 0; c < nc; ++c) units.scale_back(dst(c), n, c < 3 ? 0 : 1);
+}
+
+// The first entry of the field that is not finite: its component (0..11) and target, or -1.
+struct NonFinite {
+  int component = -1;
+  std::size_t target = 0;
+};
+NonFinite first_non_finite(const VelocityField& f) {
+  const int nc = f.has_gradient ? 12 : 3;
+  for (int c = 0; c < nc; ++c) {
+    const double* v = c < 3 ? f.u[c].data() : f.du[c - 3].data();
+    const std::ptrdiff_t n =
+        static_cast<std::ptrdiff_t>(c < 3 ? f.u[c].size() : f.du[c - 3].size());
+    bool bad = false;
+#pragma omp parallel for schedule(static) reduction(|| : bad)
+    for (std::ptrdiff_t i = 0; i < n; ++i) bad = bad || !std::isfinite(v[i]);
+    if (!bad) continue;
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      if (!std::isfinite(v[i])) return {c, static_cast<std::size_t>(i)};
+  }
+  return {};
+}
+
+std::string component_name(int c) {
+  static const char* names[12] = {"u_x",     "u_y",     "u_z",     "du_x/dx", "du_x/dy", "du_x/dz",
+                                  "du_y/dx", "du_y/dy", "du_y/dz", "du_z/dx", "du_z/dy", "du_z/dz"};
+  return names[c];
+}
+
+// Internal-unit copies of the sources and targets of a direct sum (O(N) against its O(N^2)).
+void scale_copy(SourcesView s, detail::Units u, ParticleSet& out) {
+  out.resize(s.size());
+  const double l = u.length_factor(), g = u.strength_factor();
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    out.x[i] = s.x[i] * l, out.y[i] = s.y[i] * l, out.z[i] = s.z[i] * l;
+    out.gx[i] = s.gx[i] * g, out.gy[i] = s.gy[i] * g, out.gz[i] = s.gz[i] * g;
+    out.sigma[i] = s.sigma[i] * l;
+  }
+}
+void scale_copy(PointsView t, detail::Units u, Points& out) {
+  out.resize(t.size());
+  const double l = u.length_factor();
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(t.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    out.x[i] = t.x[i] * l, out.y[i] = t.y[i] * l, out.z[i] = t.z[i] * l;
 }
 
 }  // namespace
@@ -72,6 +122,8 @@ void scatter(const detail::ComponentView& v, const std::size_t* perm, std::size_
 // Work storage kept between calls: a time-stepping code calls with the same sizes every step.
 struct Solver::State {
   detail::TreePlan plan;
+  ParticleSet direct_sources;  // internal-unit copies for the direct sum
+  Points direct_targets;
   std::unique_ptr<detail::Backend> cpu, cuda;
 
   detail::Backend& backend(Backend b) {
@@ -151,21 +203,57 @@ void Solver::evaluate(SourcesView sources, PointsView targets, bool gradient, Ve
 
 void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradient,
                            VelocityField& result) {
-  const auto start = Clock::now();
   if (!state_) throw std::logic_error("vortex::Solver: used after it was moved from");
   if (sources.size() == 0) throw std::invalid_argument("no source particles (N = 0)");
   if (targets.size() == 0) throw std::invalid_argument("no target points");
   validate_inputs(sources, targets);
-  const detail::ResolvedOptions options =
-      detail::resolve_options(options_, resolve_backend(options_.backend), sources);
+  sum_into(sources, targets, gradient, options_, result);
+  const NonFinite bad = first_non_finite(result);
+  if (bad.component < 0) return;
+  // Float may not hold a field that double holds: the whole call again in double.
+  if (result.stats.precision == std::string("float")) {
+    SolverOptions in_double = options_;
+    in_double.precision = Precision::Double;
+    sum_into(sources, targets, gradient, in_double, result);
+    const NonFinite again = first_non_finite(result);
+    if (again.component < 0) return;
+    result = VelocityField{};
+    throw std::overflow_error("vortex::Solver: " + component_name(again.component) + " at target " +
+                              std::to_string(again.target) +
+                              " is not finite in float or in double: the field there is beyond "
+                              "double's range");
+  }
+  const NonFinite b = bad;
+  result = VelocityField{};
+  throw std::overflow_error("vortex::Solver: " + component_name(b.component) + " at target " +
+                            std::to_string(b.target) +
+                            " is not finite: the field there is beyond double's range");
+}
+
+void Solver::sum_into(SourcesView sources, PointsView targets, bool gradient,
+                      const SolverOptions& asked, VelocityField& result) {
+  const auto start = Clock::now();
+  const detail::ResolvedOptions options = detail::resolve_options(
+      asked, resolve_backend(asked.backend), detail::facts_of(sources, targets));
   ThreadScope threads(options.threads);
   detail::Backend& backend = state_->backend(options.backend);
+  result.stats = EvaluationStats{};
   EvaluationStats& stats = result.stats;
+  const detail::Units units = detail::units_of(sources);
 
   if (options.method == Method::Direct) {
-    const detail::ComponentView v = backend.direct_sum(sources, targets, options, gradient, stats);
+    scale_copy(sources, units, state_->direct_sources);
+    const bool shared = targets.x == sources.x && targets.y == sources.y &&
+                        targets.z == sources.z && targets.size() == sources.size();
+    PointsView scaled_targets(state_->direct_sources);
+    if (!shared) {
+      scale_copy(targets, units, state_->direct_targets);
+      scaled_targets = PointsView(state_->direct_targets);
+    }
+    const detail::ComponentView v = backend.direct_sum(SourcesView(state_->direct_sources),
+                                                       scaled_targets, options, gradient, stats);
     const auto stage = Clock::now();
-    scatter(v, nullptr, targets.size(), gradient, result);
+    scatter(v, nullptr, targets.size(), gradient, units, result);
     stats.times.transfer += seconds_since(stage);
     stats.pair_interactions = static_cast<std::uint64_t>(sources.size()) * targets.size();
     stats.times.total = seconds_since(start);
@@ -178,16 +266,16 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
     double* out[12];
     for (int c = 0; c < 12; ++c)
       out[c] = c < 3 ? result.u[c].data() : (gradient ? result.du[c - 3].data() : nullptr);
-    backend.device_tree_sum(sources, targets, options, gradient, stats, out, false);
+    backend.device_tree_sum(sources, targets, options, gradient, stats, out, false, units);
     stats.tree_build = "device";
   } else {
     detail::TreePlan& plan = state_->plan;
-    detail::build_tree_plan(sources, targets, options.tree, plan, stats.times);
+    detail::build_tree_plan(sources, targets, options.tree, units, plan, stats.times);
     // Counted before the sums: a backend that splits the far lists corrects the counts.
     detail::count_interactions(plan, stats);
     const detail::ComponentView v = backend.tree_sum(plan, options, gradient, stats);
     const auto stage = Clock::now();
-    scatter(v, plan.target_tree.permutation.data(), targets.size(), gradient, result);
+    scatter(v, plan.target_tree.permutation.data(), targets.size(), gradient, units, result);
     stats.times.transfer += seconds_since(stage);
     stats.tree_build = "host";
     stats.times.setup = stats.times.tree + stats.times.lists + stats.times.multipole;
@@ -229,11 +317,35 @@ EvaluationStats Solver::evaluate_on_device(const DeviceSources& sources,
   double* results[12] = {out.u[0], out.u[1], out.u[2]};
   for (int c = 0; c < 9; ++c) results[3 + c] = gradient ? out.du[c] : nullptr;
   detail::Backend& backend = state_->backend(Backend::Cuda);
-  const detail::ResolvedOptions options = detail::resolve_options(
-      options_, Backend::Cuda, backend.device_input_facts(s, t, results, gradient ? 12 : 3));
+  const detail::SourceFacts facts = backend.device_input_facts(s, t, results, gradient ? 12 : 3);
+  detail::ResolvedOptions options = detail::resolve_options(options_, Backend::Cuda, facts);
   ThreadScope threads(options.threads);
   EvaluationStats stats;
-  backend.device_tree_sum(s, t, options, gradient, stats, results, true);
+  try {
+    backend.device_tree_sum(s, t, options, gradient, stats, results, true, facts.given_units);
+  } catch (const detail::NonFiniteResult& first) {
+    // Float may not hold a field that double holds: the whole call again in double.
+    int component = first.component;
+    long long target = first.target;
+    bool retried = false;
+    if (options.arithmetic == detail::Arithmetic::Float) {
+      SolverOptions in_double = options_;
+      in_double.precision = Precision::Double;
+      options = detail::resolve_options(in_double, Backend::Cuda, facts);
+      stats = EvaluationStats{};
+      try {
+        backend.device_tree_sum(s, t, options, gradient, stats, results, true, facts.given_units);
+        retried = true;
+      } catch (const detail::NonFiniteResult& again) {
+        component = again.component;
+        target = again.target;
+      }
+    }
+    if (!retried)
+      throw std::overflow_error("vortex::Solver::evaluate_on_device: " + component_name(component) +
+                                " at target " + std::to_string(target) +
+                                " is not finite: the field there is beyond double's range");
+  }
   stats.tree_build = "device";
   stats.tree = options.tree;
   stats.tolerance = options.tolerance;

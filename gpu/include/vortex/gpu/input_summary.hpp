@@ -21,6 +21,9 @@ struct DeviceInput {
 struct InputSummary {
   long long first_bad_source = -1, first_bad_target = -1;  // -1: every entry is valid
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};             // the sources' bounding box
+  double max_strength = 0, max_sigma = 0;  // largest strength component magnitude, sigma
+  double min_sigma = 0;
+  double target_lo[3] = {0, 0, 0}, target_hi[3] = {0, 0, 0};  // the targets' bounding box
   double mean_offset_in_sigmas = 0;
   double occupied = 0, squares = 0;  // layout grid: occupied cells, sum of squared counts
 };

@@ -60,6 +60,9 @@ class KdTreeBuilder {
     const double* sigma = nullptr;
     int bucket = 0;
     PointsOut ordered;
+    // Positions and core radii are multiplied by it (a power of two, so exactly) as they are read:
+    // the tree and the ordered points are those of the scaled set.
+    double scale = 1;
   };
   // Two trees at once (a source and a target tree), sharing the threads between them.
   static void build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree& tree_a,
@@ -68,7 +71,7 @@ class KdTreeBuilder {
  private:
   void reserve(std::size_t n);
   void run(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
-           PointsOut ordered);
+           PointsOut ordered, double scale);
   struct Scratch;
   std::unique_ptr<Scratch> scratch_;
 };

@@ -50,6 +50,8 @@ class Solver {
 
  private:
   void evaluate_into(SourcesView sources, PointsView targets, bool gradient, VelocityField& out);
+  void sum_into(SourcesView sources, PointsView targets, bool gradient, const SolverOptions& asked,
+                VelocityField& out);
 
   struct State;
   SolverOptions options_;

@@ -8,12 +8,21 @@
 // a host plan. The Solver scatters them into the caller's field once.
 
 #include <memory>
+#include <stdexcept>
 
 #include "backend/resolved_options.hpp"
 #include "backend/tree_plan.hpp"
 #include "vortex/field.hpp"
 
 namespace vortex::detail {
+
+// A result in device memory that is not finite: its component (0..11) and target.
+struct NonFiniteResult : std::overflow_error {
+  NonFiniteResult(int c, long long t)
+      : std::overflow_error("non-finite result"), component(c), target(t) {}
+  int component;
+  long long target;
+};
 
 struct ComponentView {
   const double* component[12] = {};
@@ -39,10 +48,13 @@ class Backend {
   // backend itself (options.tree_build == TreeBuild::Device; only CUDA does). Results in the
   // caller's order, written into out[c] (3 components, 12 with the gradient; each sized for the
   // targets). With `on_device`, the sources, targets and out are device memory (checked by
-  // device_input_facts first). Fills the stage times, the names and the interaction counts.
+  // device_input_facts first). The sums run in `units` (units.hpp); the results come back in the
+  // caller's. With `on_device`, results that are not all finite throw NonFiniteResult (the Solver
+  // checks host results itself). Fills the stage times, the names and the interaction counts.
   virtual void device_tree_sum(SourcesView sources, PointsView targets,
                                const ResolvedOptions& options, bool gradient,
-                               EvaluationStats& stats, double* const* out, bool on_device) = 0;
+                               EvaluationStats& stats, double* const* out, bool on_device,
+                               Units units) = 0;
 
   // Device-memory sources and targets checked where they are (throws std::invalid_argument naming
   // the first bad entry or a pointer that is not device memory), and what option resolution reads

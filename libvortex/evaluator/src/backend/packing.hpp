@@ -15,6 +15,7 @@
 #include "backend/tree_plan.hpp"
 #include "vortex/kernels/pair_kernel.hpp"
 #include "vortex/multipole/expansion.hpp"
+#include "vortex/multipole/expansion_scale.hpp"
 
 namespace vortex::detail {
 
@@ -54,14 +55,17 @@ void convert_expansions(const TreePlan& plan, T* out) {
   for (std::ptrdiff_t i = 0; i < total; ++i) out[i] = static_cast<T>(plan.velocity_expansions[i]);
 }
 
-// store_center(k, x, y, z) for every source node's expansion center relative to the origin.
+// store_center(k, x, y, z, inv_scale) for every source node: its expansion center relative to the
+// origin, and 1 / its scale, by which M2P multiplies the target offsets (expansion_scale.hpp).
 template <class StoreCenter>
 void pack_centers(const TreePlan& plan, Origin o, StoreCenter&& store_center) {
   const std::ptrdiff_t nodes = static_cast<std::ptrdiff_t>(plan.source_tree.nodes.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t k = 0; k < nodes; ++k) {
-    const double* c = plan.source_tree.nodes[k].center;
-    store_center(k, c[0] - o.x, c[1] - o.y, c[2] - o.z);
+    const KdNode& node = plan.source_tree.nodes[k];
+    const double* c = node.center;
+    store_center(k, c[0] - o.x, c[1] - o.y, c[2] - o.z,
+                 multipole::inverse_scale(multipole::scale_exponent(node.radius)));
   }
 }
 

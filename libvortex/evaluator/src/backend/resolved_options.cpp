@@ -36,11 +36,59 @@ SourceLayout SourceFacts::layout() const {
   return on_host ? layout_of(host) : given_layout;
 }
 
-SourceFacts facts_of(SourcesView sources) {
+FloatRange SourceFacts::range() const {
+  return on_host ? float_range_of(host, host_targets) : given_range;
+}
+
+bool float_holds(const FloatRange& r) {
+  return r.smallest_sigma >= std::ldexp(1.0, -30) && r.farthest_target <= std::ldexp(1.0, 20);
+}
+
+FloatRange float_range_from(const double lo[3], const double hi[3], double min_sigma,
+                            const double target_lo[3], const double target_hi[3]) {
+  double w = 0, d2 = 0;
+  for (int k = 0; k < 3; ++k) {
+    w = std::max(w, 0.5 * hi[k] - 0.5 * lo[k]);
+    const double mid = 0.5 * lo[k] + 0.5 * hi[k];
+    const double d = std::max(std::abs(target_lo[k] - mid), std::abs(target_hi[k] - mid));
+    d2 += d * d;
+  }
+  FloatRange r;
+  if (!(w > 0)) return r;
+  r.smallest_sigma = min_sigma / w;
+  r.farthest_target = std::sqrt(d2) / w;
+  return r;
+}
+
+FloatRange float_range_of(SourcesView s, PointsView t) {
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
+  if (n == 0) return {};
+  double lo[3] = {s.x[0], s.y[0], s.z[0]}, hi[3] = {lo[0], lo[1], lo[2]};
+  double min_sigma = s.sigma[0];
+#pragma omp parallel for reduction(min : lo[:3], min_sigma) reduction(max : hi[:3])
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    lo[0] = std::min(lo[0], s.x[i]), hi[0] = std::max(hi[0], s.x[i]);
+    lo[1] = std::min(lo[1], s.y[i]), hi[1] = std::max(hi[1], s.y[i]);
+    lo[2] = std::min(lo[2], s.z[i]), hi[2] = std::max(hi[2], s.z[i]);
+    min_sigma = std::min(min_sigma, s.sigma[i]);
+  }
+  double tlo[3] = {lo[0], lo[1], lo[2]}, thi[3] = {hi[0], hi[1], hi[2]};
+  const std::ptrdiff_t m = static_cast<std::ptrdiff_t>(t.size());
+#pragma omp parallel for reduction(min : tlo[:3]) reduction(max : thi[:3])
+  for (std::ptrdiff_t i = 0; i < m; ++i) {
+    tlo[0] = std::min(tlo[0], t.x[i]), thi[0] = std::max(thi[0], t.x[i]);
+    tlo[1] = std::min(tlo[1], t.y[i]), thi[1] = std::max(thi[1], t.y[i]);
+    tlo[2] = std::min(tlo[2], t.z[i]), thi[2] = std::max(thi[2], t.z[i]);
+  }
+  return float_range_from(lo, hi, min_sigma, tlo, thi);
+}
+
+SourceFacts facts_of(SourcesView sources, PointsView targets) {
   SourceFacts f;
   f.num_sources = sources.size();
   f.on_host = true;
   f.host = sources;
+  f.host_targets = targets;
   return f;
 }
 
@@ -59,8 +107,13 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
   r.tolerance = options.tolerance;
   // With a tolerance, float where its rounding leaves most of the tolerance to the expansions,
   // which then get what float's rounding leaves.
+  // Auto picks float only where float's exponent range holds the problem (FloatRange).
+  if (options.precision == Precision::Auto && r.arithmetic == Arithmetic::Float &&
+      !float_holds(facts.range()))
+    r.arithmetic = Arithmetic::Double;
   double budget = options.tolerance;
-  if (budget > 0 && options.precision != Precision::Double) {
+  if (budget > 0 && options.precision != Precision::Double &&
+      (options.precision == Precision::Float || float_holds(facts.range()))) {
     const double rounding = float_rounding_error(facts.mean_offset_in_sigmas());
     if (options.precision == Precision::Auto)
       r.arithmetic = rounding <= kFloatShare * budget ? Arithmetic::Float : Arithmetic::Double;

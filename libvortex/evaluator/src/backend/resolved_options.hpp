@@ -3,6 +3,7 @@
 
 #include <cstddef>
 
+#include "backend/units.hpp"
 #include "vortex/options.hpp"
 #include "vortex/particles.hpp"
 
@@ -34,19 +35,38 @@ Arithmetic resolve_arithmetic(Precision precision, Backend backend);
 // how coarse float positions are against the cores (float_rounding_error in tolerance.hpp).
 double mean_offset_in_sigmas(SourcesView sources);
 
+// What float's exponent range has to hold, in units of the sources' largest half-width w: the
+// smallest core radius (float holds a core's 1/sigma^3 only so small), and the farthest target's
+// distance from the middle of the sources' box (beyond, a far target's gradient ~ 1/d^3 falls
+// below float's smallest normal number).
+struct FloatRange {
+  double smallest_sigma = 1;   // min sigma / w (1 when w = 0)
+  double farthest_target = 0;  // max |target - middle| / w (0 when w = 0)
+};
+// Whether Precision::Auto may pick float: sigma / w >= 2^-30 and d / w <= 2^20.
+bool float_holds(const FloatRange& r);
+FloatRange float_range_of(SourcesView sources, PointsView targets);
+// The same from the sources' box, smallest sigma and the targets' box.
+FloatRange float_range_from(const double lo[3], const double hi[3], double min_sigma,
+                            const double target_lo[3], const double target_hi[3]);
+
 // What option resolution reads of the sources: computed from host arrays when it is needed
 // (facts_of), or given by the device's summary of device arrays. Allocates nothing.
 struct SourceFacts {
   std::size_t num_sources = 0;
   bool on_host = false;  // read from `host` on demand; else the given values below
   SourcesView host;
+  PointsView host_targets;  // may be empty: then only the sources' range is known
   double given_mean_offset = 0;
   SourceLayout given_layout;
+  Units given_units;  // of device sources (units_of for host ones)
+  FloatRange given_range;
 
   double mean_offset_in_sigmas() const;  // see above
   SourceLayout layout() const;           // layout_of (tolerance.hpp)
+  FloatRange range() const;              // float_range_of
 };
-SourceFacts facts_of(SourcesView sources);
+SourceFacts facts_of(SourcesView sources, PointsView targets = {});
 
 // `backend` is the resolved backend (resolve_backend()). With a tolerance, the arithmetic and
 // the tree options picked depend on the sources (their number, their layout, and their positions

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backend/resolved_options.hpp"
+#include "backend/units.hpp"
 #include "vortex/field.hpp"
 #include "vortex/interaction_lists.hpp"
 #include "vortex/kdtree.hpp"
@@ -23,6 +24,7 @@ Origin middle_of(SourcesView sources);
 
 struct TreePlan {
   int order = 0;  // multipole order p
+  Units units;    // everything below is in these internal units (units.hpp)
   KdTree source_tree, target_tree;
   KdTreeBuilder source_builder, target_builder;
   InteractionLists lists;
@@ -44,8 +46,8 @@ struct TreePlan {
   }
 };
 
-// Trees (with the particles in tree order) and lists; stage times into `times`.
-void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& tree,
+// Trees (with the particles in tree order, in internal units) and lists; stage times into `times`.
+void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& tree, Units units,
                      TreePlan& plan, StageTimes& times);
 
 // P2M on leaves, M2M up the tree, then M2V on every node; fills plan.multipoles and

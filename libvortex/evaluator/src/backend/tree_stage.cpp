@@ -17,16 +17,19 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Strengths and core radii in tree order (sized already); the positions came with the tree build.
-void gather_strengths(SourcesView s, const std::vector<std::size_t>& perm, ParticleSet& out) {
+// Strengths and core radii in tree order and internal units (sized already); the positions came
+// with the tree build.
+void gather_strengths(SourcesView s, const std::vector<std::size_t>& perm, Units units,
+                      ParticleSet& out) {
   const std::size_t n = perm.size();
+  const double g = units.strength_factor(), l = units.length_factor();
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t j = perm[i];
-    out.gx[i] = s.gx[j];
-    out.gy[i] = s.gy[j];
-    out.gz[i] = s.gz[j];
-    out.sigma[i] = s.sigma[j];
+    out.gx[i] = s.gx[j] * g;
+    out.gy[i] = s.gy[j] * g;
+    out.gz[i] = s.gz[j] * g;
+    out.sigma[i] = s.sigma[j] * l;
   }
 }
 
@@ -53,9 +56,11 @@ Origin middle_of(SourcesView s) {
   return {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
 }
 
-void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& tree,
+void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& tree, Units units,
                      TreePlan& plan, StageTimes& times) {
   plan.order = tree.order;
+  plan.units = units;
+  const double scale = units.length_factor();
   auto stage = Clock::now();
   // The builds write the points in tree order straight into the plan.
   plan.sources.resize(sources.size());
@@ -67,11 +72,12 @@ void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions&
       {positions_of(sources),
        sources.sigma,
        tree.source_bucket,
-       {s.x.data(), s.y.data(), s.z.data()}},
+       {s.x.data(), s.y.data(), s.z.data()},
+       scale},
       plan.source_tree, plan.target_builder,
-      {targets, nullptr, tree.target_bucket, {t.x.data(), t.y.data(), t.z.data()}},
+      {targets, nullptr, tree.target_bucket, {t.x.data(), t.y.data(), t.z.data()}, scale},
       plan.target_tree, tree.arity);
-  gather_strengths(sources, plan.source_tree.permutation, plan.sources);
+  gather_strengths(sources, plan.source_tree.permutation, units, plan.sources);
   times.tree = seconds_since(stage);
 
   stage = Clock::now();

@@ -1,9 +1,10 @@
 // Upward pass: P2M on source leaves, M2M from children to parents level by level, and the
-// velocity expansion of every node.
+// velocity expansion of every node, normalized by the node's scale (multipole/expansion_scale.hpp).
 
 #include <algorithm>
 
 #include "backend/tree_plan.hpp"
+#include "vortex/multipole/expansion_scale.hpp"
 #include "vortex/multipole/multipole.hpp"
 
 namespace vortex::detail {
@@ -63,9 +64,11 @@ void compute_multipoles(TreePlan& plan) {
   const std::size_t vsize = multipole::velocity_expansion_size(p);
   plan.velocity_expansions.resize(static_cast<std::size_t>(num_nodes) * vsize);
 #pragma omp parallel for schedule(static)
-  for (int k = 0; k < num_nodes; ++k)
-    multipole::m2v(p, plan.multipoles.data() + static_cast<std::size_t>(k) * stride,
-                   plan.velocity_expansions.data() + k * vsize);
+  for (int k = 0; k < num_nodes; ++k) {
+    double* V = plan.velocity_expansions.data() + k * vsize;
+    multipole::m2v(p, plan.multipoles.data() + static_cast<std::size_t>(k) * stride, V);
+    multipole::normalize_velocity_expansion(p, multipole::scale_exponent(tree.nodes[k].radius), V);
+  }
 }
 
 }  // namespace vortex::detail

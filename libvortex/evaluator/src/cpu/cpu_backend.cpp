@@ -87,7 +87,7 @@ class CpuBackend final : public Backend {
   }
 
   void device_tree_sum(SourcesView, PointsView, const ResolvedOptions&, bool, EvaluationStats&,
-                       double* const*, bool) override {
+                       double* const*, bool, Units) override {
     throw std::logic_error("the CPU backend builds its trees on the host");
   }
 
@@ -151,13 +151,15 @@ class CpuBackend final : public Backend {
     if (local_.any_local()) local_sum(packed, plan, gradient, out, stats);
     const auto stage = Clock::now();
     const Origin o = plan.origin();
-    packed.centers.resize(3 * plan.source_tree.nodes.size());
+    packed.centers.resize(4 * plan.source_tree.nodes.size());
     T* centers = packed.centers.data();
-    pack_centers(plan, o, [centers](std::ptrdiff_t k, double x, double y, double z) {
-      centers[3 * k] = static_cast<T>(x);
-      centers[3 * k + 1] = static_cast<T>(y);
-      centers[3 * k + 2] = static_cast<T>(z);
-    });
+    pack_centers(plan, o,
+                 [centers](std::ptrdiff_t k, double x, double y, double z, double inv_scale) {
+                   centers[4 * k] = static_cast<T>(x);
+                   centers[4 * k + 1] = static_cast<T>(y);
+                   centers[4 * k + 2] = static_cast<T>(z);
+                   centers[4 * k + 3] = static_cast<T>(inv_scale);
+                 });
     // The gradient reads gradient expansions. The velocity alone reads velocity expansions: double
     // the plan's as they are, float a converted copy.
     // Either kind of call reserves the other's storage (not touched, so not committed): calls

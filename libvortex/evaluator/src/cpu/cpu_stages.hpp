@@ -63,7 +63,8 @@ struct FarList {
 
 // Far field: M2P over each target leaf's list, targets of a leaf in SIMD lanes, added to `out`.
 // `expansions` per node in the arithmetic T: the velocity expansions (as pack_expansions writes
-// them) for the velocity alone, the gradient expansions with the gradient; `centers` 3 per node.
+// them) for the velocity alone, the gradient expansions with the gradient; `centers` 4 per node
+// (the center, 1 / the node's scale).
 template <class T>
 void far_field_cpu(const TreePlan& plan, FarList list, const T* expansions, const T* centers,
                    bool gradient, FarScratch<T>& scratch, ComponentArrays out);

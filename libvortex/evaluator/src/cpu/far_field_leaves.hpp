@@ -26,7 +26,7 @@ struct FarInputs {
   int num_leaves;
   const int *far_offsets, *far_nodes;
   const unsigned char* far_orders;  // each entry's order, 1..order
-  const T *expansions, *centers;    // velocity or gradient expansions, and centers, per source node
+  const T *expansions, *centers;    // per source node: normalized expansions; center, 1 / scale
   bool gradient;
   int order;
   double* const* out;  // 12 component arrays (3 without the gradient), added to
@@ -111,7 +111,7 @@ void far_field_leaves(const FarInputs<T>& in) {
       const multipole::LeafLanes<T> lanes{x, y, z, padded, sums};
       for (int k = first; k < last; ++k) {
         const std::size_t s = in.far_nodes[k];
-        m2p[in.far_orders[k] - 1](in.expansions + s * stride, in.centers + 3 * s, lanes);
+        m2p[in.far_orders[k] - 1](in.expansions + s * stride, in.centers + 4 * s, lanes);
       }
       add_leaf_sums(t, sums, padded, components, in.out);
     }

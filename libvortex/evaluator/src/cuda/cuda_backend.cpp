@@ -23,9 +23,9 @@ class CudaBackend final : public Backend {
   }
 
   void device_tree_sum(SourcesView sources, PointsView targets, const ResolvedOptions& options,
-                       bool gradient, EvaluationStats& stats, double* const* out,
-                       bool on_device) override {
-    device_tree_sum_cuda(ws_, sources, targets, options, gradient, stats, out, on_device);
+                       bool gradient, EvaluationStats& stats, double* const* out, bool on_device,
+                       Units units) override {
+    device_tree_sum_cuda(ws_, sources, targets, options, gradient, stats, out, on_device, units);
   }
 
   SourceFacts device_input_facts(SourcesView sources, PointsView targets, double* const* out,

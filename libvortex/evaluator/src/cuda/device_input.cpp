@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -83,6 +84,12 @@ SourceFacts device_input_facts_cuda(CudaWorkspace& ws, SourcesView s, PointsView
   facts.num_sources = s.size();
   facts.given_mean_offset = summary.mean_offset_in_sigmas;
   facts.given_layout.num_sources = s.size();
+  double half_width = 0;
+  for (int a = 0; a < 3; ++a)
+    half_width = std::max(half_width, 0.5 * summary.hi[a] - 0.5 * summary.lo[a]);
+  facts.given_units = units_from(half_width, summary.max_strength, summary.max_sigma);
+  facts.given_range = float_range_from(summary.lo, summary.hi, summary.min_sigma, summary.target_lo,
+                                       summary.target_hi);
   if (summary.occupied > 0)
     facts.given_layout.contrast =
         layout_grid::contrast(summary.occupied, summary.squares, static_cast<double>(s.size()));

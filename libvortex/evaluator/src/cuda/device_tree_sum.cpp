@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,7 @@
 #include "cuda/tree_shape.hpp"
 #include "cuda/tree_stages.hpp"
 #include "vortex/gpu/tree_launch.hpp"
+#include "vortex/gpu/units.hpp"
 #include "vortex/multipole/expansion.hpp"
 
 namespace vortex::detail {
@@ -69,6 +71,56 @@ UploadedPoints upload_input(CudaWorkspace& ws, SourcesView s, PointsView t) {
   u.gy = d + 4 * ns;
   u.gz = d + 5 * ns;
   return u;
+}
+
+// The input in internal units (units.hpp): scaled in place after an upload, or scaled from the
+// caller's device arrays into the resident input buffer; as it is where the units are 1.
+UploadedPoints in_internal_units(CudaWorkspace& ws, const UploadedPoints& in, SourcesView s,
+                                 PointsView t, Units units, bool uploaded) {
+  const double l = units.length_factor(), g = units.strength_factor();
+  if (l == 1 && g == 1) return in;
+  const std::size_t ns = s.size(), nt = t.size();
+  const bool shared = same_points(s, t);
+  DeviceTreeStorage& r = ws.resident;
+  double* d = uploaded ? r.input.data() : r.input.reserve(7 * ns + (shared ? 0 : 3 * nt));
+  g::ScaleArrays a;
+  const double* from[10] = {in.sources.x,     in.sources.y, in.sources.z, in.gx,       in.gy, in.gz,
+                            in.sources.sigma, in.targets.x, in.targets.y, in.targets.z};
+  a.count = shared ? 7 : 10;
+  for (int k = 0; k < a.count; ++k) {
+    a.src[k] = from[k];
+    a.dst[k] = d + (k < 7 ? k * ns : 7 * ns + (k - 7) * nt);
+    a.n[k] = static_cast<long long>(k < 7 ? ns : nt);
+    a.factor[k] = k >= 3 && k < 6 ? g : l;
+    a.second[k] = 1;
+  }
+  g::launch_scale_arrays(a, ws.compute.get());
+  ws.uploaded.record(ws.compute);  // the copy stream's target tree waits for the scaled input
+  UploadedPoints u;
+  u.sources = {d, d + ns, d + 2 * ns, d + 6 * ns};
+  u.targets = shared ? g::DevicePoints{d, d + ns, d + 2 * ns, nullptr}
+                     : g::DevicePoints{d + 7 * ns, d + 7 * ns + nt, d + 7 * ns + 2 * nt, nullptr};
+  u.gx = d + 3 * ns;
+  u.gy = d + 4 * ns;
+  u.gz = d + 5 * ns;
+  return u;
+}
+
+// The results (component-major, nt each) from internal units to the caller's, in place.
+void results_to_caller_units(CudaWorkspace& ws, Units units, int components, std::size_t nt) {
+  g::ScaleArrays a;
+  a.count = components;
+  for (int c = 0; c < components; ++c) {
+    double* v = ws.out_device.data() + c * nt;
+    a.src[c] = v;
+    a.dst[c] = v;
+    a.n[c] = static_cast<long long>(nt);
+    const int k = units.strength - (c < 3 ? 2 : 3) * units.length;
+    a.factor[c] = std::ldexp(1.0, k / 2);
+    a.second[c] = std::ldexp(1.0, k - k / 2);
+  }
+  if (units.strength == 0 && units.length == 0) return;
+  g::launch_scale_arrays(a, ws.compute.get());
 }
 
 void ensure_shape(g::DeviceTree& tree, int n, int bucket, int arity, cudaStream_t stream) {
@@ -211,7 +263,7 @@ void pack_on_device(CudaWorkspace& ws, const UploadedPoints& in, const ResolvedO
 
 void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                           const ResolvedOptions& options, bool gradient, EvaluationStats& stats,
-                          double* const* out, bool on_device) {
+                          double* const* out, bool on_device, Units units) {
   const QuietenOnExit quieten(ws);
   HostPhases phases;
   DeviceTreeStorage& r = ws.resident;
@@ -221,8 +273,9 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   const int nt = checked_count(targets.size(), "targets");
   const cudaStream_t cs = ws.compute.get();
 
-  const UploadedPoints in =
-      on_device ? device_input(ws, sources, targets) : upload_input(ws, sources, targets);
+  const UploadedPoints in = in_internal_units(
+      ws, on_device ? device_input(ws, sources, targets) : upload_input(ws, sources, targets),
+      sources, targets, units, !on_device);
   phases.mark("upload");
   ensure_shape(r.source_tree, ns, t.source_bucket, t.arity, cs);
   ensure_shape(r.target_tree, nt, t.target_bucket, t.arity, cs);
@@ -258,8 +311,15 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   g::launch_far_sum(
       far_sum(ws, work, t.order, a, gradient, r.far_nodes.data(), r.far_orders.data()), cs);
   launch_combine(ws, work, nt, gradient, r.target_tree.permutation());
+  results_to_caller_units(ws, units, g::components(gradient), nt);
   ws.compute.synchronize();
   phases.mark("wait_gpu");
+  if (on_device) {
+    // Device results are checked where they are (the host checks its own copies).
+    const g::FirstNonFinite bad = g::find_non_finite(ws.out_device.data(), g::components(gradient),
+                                                     nt, r.non_finite.reserve(1), cs);
+    if (bad.component >= 0) throw NonFiniteResult(bad.component, bad.index);
+  }
   for (int c = 0; c < g::components(gradient); ++c) {
     const double* result = ws.out_device.data() + c * std::size_t(nt);
     if (on_device)

@@ -27,9 +27,10 @@ std::size_t stage_expansions(CudaWorkspace& ws, const TreePlan& plan) {
   const std::size_t num_nodes = plan.source_tree.nodes.size();
   auto* centers =
       reinterpret_cast<g::Vec4<T>*>(ws.centers.host_data(num_nodes * sizeof(g::Vec4<T>)));
-  pack_centers(plan, plan.origin(), [centers](std::ptrdiff_t k, double x, double y, double z) {
-    centers[k] = {T(x), T(y), T(z), T(0)};
-  });
+  pack_centers(plan, plan.origin(),
+               [centers](std::ptrdiff_t k, double x, double y, double z, double inv_scale) {
+                 centers[k] = {T(x), T(y), T(z), T(inv_scale)};
+               });
   const std::size_t bytes = plan.velocity_expansions.size() * sizeof(T);
   convert_expansions(plan, reinterpret_cast<T*>(ws.expansions.host_data(bytes)));
   return bytes;

@@ -64,6 +64,7 @@ struct DeviceTreeStorage {
   g::DeviceBuffer<double> multipoles;
   g::DeviceBuffer<unsigned char> scan_temp;
   g::PinnedBuffer<int> host_totals;  // near and far list entries
+  g::DeviceBuffer<unsigned long long> non_finite;  // the results' check (units.hpp)
   g::DevicePlanner planner;
   g::Event trees_end, target_tree_end, lists_end, plan_end, multipoles_start, multipoles_end;
 };
@@ -164,7 +165,7 @@ ComponentView tree_sum_cuda(CudaWorkspace& ws, TreePlan& plan, const ResolvedOpt
                             bool gradient, EvaluationStats& stats);
 void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                           const ResolvedOptions& options, bool gradient, EvaluationStats& stats,
-                          double* const* out, bool on_device);
+                          double* const* out, bool on_device, Units units);
 // Device-memory input checked and summarized on the device (device_input.cpp).
 SourceFacts device_input_facts_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                                     double* const* out, int components);

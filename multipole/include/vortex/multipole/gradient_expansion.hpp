@@ -11,6 +11,8 @@
 // traceless and du_z/dz = -(du_x/dx + du_y/dy) is not stored: slot k (harmonic k, k >= 1) holds 11
 // reals at G[12 (k - 1) + 0..10] (u, then du_a/dx_b for 3a+b = 0..7) and a zero.
 
+#include <cmath>
+
 #include "vortex/multipole/expansion.hpp"
 #include "vortex/multipole/ladder.hpp"
 #include "vortex/multipole/solid_harmonics.hpp"
@@ -50,6 +52,17 @@ void gradient_expansion(int p, const S* V, T* G) {
       for (int k = 1; k < count2; ++k) G[K * (k - 1) + c] = T(D[b][k]);
     }
   }
+}
+
+// The gradient terms of a gradient expansion of order p made from a velocity expansion normalized
+// by the scale 2^e (expansion_scale.hpp) times 2^-e, in place: the derivatives in d instead of
+// d / 2^e.
+template <class T>
+void scale_gradient_terms(int p, int e, T* G) {
+  constexpr int K = gradient_slot_width();
+  const int count2 = coefficient_count(p + 2);
+  for (int k = 1; k < count2; ++k)
+    for (int c = 3; c < 11; ++c) G[K * (k - 1) + c] = std::ldexp(G[K * (k - 1) + c], -e);
 }
 
 // Velocity r[0..2] and gradient r[3 + 3a + b] at d = target - center from the gradient expansion

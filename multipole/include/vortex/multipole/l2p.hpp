@@ -117,7 +117,7 @@ void l2p_lanes(const T* G, const T* c, bool gradient, const LeafLanes<T>& t) {
 #if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
-  detail::for_target_vectors<T, B>(c, t, components,
+  detail::for_target_vectors<T, B>(c, T(1), t, components,
                                    [&](auto nv, auto* dx, auto* dy, auto* dz, auto* out) {
                                      constexpr int N = decltype(nv)::value;
                                      if (gradient)

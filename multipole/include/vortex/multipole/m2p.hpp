@@ -125,13 +125,17 @@ constexpr long m2p_velocity_gradient_flops(int p) {
 // of V are read, which are the expansion of that order: the same sums, in the same order, as
 // m2p_velocity<order> (one body of code for every order, so that a GPU kernel whose boxes take
 // different orders keeps one copy in its instruction cache).
+//
+// An expansion normalized by its box's scale b (expansion_scale.hpp) is evaluated with
+// inv_scale = 1 / b: the offset becomes d / b.
 template <int P, class T, class A>
-VORTEX_HD void m2p_velocity(const T* V, T dx, T dy, T dz, A& acc, int order = P) {
+VORTEX_HD void m2p_velocity(const T* V, T dx, T dy, T dz, A& acc, int order = P,
+                            T inv_scale = T(1)) {
   static_assert(P >= 1 && P <= kMaxOrder, "order out of range");
   using detail::Lanes;
   constexpr int Q = P + 1;
   T H[(Q + 1) * (Q + 1)];
-  const IrregularRows<T> rows(dx, dy, dz, H);
+  const IrregularRows<T> rows(dx * inv_scale, dy * inv_scale, dz * inv_scale, H);
   // Slot j pairs with harmonic j + 1 (degree 0 has no slot); degree n holds slots n^2 - 1 ..
   // (n+1)^2 - 2, summed as soon as its harmonics exist. Partial sums, one per FMA in flight on the
   // CPU, cycle over the slots.
@@ -156,16 +160,17 @@ VORTEX_HD void m2p_velocity(const T* V, T dx, T dy, T dz, A& acc, int order = P)
   acc.u[2] += detail::lane(sum[0], 2);
 }
 
-// Adds the velocity and its gradient (acc.du[3a+b] = du_a/dx_b) at d = target - center; order as
-// for m2p_velocity.
+// Adds the velocity and its gradient (acc.du[3a+b] = du_a/dx_b) at d = target - center; order and
+// inv_scale as for m2p_velocity (the gradient in d / b is 1 / b times the gradient in d).
 template <int P, class T, class A>
-VORTEX_HD void m2p_velocity_gradient(const T* V, T dx, T dy, T dz, A& acc, int order = P) {
+VORTEX_HD void m2p_velocity_gradient(const T* V, T dx, T dy, T dz, A& acc, int order = P,
+                                     T inv_scale = T(1)) {
   static_assert(P >= 1 && P <= kMaxOrder, "order out of range");
   using detail::Lanes;
   constexpr int Q = P + 2;
   constexpr int K = detail::kPartialSums;
   T H[(Q + 1) * (Q + 1)];
-  const IrregularRows<T> rows(dx, dy, dz, H);
+  const IrregularRows<T> rows(dx * inv_scale, dy * inv_scale, dz * inv_scale, H);
   rows.row(2, H);
   // gx, gy sum twice the x and y derivatives; gz sums minus the z derivative.
   Lanes<T> u[K], gx[K], gy[K], gz[K];
@@ -219,12 +224,13 @@ VORTEX_HD void m2p_velocity_gradient(const T* V, T dx, T dy, T dz, A& acc, int o
     gy[0] = gy[0] + gy[K - 1];
     gz[0] = gz[0] + gz[K - 1];
   }
+  const T half = T(0.5) * inv_scale;
   VORTEX_MULTIPOLE_UNROLL
   for (int a = 0; a < 3; ++a) {
     acc.u[a] += detail::lane(u[0], a);
-    acc.du[3 * a + 0] += T(0.5) * detail::lane(gx[0], a);
-    acc.du[3 * a + 1] += T(0.5) * detail::lane(gy[0], a);
-    acc.du[3 * a + 2] -= detail::lane(gz[0], a);
+    acc.du[3 * a + 0] += half * detail::lane(gx[0], a);
+    acc.du[3 * a + 1] += half * detail::lane(gy[0], a);
+    acc.du[3 * a + 2] -= inv_scale * detail::lane(gz[0], a);
   }
 }
 

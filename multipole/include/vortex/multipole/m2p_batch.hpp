@@ -224,10 +224,11 @@ namespace detail {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 // The leaf's targets in vectors, two at a time where 32 vector registers hold their sums
-// (AVX-512), else one: their offsets from c go to eval(nv, dx, dy, dz, out) (nv: the vectors, an
-// integral constant), whose first `components` outputs are added to sums 0..components-1.
+// (AVX-512), else one: their offsets from c times s go to eval(nv, dx, dy, dz, out) (nv: the
+// vectors, an integral constant), whose first `components` outputs are added to sums
+// 0..components-1.
 template <class T, int B, class Eval>
-void for_target_vectors(const T* c, const LeafLanes<T>& t, int components, Eval&& eval) {
+void for_target_vectors(const T* c, T s, const LeafLanes<T>& t, int components, Eval&& eval) {
   using V = simd::Vec<T, B>;
   constexpr int W = simd::Lanes<T, B>::W;
   constexpr int NV = B >= 64 ? 2 : 1;
@@ -235,9 +236,9 @@ void for_target_vectors(const T* c, const LeafLanes<T>& t, int components, Eval&
     constexpr int N = decltype(nv)::value;
     V dx[N], dy[N], dz[N], out[N][12];
     for (int v = 0; v < N; ++v) {
-      dx[v] = simd::load<T, B>(t.x + first + v * W) - c[0];
-      dy[v] = simd::load<T, B>(t.y + first + v * W) - c[1];
-      dz[v] = simd::load<T, B>(t.z + first + v * W) - c[2];
+      dx[v] = (simd::load<T, B>(t.x + first + v * W) - c[0]) * s;
+      dy[v] = (simd::load<T, B>(t.y + first + v * W) - c[1]) * s;
+      dz[v] = (simd::load<T, B>(t.z + first + v * W) - c[2]) * s;
     }
     eval(nv, dx, dy, dz, out);
     for (int v = 0; v < N; ++v)
@@ -253,8 +254,8 @@ void for_target_vectors(const T* c, const LeafLanes<T>& t, int components, Eval&
 }  // namespace detail
 #endif
 
-// Adds the velocity of the box (velocity expansion V, center c) at the leaf's targets to sums
-// 0..2.
+// Adds the velocity of the box at the leaf's targets to sums 0..2: V its velocity expansion
+// normalized by its scale b (expansion_scale.hpp), c[0..2] its center and c[3] = 1 / b.
 template <int P, class T, int B = simd_bytes()>
 void m2p_velocity_lanes(const T* V, const T* c, const LeafLanes<T>& t) {
 #if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
@@ -262,9 +263,9 @@ void m2p_velocity_lanes(const T* V, const T* c, const LeafLanes<T>& t) {
 #pragma GCC diagnostic ignored "-Wpsabi"
   constexpr int W = simd::Lanes<T, B>::W;
   for (int first = 0; first < t.padded; first += W) {
-    const simd::Vec<T, B> dx = simd::load<T, B>(t.x + first) - c[0];
-    const simd::Vec<T, B> dy = simd::load<T, B>(t.y + first) - c[1];
-    const simd::Vec<T, B> dz = simd::load<T, B>(t.z + first) - c[2];
+    const simd::Vec<T, B> dx = (simd::load<T, B>(t.x + first) - c[0]) * c[3];
+    const simd::Vec<T, B> dy = (simd::load<T, B>(t.y + first) - c[1]) * c[3];
+    const simd::Vec<T, B> dz = (simd::load<T, B>(t.z + first) - c[2]) * c[3];
     simd::Vec<T, B> u[3];
     detail::m2p_velocity_vector<P, T, B>(V, dx, dy, dz, u);
     for (int a = 0; a < 3; ++a) simd::add_to_double<T, B>(u[a], t.sums + a * t.padded + first);
@@ -273,27 +274,29 @@ void m2p_velocity_lanes(const T* V, const T* c, const LeafLanes<T>& t) {
 #else
   for (int i = 0; i < t.padded; ++i) {
     VelocityAccumulator<T> r;
-    m2p_velocity<P>(V, t.x[i] - c[0], t.y[i] - c[1], t.z[i] - c[2], r);
+    m2p_velocity<P>(V, (t.x[i] - c[0]) * c[3], (t.y[i] - c[1]) * c[3], (t.z[i] - c[2]) * c[3], r);
     for (int a = 0; a < 3; ++a) t.sums[a * t.padded + i] += r.u[a];
   }
 #endif
 }
 
-// Adds the velocity and gradient of the box (gradient expansion G, center c) at the leaf's
-// targets to sums 0..11.
+// Adds the velocity and gradient of the box at the leaf's targets to sums 0..11: G its gradient
+// expansion normalized by its scale b (scale_gradient_terms), c[0..2] its center, c[3] = 1 / b.
 template <int P, class T, int B = simd_bytes()>
 void m2p_velocity_gradient_lanes(const T* G, const T* c, const LeafLanes<T>& t) {
 #if defined(VORTEX_MULTIPOLE_BATCH_SIMD)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
-  detail::for_target_vectors<T, B>(c, t, 12, [&](auto nv, auto* dx, auto* dy, auto* dz, auto* out) {
-    detail::m2p_gradient_expansion_vectors<P, T, B, decltype(nv)::value>(G, dx, dy, dz, out);
-  });
+  detail::for_target_vectors<T, B>(
+      c, c[3], t, 12, [&](auto nv, auto* dx, auto* dy, auto* dz, auto* out) {
+        detail::m2p_gradient_expansion_vectors<P, T, B, decltype(nv)::value>(G, dx, dy, dz, out);
+      });
 #pragma GCC diagnostic pop
 #else
   for (int i = 0; i < t.padded; ++i) {
     double r[12];
-    gradient_expansion_at<P>(G, t.x[i] - c[0], t.y[i] - c[1], t.z[i] - c[2], r);
+    gradient_expansion_at<P>(G, (t.x[i] - c[0]) * c[3], (t.y[i] - c[1]) * c[3],
+                             (t.z[i] - c[2]) * c[3], r);
     for (int k = 0; k < 12; ++k) t.sums[k * t.padded + i] += r[k];
   }
 #endif
