@@ -1,10 +1,12 @@
 #pragma once
 // Reading a user's surface mesh and writing a surface with per-panel data for ParaView.
 //
-// Read: STL (ascii or binary; vertices with equal coordinates are merged) and VTK XML PolyData
-// (.vtp) with Points and Polys stored as ascii DataArrays (triangles only), as write_surface_vtp
-// writes them. The reader does not check closedness or orientation: make_surface does.
-// Errors throw vortex::FileError naming the file and the problem.
+// Read: STL (ascii or binary, told apart by the size: binary where it is 84 + 50 x the count at
+// bytes 80-83, whatever the header says; vertices with equal coordinates are merged) and VTK XML
+// PolyData (.vtp) of one Piece with Points and Polys stored as ascii DataArrays (triangles only),
+// as write_surface_vtp writes them: no points, a cell that is not a triangle, a point index out of
+// range or counts unlike the Piece's are errors. The reader does not check closedness or
+// orientation: make_surface does. Errors throw vortex::FileError naming the file and the problem.
 
 #include <string>
 #include <vector>
