@@ -142,9 +142,8 @@ WallPoint WallQueries::closest_from_nearest(const Vec3& x, double nearest) const
   thread_local std::vector<int> candidates;  // kept, so that repeated queries allocate nothing
   // The closest point y of panel j: |x - c_j| <= |x - y| + |y - c_j| <= nearest + corner_reach_
   // (a triangle's farthest point from its centroid is a corner). The margin keeps the panels that
-  // tie with it to rounding.
-  centroids_.query(x.x, x.y, x.z, nearest + corner_reach_ + 1e-9 * (1 + nearest + corner_reach_),
-                   candidates);
+  // tie with it to rounding (relative: lengths of any scale).
+  centroids_.query(x.x, x.y, x.z, (nearest + corner_reach_) * (1 + 1e-9), candidates);
   return closest_among(x, candidates);
 }
 
@@ -179,7 +178,7 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q, const WallPoint* known) 
   // A convex body lies on the inner side of the plane of p's closest panel: q and the midpoint
   // beyond that plane are outside it.
   if (convex_) {
-    const double margin = 1e-12 * (1 + length);
+    const double margin = 1e-12 * (length + norm(hi_ - lo_));  // rounding at the body's scale
     if (dot(q - around.closest, around.normal) > margin &&
         dot(0.5 * (p + q) - around.closest, around.normal) > margin)
       return false;
@@ -189,11 +188,11 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q, const WallPoint* known) 
     around.length = std::max(length, around.length);  // the last p's segments: a guess
     around.gathered = true;
     const double r = 2 * around.length + d_p + corner_reach_;
-    centroids_.query(p.x, p.y, p.z, r + 1e-9 * (1 + r), around.panels);
+    centroids_.query(p.x, p.y, p.z, r * (1 + 1e-9), around.panels);
   }
   const auto inside_around = [&](const Vec3& x) {
     const double bound = norm(x - around.closest);  // >= x's distance to the wall
-    const double r = bound + corner_reach_ + 1e-9 * (1 + bound + corner_reach_);
+    const double r = (bound + corner_reach_) * (1 + 1e-9);
     around.candidates.clear();
     for (int j : around.panels) {
       const Vec3 c = surface_->panels[j].centroid;

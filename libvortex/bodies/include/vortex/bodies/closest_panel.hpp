@@ -49,13 +49,16 @@ class ClosestPanel {
  public:
   VORTEX_HD explicit ClosestPanel(const Vec3& x) : x_(x) {}
 
-  // Candidate panel j (p): taken when closer, or as close to rounding and facing x more directly.
+  // Candidate panel j (p): taken when closer, or as close to rounding (of the distance and of the
+  // panel's size: no absolute length, so that a body of any size is treated alike) and facing x
+  // more directly.
   VORTEX_HD void consider(int j, const Panel& p) {
     const Vec3 y = closest_point_on_triangle(x_, p.v0, p.v1, p.v2);
     const double d = norm(x_ - y);
     const double align = d > 0 ? fabs(dot(x_ - y, p.normal)) / d : 1;
-    const bool tie = fabs(d - best_d_) <= 1e-12 * (1 + d);
-    if (d < best_d_ - 1e-12 * (1 + d) || (tie && align > best_align_)) {
+    const double rounding = 1e-12 * (d + p.diameter);
+    const bool tie = fabs(d - best_d_) <= rounding;
+    if (d < best_d_ - rounding || (tie && align > best_align_)) {
       best_d_ = d;
       best_align_ = align;
       best_.panel = j;

@@ -38,7 +38,7 @@ VORTEX_HD double edge_log(const Vec3& x, const Vec3& a, const Vec3& b, double le
   const double ra = norm(da), rb = norm(b - x);
   if (tb <= 0) return log((ra - ta) / (rb - tb));
   const Vec3 perp = da - ta * e;
-  const double tiny = 1e-300;
+  const double tiny = 1e-200 * length;  // on the edge itself: a cap relative to the edge
   const double lower = ta >= 0 ? ra + ta : dot(perp, perp) / (ra - ta);
   return log((rb + tb) / (lower > tiny ? lower : tiny));
 }
