@@ -94,6 +94,23 @@ TEST(DirectLarge, FloatAccumulationLosesNoDigits) {
   EXPECT_LE(relative_l2_gradient(f, ref), 1e-5);
 }
 
+// The CPU direct sum in float when float is asked for (it used to run in double whatever the
+// precision): float's rounding, not double's, and the stats say so.
+TEST(Direct, CpuFloatIsFloat) {
+  const ParticleSet p = random_cube(1500, 31);
+  const VelocityField ref = reference_direct(p, PointsView(p), Core::Exponential, true);
+  const VelocityField d =
+      Solver(direct(Core::Exponential, Backend::Cpu, Precision::Double)).evaluate(p, true);
+  const VelocityField f =
+      Solver(direct(Core::Exponential, Backend::Cpu, Precision::Float)).evaluate(p, true);
+  EXPECT_EQ(d.stats.precision, "double");
+  EXPECT_EQ(f.stats.precision, "float");
+  EXPECT_LT(relative_l2_velocity(d, ref), 1e-12);
+  EXPECT_LT(relative_l2_velocity(f, ref), 1e-5);
+  EXPECT_LT(relative_l2_gradient(f, ref), 1e-5);
+  EXPECT_GT(relative_l2_velocity(f, ref), 1e-9);  // float's rounding is there
+}
+
 TEST(Direct, SameResultForOneAndTwoThreads) {
   const ParticleSet p = random_cube(2000, 5);
   const VelocityField one = Solver(direct_cpu(Core::Exponential, 1)).evaluate(p, true);

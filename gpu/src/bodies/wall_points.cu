@@ -43,8 +43,9 @@ __global__ void wall_points_kernel(GridView centroids, const Panel* __restrict__
     out[k] = far;
     return;
   }
-  // The closest point's panel has its centroid within nearest + corner_reach (as the host's).
-  const double r = nearest + corner_reach + 1e-9 * (1 + nearest + corner_reach);
+  // The closest point's panel has its centroid within nearest + corner_reach (as the host's, with
+  // its relative margin: lengths of any scale).
+  const double r = (nearest + corner_reach) * (1 + 1e-9);
   bodies::ClosestPanel closest(p);
   grid_query(centroids, p.x, p.y, p.z, r, [&](std::int32_t j) { closest.consider(j, panels[j]); });
   out[k] = closest.result();
