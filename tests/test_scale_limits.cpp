@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 #include <string>
 
 #include "support/reference.hpp"
@@ -94,6 +95,60 @@ TEST(ScaleLimits, LengthsBeyondTheRangeAreRejected) {
     EXPECT_NE(std::string(e.what()).find("targets y[0] = 3e+100 is beyond"), std::string::npos)
         << e.what();
   }
+}
+
+// A field beyond double's range (a strong singular particle seen from 1e-10 away) is an error that
+// names the target and component, never an inf returned as a result.
+TEST(ScaleLimits, AFieldBeyondDoublesRangeIsAnError) {
+  ParticleSet p = testing::random_cube(300, 14);
+  p.gz[7] = 1e280;  // Gamma / sigma^3 within the accepted range
+  Points targets;
+  targets.push_back(p.x[3], p.y[3], p.z[3]);
+  targets.push_back(p.x[7] + 1e-10, p.y[7], p.z[7]);
+  for (Method method : {Method::Direct, Method::Tree}) {
+    SolverOptions o = cpu(method);
+    o.core = Core::Singular;
+    try {
+      Solver(o).evaluate(p, targets, true);
+      ADD_FAILURE() << to_string(method) << ": accepted";
+    } catch (const std::overflow_error& e) {
+      EXPECT_NE(std::string(e.what()).find("at target 1 is not finite"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// Float cannot hold a core 1e-20 of the cloud's size (1/sigma^2 overflows it): Auto computes in
+// double, and float asked for is done again in double rather than returning inf.
+TEST(ScaleLimits, FloatThatCannotHoldTheFieldFallsBackToDouble) {
+  ParticleSet p = testing::random_cube(300, 15);
+  p.sigma[4] = 1e-20;
+  p.gx[4] = p.gy[4] = p.gz[4] = 1e-30;
+  const VelocityField ref = Solver(cpu(Method::Direct)).evaluate(p, true);
+  for (Precision precision : {Precision::Auto, Precision::Float}) {
+    SolverOptions o = cpu(Method::Tree);
+    o.precision = precision;
+    o.tolerance = 1e-3;  // where Auto would pick float for its rounding alone
+    const VelocityField f = Solver(o).evaluate(p, true);
+    EXPECT_EQ(f.stats.precision, "double") << to_string(precision);
+    EXPECT_LT(testing::mean_relative_velocity(f, ref), 1e-3);
+    EXPECT_LT(testing::mean_relative_gradient(f, ref), 1e-3);
+  }
+}
+
+// Targets a million times the sources' size away: float's range would flush their gradient
+// (about 1/d^3) to zero, so Auto computes in double.
+TEST(ScaleLimits, FarTargetsAreComputedInDouble) {
+  const ParticleSet p = testing::random_cube(300, 16);
+  Points targets;
+  for (double d : {1e7, 1e12, 1e50}) targets.push_back(d, 0.5, 0.5);
+  SolverOptions o = cpu(Method::Tree);
+  o.tolerance = 1e-3;
+  const VelocityField f = Solver(o).evaluate(p, targets, true);
+  EXPECT_EQ(f.stats.precision, "double");
+  const VelocityField ref = Solver(cpu(Method::Direct)).evaluate(p, targets, true);
+  EXPECT_LT(testing::mean_relative_velocity(f, ref), 1e-3);
+  EXPECT_LT(testing::mean_relative_gradient(f, ref), 1e-3);
 }
 
 }  // namespace
