@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backend/bounding_box.hpp"
 #include "backend/tree_plan.hpp"
 
 #include "vortex/tolerance.hpp"
@@ -63,24 +64,12 @@ FloatRange float_range_from(const double lo[3], const double hi[3], double min_s
 FloatRange float_range_of(SourcesView s, PointsView t) {
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
   if (n == 0) return {};
-  double lo[3] = {s.x[0], s.y[0], s.z[0]}, hi[3] = {lo[0], lo[1], lo[2]};
+  const Box b = bounding_box(s.x, s.y, s.z, s.size());
   double min_sigma = s.sigma[0];
-#pragma omp parallel for reduction(min : lo[:3], min_sigma) reduction(max : hi[:3])
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    lo[0] = std::min(lo[0], s.x[i]), hi[0] = std::max(hi[0], s.x[i]);
-    lo[1] = std::min(lo[1], s.y[i]), hi[1] = std::max(hi[1], s.y[i]);
-    lo[2] = std::min(lo[2], s.z[i]), hi[2] = std::max(hi[2], s.z[i]);
-    min_sigma = std::min(min_sigma, s.sigma[i]);
-  }
-  double tlo[3] = {lo[0], lo[1], lo[2]}, thi[3] = {hi[0], hi[1], hi[2]};
-  const std::ptrdiff_t m = static_cast<std::ptrdiff_t>(t.size());
-#pragma omp parallel for reduction(min : tlo[:3]) reduction(max : thi[:3])
-  for (std::ptrdiff_t i = 0; i < m; ++i) {
-    tlo[0] = std::min(tlo[0], t.x[i]), thi[0] = std::max(thi[0], t.x[i]);
-    tlo[1] = std::min(tlo[1], t.y[i]), thi[1] = std::max(thi[1], t.y[i]);
-    tlo[2] = std::min(tlo[2], t.z[i]), thi[2] = std::max(thi[2], t.z[i]);
-  }
-  return float_range_from(lo, hi, min_sigma, tlo, thi);
+#pragma omp parallel for reduction(min : min_sigma)
+  for (std::ptrdiff_t i = 0; i < n; ++i) min_sigma = std::min(min_sigma, s.sigma[i]);
+  const Box tb = t.size() > 0 ? bounding_box(t.x, t.y, t.z, t.size()) : b;
+  return float_range_from(b.lo, b.hi, min_sigma, tb.lo, tb.hi);
 }
 
 SourceFacts facts_of(SourcesView sources, PointsView targets) {

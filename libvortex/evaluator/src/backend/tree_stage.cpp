@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "backend/bounding_box.hpp"
 #include "backend/tree_plan.hpp"
 
 namespace vortex::detail {
@@ -45,15 +46,8 @@ PointsView positions_of(SourcesView s) {
 }  // namespace
 
 Origin middle_of(SourcesView s) {
-  double lo[3] = {s.x[0], s.y[0], s.z[0]}, hi[3] = {lo[0], lo[1], lo[2]};
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
-#pragma omp parallel for reduction(min : lo[:3]) reduction(max : hi[:3])
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    lo[0] = std::min(lo[0], s.x[i]), hi[0] = std::max(hi[0], s.x[i]);
-    lo[1] = std::min(lo[1], s.y[i]), hi[1] = std::max(hi[1], s.y[i]);
-    lo[2] = std::min(lo[2], s.z[i]), hi[2] = std::max(hi[2], s.z[i]);
-  }
-  return {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
+  const Box b = bounding_box(s.x, s.y, s.z, s.size());
+  return {0.5 * (b.lo[0] + b.hi[0]), 0.5 * (b.lo[1] + b.hi[1]), 0.5 * (b.lo[2] + b.hi[2])};
 }
 
 void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& tree, Units units,

@@ -1,5 +1,7 @@
 #include "backend/units.hpp"
 
+#include "backend/bounding_box.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -38,19 +40,16 @@ void Units::scale_back(double* values, std::size_t n, int order) const {
 Units units_of(SourcesView s) {
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
   if (n == 0) return {};
-  double lo[3] = {s.x[0], s.y[0], s.z[0]}, hi[3] = {lo[0], lo[1], lo[2]};
+  const Box b = bounding_box(s.x, s.y, s.z, s.size());
   double strength = 0, sigma = 0;
-#pragma omp parallel for reduction(min : lo[:3]) reduction(max : hi[:3], strength, sigma)
+#pragma omp parallel for reduction(max : strength, sigma)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
-    lo[0] = std::min(lo[0], s.x[i]), hi[0] = std::max(hi[0], s.x[i]);
-    lo[1] = std::min(lo[1], s.y[i]), hi[1] = std::max(hi[1], s.y[i]);
-    lo[2] = std::min(lo[2], s.z[i]), hi[2] = std::max(hi[2], s.z[i]);
     strength = std::max({strength, std::abs(s.gx[i]), std::abs(s.gy[i]), std::abs(s.gz[i])});
     sigma = std::max(sigma, s.sigma[i]);
   }
   // Half-widths: halved before the difference, which cannot overflow then.
   double width = 0;
-  for (int k = 0; k < 3; ++k) width = std::max(width, 0.5 * hi[k] - 0.5 * lo[k]);
+  for (int k = 0; k < 3; ++k) width = std::max(width, 0.5 * b.hi[k] - 0.5 * b.lo[k]);
   return units_from(width, strength, sigma);
 }
 

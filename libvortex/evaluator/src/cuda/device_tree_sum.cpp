@@ -50,6 +50,22 @@ UploadedPoints device_input(CudaWorkspace& ws, SourcesView s, PointsView t) {
   return u;
 }
 
+// Offset of array k (sources x, y, z, Gx, Gy, Gz, sigma, then targets x, y, z) in the resident
+// input buffer, and the points it holds there.
+std::size_t resident_offset(int k, std::size_t ns, std::size_t nt) {
+  return k < 7 ? k * ns : 7 * ns + (k - 7) * nt;
+}
+UploadedPoints resident_points(double* d, std::size_t ns, std::size_t nt, bool shared) {
+  UploadedPoints u;
+  u.sources = {d, d + ns, d + 2 * ns, d + 6 * ns};
+  u.targets = shared ? g::DevicePoints{d, d + ns, d + 2 * ns, nullptr}
+                     : g::DevicePoints{d + 7 * ns, d + 7 * ns + nt, d + 7 * ns + 2 * nt, nullptr};
+  u.gx = d + 3 * ns;
+  u.gy = d + 4 * ns;
+  u.gz = d + 5 * ns;
+  return u;
+}
+
 UploadedPoints upload_input(CudaWorkspace& ws, SourcesView s, PointsView t) {
   DeviceTreeStorage& r = ws.resident;
   const std::size_t ns = s.size(), nt = t.size();
@@ -59,18 +75,10 @@ UploadedPoints upload_input(CudaWorkspace& ws, SourcesView s, PointsView t) {
   ws.start.record(ws.compute);
   for (int k = 0; k < (shared ? 7 : 10); ++k) {
     const std::size_t n = k < 7 ? ns : nt;
-    const std::size_t at = k < 7 ? k * ns : 7 * ns + (k - 7) * nt;
-    ws.ring.upload(d + at, from[k], n * sizeof(double), ws.compute.get());
+    ws.ring.upload(d + resident_offset(k, ns, nt), from[k], n * sizeof(double), ws.compute.get());
   }
   ws.uploaded.record(ws.compute);
-  UploadedPoints u;
-  u.sources = {d, d + ns, d + 2 * ns, d + 6 * ns};
-  u.targets = shared ? g::DevicePoints{d, d + ns, d + 2 * ns, nullptr}
-                     : g::DevicePoints{d + 7 * ns, d + 7 * ns + nt, d + 7 * ns + 2 * nt, nullptr};
-  u.gx = d + 3 * ns;
-  u.gy = d + 4 * ns;
-  u.gz = d + 5 * ns;
-  return u;
+  return resident_points(d, ns, nt, shared);
 }
 
 // The input in internal units (units.hpp): scaled in place after an upload, or scaled from the
@@ -89,21 +97,14 @@ UploadedPoints in_internal_units(CudaWorkspace& ws, const UploadedPoints& in, So
   a.count = shared ? 7 : 10;
   for (int k = 0; k < a.count; ++k) {
     a.src[k] = from[k];
-    a.dst[k] = d + (k < 7 ? k * ns : 7 * ns + (k - 7) * nt);
+    a.dst[k] = d + resident_offset(k, ns, nt);
     a.n[k] = static_cast<long long>(k < 7 ? ns : nt);
     a.factor[k] = k >= 3 && k < 6 ? g : l;
     a.second[k] = 1;
   }
   g::launch_scale_arrays(a, ws.compute.get());
   ws.uploaded.record(ws.compute);  // the copy stream's target tree waits for the scaled input
-  UploadedPoints u;
-  u.sources = {d, d + ns, d + 2 * ns, d + 6 * ns};
-  u.targets = shared ? g::DevicePoints{d, d + ns, d + 2 * ns, nullptr}
-                     : g::DevicePoints{d + 7 * ns, d + 7 * ns + nt, d + 7 * ns + 2 * nt, nullptr};
-  u.gx = d + 3 * ns;
-  u.gy = d + 4 * ns;
-  u.gz = d + 5 * ns;
-  return u;
+  return resident_points(d, ns, nt, shared);
 }
 
 // The results (component-major, nt each) from internal units to the caller's, in place.
