@@ -72,6 +72,39 @@ if(TARGET vortex-bench)
     --steps 1 --no-plot --output ${VORTEX_APP_TEST_DIR}/ring-relaxation-rate)
   set_tests_properties(app.ring.relaxation-rate PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION
     "--relaxation-rate 300.000000 with --dt 0.005000 turns the strengths by more")
+  # The two-scale and ellipsoid cases, the latter at 1e-30 scale: exit 0 and finite errors.
+  file(WRITE ${VORTEX_APP_TEST_DIR}/bench_finite_errors.cmake [=[
+string(REPLACE "|" ";" ARGS "${ARGS}")  # the arguments come joined by |
+execute_process(COMMAND ${BENCH} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL "0")
+  message(FATAL_ERROR "vortex-bench exited with '${rc}'\n${out}\n${err}")
+endif()
+string(REGEX MATCH "\ncpu-tree [^\n]*" row "${out}")
+if(NOT row)
+  message(FATAL_ERROR "no cpu-tree row in\n${out}")
+endif()
+message(STATUS "${row}")
+# The last four columns: u.mean, du.mean, u.L2, du.L2.
+string(STRIP "${row}" row)
+string(REGEX REPLACE " +" ";" columns "${row}")
+list(LENGTH columns count)
+math(EXPR first "${count} - 4")
+list(SUBLIST columns ${first} 4 errors)
+foreach(e ${errors})
+  if(NOT e MATCHES "^[0-9]\\.[0-9]+e[-+][0-9]+$" OR e GREATER 1)
+    message(FATAL_ERROR "error column '${e}' is not a finite number below 1: ${row}")
+  endif()
+endforeach()
+]=])
+  foreach(bench_case "two-scale|--n|2000" "ellipsoid|--n|2000|--scale|1e-30")
+    string(REGEX MATCH "^[a-z-]+" name "${bench_case}")
+    add_test(NAME app.bench.case-${name} COMMAND ${CMAKE_COMMAND}
+      -DBENCH=$<TARGET_FILE:vortex-bench>
+      "-DARGS=--case|${bench_case}|--runs|cpu-tree|--sample|200"
+      -P ${VORTEX_APP_TEST_DIR}/bench_finite_errors.cmake)
+    set_tests_properties(app.bench.case-${name} PROPERTIES TIMEOUT 60
+      FAIL_REGULAR_EXPRESSION "nan|inf")
+  endforeach()
   add_test(NAME app.bench.bad-runs COMMAND vortex-bench --n 10 --runs gpu-tree)
   set_tests_properties(app.bench.bad-runs PROPERTIES PASS_REGULAR_EXPRESSION
     "vortex-bench: error: --runs: 'gpu-tree'")

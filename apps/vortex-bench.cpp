@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -38,13 +39,15 @@ std::uint64_t peak_host_bytes() {
 }
 
 void write_json(const std::string& path, const std::string& case_name, std::size_t n,
-                std::uint64_t seed, Core core, const std::vector<Measurement>& results) {
+                std::uint64_t seed, double scale, Core core,
+                const std::vector<Measurement>& results) {
   JsonWriter json;
   json.begin_object()
       .field("case", case_name)
       .field("n", static_cast<std::uint64_t>(n))
       .field("seed", seed)
       .field("core", to_string(core));
+  if (scale != 1) json.field("scale", scale);  // only when given: the unscaled schema is unchanged
   json.key("results").begin_array();
   for (const Measurement& m : results) {
     json.begin_object()
@@ -132,6 +135,13 @@ std::vector<std::string> parse_sweeps(const std::string& text) {
 
 bool has_sweep(const std::vector<std::string>& sweeps, const char* name) {
   return std::find(sweeps.begin(), sweeps.end(), name) != sweeps.end();
+}
+
+// A double as %g writes it (std::to_string would print 1e-30 as 0.000000).
+std::string format_double(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
 }
 
 std::string command_line(int argc, char** argv) {
@@ -275,7 +285,11 @@ constexpr const char* kDescription =
     "sigma\n"
     "from the local spacing; ring = a vortex ring of radius 1, core radius 0.1 and circulation\n"
     "1 with about n particles (it uses no random draws); sheet = a thin disc of radius 1 and\n"
-    "thickness 0.01 with in-plane vorticity (a shear layer).\n"
+    "thickness 0.01 with in-plane vorticity (a shear layer); two-scale = half the particles\n"
+    "in the unit cube, half in the cube [0.3, 0.4)^3 with sigma 10 times smaller (each half's\n"
+    "spacing); ellipsoid = a closed sheet on the 1 x 1 x 0.1 ellipsoid's surface, uniform in\n"
+    "area, sigma = 1.5 times the spacing, Gamma tangent to it. --scale S multiplies every\n"
+    "position and sigma of the case by S (the strengths unchanged), the reference included.\n"
     "\n"
     "Report mode (--report, --sweep) reproduces the founding paper's Figure 7 table and its\n"
     "parameter studies into --out DIR as .txt, .csv and .json (plus particles.vtp); plot them\n"
@@ -287,12 +301,17 @@ struct CaseFlags {
   std::string case_name = "cube", runs_text = "auto", precision_text = "auto", json_path,
               particles_path;
   std::uint64_t n = 100000, seed = 1, sample = 1000;
+  double scale = 1;
   int repeat = 1;
   bool velocity_only = false;
 
   void add_to(OptionParser& parser) {
-    parser.add("--case", "cube|plummer|ring|sheet", "particle case", case_name);
+    parser.add("--case", "cube|plummer|ring|sheet|two-scale|ellipsoid", "particle case", case_name);
     parser.add("--n", "N", "number of particles", n);
+    parser.add("--scale", "S",
+               "multiply every position and sigma of the case by S (finite, > 0; the strengths "
+               "unchanged); table mode only",
+               scale);
     parser.add("--seed", "S", "seed of the case's random draws; the target sample uses S+1", seed);
     parser.add("--runs", "LIST",
                "comma-separated runs, each BACKEND-METHOD[-PRECISION] with BACKEND auto|cpu|cuda, "
@@ -334,10 +353,11 @@ ReportContext report_context(const CaseFlags& c, const ReportFlags& report,
 int table_main(const CaseFlags& c, const SolverOptions& base, Precision precision) {
   const bool gradient = !c.velocity_only;
   const std::vector<RunSpec> runs = parse_runs(c.runs_text, precision);
-  const ParticleSet particles = make_case(c.case_name, c.n, c.seed);
-  std::printf("case %s, n = %zu, seed = %llu, core %s, %s\n", c.case_name.c_str(), particles.size(),
-              static_cast<unsigned long long>(c.seed), to_string(base.core).c_str(),
-              gradient ? "velocity and gradient" : "velocity only");
+  const ParticleSet particles = make_case(c.case_name, c.n, c.seed, c.scale);
+  const std::string scaled = c.scale != 1 ? ", scale = " + format_double(c.scale) : "";
+  std::printf("case %s, n = %zu, seed = %llu%s, core %s, %s\n", c.case_name.c_str(),
+              particles.size(), static_cast<unsigned long long>(c.seed), scaled.c_str(),
+              to_string(base.core).c_str(), gradient ? "velocity and gradient" : "velocity only");
   if (!c.particles_path.empty()) {
     write_particles(c.particles_path, particles);
     std::printf("wrote %s\n", c.particles_path.c_str());
@@ -356,7 +376,7 @@ int table_main(const CaseFlags& c, const SolverOptions& base, Precision precisio
     print_table(results);
   }
   if (!c.json_path.empty()) {
-    write_json(c.json_path, c.case_name, particles.size(), c.seed, base.core, results);
+    write_json(c.json_path, c.case_name, particles.size(), c.seed, c.scale, base.core, results);
     std::printf("wrote %s\n", c.json_path.c_str());
   }
   return 0;
@@ -373,10 +393,15 @@ int bench_main(int argc, char** argv) {
   if (!parser.parse(argc, argv)) return 0;
 
   if (flags.repeat < 1) throw UsageError("--repeat must be at least 1");
+  if (!(flags.scale > 0) || !std::isfinite(flags.scale)) {
+    throw UsageError("--scale must be finite and positive, got " + format_double(flags.scale));
+  }
   if (!flags.particles_path.empty()) file_format(flags.particles_path, "--write-particles");
   const SolverOptions base = solver_cli.options();
   const Precision precision = parse_precision(flags.precision_text);
   if (report.report || (!report.sweeps.empty() && report.sweeps != "none")) {
+    if (flags.scale != 1)
+      throw UsageError("--scale applies to the table mode, not --report/--sweep");
     return report_main(report, parser,
                        report_context(flags, report, base, command_line(argc, argv)), flags.n,
                        flags.runs_text, precision);

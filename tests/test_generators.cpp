@@ -277,3 +277,116 @@ TEST(ThinSheet, ParticlesInTheDiscWithInPlaneVorticity) {
   o.spread = -1;
   EXPECT_THROW(thin_sheet(10, 1, o), std::invalid_argument);
 }
+
+TEST(TwoScaleCube, HalfInTheSmallCubeWithSmallCores) {
+  const std::size_t n = 20000;
+  TwoScaleOptions o;  // ratio 10, small cube [0.3, 0.4)^3
+  const ParticleSet p = two_scale_cube(n, 3, o);
+  ASSERT_EQ(p.size(), n);
+  expect_identical(p, two_scale_cube(n, 3, o));
+  EXPECT_NE(p.x, two_scale_cube(n, 4, o).x);
+  EXPECT_EQ(two_scale_cube(7, 1).size(), 7u);
+  EXPECT_TRUE(two_scale_cube(0, 1).size() == 0);
+  const double coarse = std::pow(n / 2.0, -1.0 / 3.0);
+  const double fine = coarse / o.ratio;
+  std::size_t in_small = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool small = i % 2 == 1;
+    const double lo = small ? o.offset : 0, hi = small ? o.offset + 1 / o.ratio : 1;
+    for (double c : {p.x[i], p.y[i], p.z[i]}) {
+      EXPECT_GE(c, lo);
+      EXPECT_LE(c, hi);
+      EXPECT_LT(c, 1);
+    }
+    EXPECT_NEAR(p.sigma[i], small ? fine : coarse, 1e-15);
+    EXPECT_LE(gamma_norm(p, i), 1.5 * p.sigma[i] * p.sigma[i]);
+    if (small) ++in_small;
+  }
+  EXPECT_EQ(in_small, n / 2);
+  // A prefix of a larger set is the smaller set, apart from sigma.
+  const ParticleSet q = two_scale_cube(2 * n, 3, o);
+  EXPECT_EQ(std::vector<double>(q.x.begin(), q.x.begin() + n), p.x);
+
+  TwoScaleOptions other;
+  other.ratio = 4;
+  other.offset = 0.75;  // the small cube in the far corner, [0.75, 1)^3
+  const ParticleSet r = two_scale_cube(1000, 3, other);
+  for (std::size_t i = 1; i < r.size(); i += 2) {
+    EXPECT_GE(std::min({r.x[i], r.y[i], r.z[i]}), 0.75);
+    EXPECT_NEAR(r.sigma[i], std::pow(500.0, -1.0 / 3.0) / 4, 1e-15);
+  }
+  other.ratio = 0.5;
+  EXPECT_THROW(two_scale_cube(10, 1, other), std::invalid_argument);
+  other.ratio = 4;
+  other.offset = 0.8;  // 0.8 + 1/4 > 1
+  EXPECT_THROW(two_scale_cube(10, 1, other), std::invalid_argument);
+  other.offset = -0.1;
+  EXPECT_THROW(two_scale_cube(10, 1, other), std::invalid_argument);
+}
+
+TEST(EllipsoidSheet, ParticlesOnTheSurfaceWithTangentStrengths) {
+  const std::size_t n = 20000;
+  EllipsoidSheetOptions o;  // 10:10:1
+  const ParticleSet p = ellipsoid_sheet(n, 6, o);
+  ASSERT_EQ(p.size(), n);
+  expect_identical(p, ellipsoid_sheet(n, 6, o));
+  EXPECT_NE(p.x, ellipsoid_sheet(n, 7, o).x);
+  EXPECT_TRUE(ellipsoid_sheet(0, 1).size() == 0);
+  const double a = o.axes[0], c = o.axes[2];
+  // The oblate spheroid's area in closed form, 2 pi a^2 (1 + (1 - e^2) atanh(e) / e); Thomsen's
+  // formula is within 1.1% of it.
+  const double e = std::sqrt(1 - c * c / (a * a));
+  const double area = 2 * kPi * a * a * (1 + (1 - e * e) * std::atanh(e) / e);
+  EXPECT_NEAR(ellipsoid_area(o.axes) / area, 1, 0.011);
+  const double sigma = o.overlap * std::sqrt(ellipsoid_area(o.axes) / n);
+  std::size_t band = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = p.x[i] / a, y = p.y[i] / o.axes[1], z = p.z[i] / c;
+    EXPECT_NEAR(x * x + y * y + z * z, 1, 1e-12);
+    const std::array<double, 3> normal{p.x[i] / (a * a), p.y[i] / (o.axes[1] * o.axes[1]),
+                                       p.z[i] / (c * c)};
+    const double along = (p.gx[i] * normal[0] + p.gy[i] * normal[1] + p.gz[i] * normal[2]) /
+                         std::hypot(normal[0], normal[1], normal[2]);
+    EXPECT_NEAR(along, 0, 1e-12 * gamma_norm(p, i));
+    EXPECT_EQ(p.sigma[i], sigma);
+    EXPECT_LE(gamma_norm(p, i), 1.5 * sigma * sigma * (1 + 1e-12));
+    if (std::abs(p.z[i]) < c / 2) ++band;
+  }
+  // Uniform in area: the band |z| < c/2 holds its share of the area. On a spheroid the area
+  // between heights 0 and h is 2 pi a F(h), F(h) = (h sqrt(1 + k^2 h^2) + asinh(k h) / k) / 2 with
+  // k^2 = (a^2 - c^2) / c^4 (0.269 here, where a uniform draw in z would give 0.5).
+  const double k = std::sqrt(a * a - c * c) / (c * c);
+  const auto F = [k](double h) {
+    return (h * std::sqrt(1 + k * k * h * h) + std::asinh(k * h) / k) / 2;
+  };
+  const double band_share = F(c / 2) / F(c);
+  EXPECT_NEAR(2 * 2 * kPi * a * F(c) / area, 1, 1e-9);           // both halves, |z| <= c
+  EXPECT_NEAR(static_cast<double>(band) / n, band_share, 0.01);  // standard error 0.003
+}
+
+TEST(EllipsoidSheet, AnyAxes) {
+  EllipsoidSheetOptions o;
+  o.axes = {2, 0.5, 0.05};
+  o.overlap = 1;
+  const std::size_t n = 5000;
+  const ParticleSet p = ellipsoid_sheet(n, 2, o);
+  ASSERT_EQ(p.size(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = p.x[i] / o.axes[0], y = p.y[i] / o.axes[1], z = p.z[i] / o.axes[2];
+    EXPECT_NEAR(x * x + y * y + z * z, 1, 1e-12);
+    const double along = p.gx[i] * p.x[i] / (o.axes[0] * o.axes[0]) +
+                         p.gy[i] * p.y[i] / (o.axes[1] * o.axes[1]) +
+                         p.gz[i] * p.z[i] / (o.axes[2] * o.axes[2]);
+    const double normal =
+        std::hypot(p.x[i] / (o.axes[0] * o.axes[0]), p.y[i] / (o.axes[1] * o.axes[1]),
+                   p.z[i] / (o.axes[2] * o.axes[2]));
+    EXPECT_NEAR(along / normal, 0, 1e-12 * gamma_norm(p, i));
+  }
+  // A sphere's area is exact.
+  EXPECT_NEAR(ellipsoid_area({3, 3, 3}), 4 * kPi * 9, 1e-12);
+  o.axes = {1, 0, 1};
+  EXPECT_THROW(ellipsoid_sheet(10, 1, o), std::invalid_argument);
+  o.axes = {1, 1, 1};
+  o.overlap = -1;
+  EXPECT_THROW(ellipsoid_sheet(10, 1, o), std::invalid_argument);
+}

@@ -1,4 +1,5 @@
-// Seeded particle sets: the paper's random cube, vortex rings, Plummer spheres.
+// Seeded particle sets: the paper's random cube, vortex rings, Plummer spheres, the two-scale cube
+// and the ellipsoidal sheet.
 
 #include <pybind11/stl.h>
 
@@ -48,6 +49,30 @@ void bind_generators(py::module_& m) {
       py::arg("max_radius") = 20.0, py::arg("sigma") = 0.0, py::arg("overlap") = 1.0,
       py::arg("center") = std::array<double, 3>{0, 0, 0},
       "n particles clustered as a Plummer sphere");
+  m.def(
+      "two_scale_cube",
+      [](std::size_t n, std::uint64_t seed, double ratio, double offset) {
+        TwoScaleOptions o;
+        o.ratio = ratio;
+        o.offset = offset;
+        return two_scale_cube(n, seed, o);
+      },
+      py::arg("n"), py::arg("seed") = 1, py::kw_only(), py::arg("ratio") = 10.0,
+      py::arg("offset") = 0.3,
+      "Even indices uniform in the unit cube with sigma = (n/2)^(-1/3), odd ones in the cube "
+      "[offset, offset + 1/ratio)^3 with sigma ratio times smaller; |Gamma| <= 1.5 sigma^2");
+  m.def(
+      "ellipsoid_sheet",
+      [](std::size_t n, std::uint64_t seed, std::array<double, 3> axes, double overlap) {
+        EllipsoidSheetOptions o;
+        o.axes = axes;
+        o.overlap = overlap;
+        return ellipsoid_sheet(n, seed, o);
+      },
+      py::arg("n"), py::arg("seed") = 1, py::kw_only(),
+      py::arg("axes") = std::array<double, 3>{1.0, 1.0, 0.1}, py::arg("overlap") = 1.5,
+      "n particles uniform in area on the ellipsoid with semi-axes `axes`, sigma = overlap times "
+      "the spacing sqrt(area / n), Gamma tangent to the surface with |Gamma| <= 1.5 sigma^2");
 }
 
 }  // namespace vortex::python

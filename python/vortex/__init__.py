@@ -24,11 +24,13 @@ from ._vortex import (
     control_particles,
     cuda_available,
     diagnostics,
+    ellipsoid_sheet,
     plummer_sphere,
     pse_diffuse,
     random_cube,
     read_field_vtp,
     read_pvd,
+    two_scale_cube,
     vortex_ring,
     vrm_diffuse,
     write_field_csv,
@@ -36,9 +38,9 @@ from ._vortex import (
 
 __all__ = [
     "Field", "FileError", "Particles", "PvdWriter", "Solver", "TimeIntegrator",
-    "control_particles", "cuda_available", "diagnostics", "plummer_sphere", "pse_diffuse",
-    "random_cube", "read_field_vtp", "read_particles", "read_points", "read_pvd", "vortex_ring",
-    "vrm_diffuse", "write_field_csv", "write_particles",
+    "control_particles", "cuda_available", "diagnostics", "ellipsoid_sheet", "plummer_sphere",
+    "pse_diffuse", "random_cube", "read_field_vtp", "read_particles", "read_points", "read_pvd",
+    "two_scale_cube", "vortex_ring", "vrm_diffuse", "write_field_csv", "write_particles",
 ]
 
 Field = _namedtuple("Field", ["velocity", "gradient", "stats"])

@@ -228,6 +228,71 @@ ParticleSet thin_sheet(std::size_t n, std::uint64_t seed, const SheetOptions& o)
   return p;
 }
 
+ParticleSet two_scale_cube(std::size_t n, std::uint64_t seed, const TwoScaleOptions& o) {
+  if (!(o.ratio >= 1) || !std::isfinite(o.ratio)) {
+    throw std::invalid_argument("two-scale ratio must be >= 1 and finite, got " +
+                                std::to_string(o.ratio));
+  }
+  const double size = 1 / o.ratio;
+  if (!(o.offset >= 0) || !(o.offset + size <= 1)) {
+    throw std::invalid_argument("two-scale offset must be in [0, 1 - 1/ratio], got " +
+                                std::to_string(o.offset));
+  }
+  std::mt19937_64 rng(seed);
+  ParticleSet p;
+  p.reserve(n);
+  // Each half's spacing: n/2 particles in the unit cube, n/2 in a cube of side 1/ratio.
+  const double coarse = n > 0 ? std::cbrt(2 / static_cast<double>(n)) : 1.0;
+  const double fine = coarse * size;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = uniform01(rng), y = uniform01(rng), z = uniform01(rng);
+    if (i % 2 == 0) {
+      push_with_random_gamma(p, x, y, z, coarse, rng);
+    } else {
+      push_with_random_gamma(p, o.offset + x * size, o.offset + y * size, o.offset + z * size, fine,
+                             rng);
+    }
+  }
+  return p;
+}
+
+double ellipsoid_area(const std::array<double, 3>& axes) {
+  constexpr double p = 1.6075;
+  const double a = std::pow(axes[0], p), b = std::pow(axes[1], p), c = std::pow(axes[2], p);
+  return 4 * kPi * std::pow((a * b + a * c + b * c) / 3, 1 / p);
+}
+
+ParticleSet ellipsoid_sheet(std::size_t n, std::uint64_t seed, const EllipsoidSheetOptions& o) {
+  const double a = o.axes[0], b = o.axes[1], c = o.axes[2];
+  require_positive(a, "ellipsoid semi-axis a");
+  require_positive(b, "ellipsoid semi-axis b");
+  require_positive(c, "ellipsoid semi-axis c");
+  require_positive(o.overlap, "ellipsoid overlap");
+  std::mt19937_64 rng(seed);
+  const double spacing = n > 0 ? std::sqrt(ellipsoid_area(o.axes) / static_cast<double>(n)) : 1.0;
+  const double sigma = o.overlap * spacing;
+  const double largest_stretch = 1 / std::min({a, b, c});
+  ParticleSet p;
+  p.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    // A uniform point on the unit sphere, kept in proportion to the area it maps to.
+    double s, z, phi, stretch;
+    do {
+      z = 2 * uniform01(rng) - 1;
+      phi = 2 * kPi * uniform01(rng);
+      s = std::sqrt(std::max(0.0, 1 - z * z));
+      const double ux = s * std::cos(phi) / a, uy = s * std::sin(phi) / b, uz = z / c;
+      stretch = std::sqrt(ux * ux + uy * uy + uz * uz);
+    } while (!(uniform01(rng) * largest_stretch < stretch));
+    // d/dphi of the position: tangent to the surface, also at the poles.
+    const double tx = -a * std::sin(phi), ty = b * std::cos(phi);
+    const double scale = 1.5 * sigma * sigma * uniform01(rng) / std::hypot(tx, ty);
+    p.push_back(a * s * std::cos(phi), b * s * std::sin(phi), c * z, scale * tx, scale * ty, 0.0,
+                sigma);
+  }
+  return p;
+}
+
 double plummer_half_mass_radius(const PlummerOptions& o) {
   const double a = o.scale_radius;
   const double m = 0.5 * plummer_mass(o.max_radius * a, a);

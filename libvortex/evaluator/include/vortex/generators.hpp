@@ -81,4 +81,40 @@ struct SheetOptions {
 
 ParticleSet thin_sheet(std::size_t n, std::uint64_t seed, const SheetOptions& options = {});
 
+// Two scales in one cloud: particles with even indices (ceil(n/2) of them) uniform in the unit
+// cube [0,1)^3 with sigma = (n/2)^(-1/3), the odd ones (floor(n/2)) uniform in the cube
+// [offset, offset + 1/ratio)^3 inside it with sigma = (n/2)^(-1/3) / ratio: each half's core
+// radius follows its own spacing, so the small cube is ratio^3 times denser and its cores ratio
+// times smaller. Gamma is drawn as in random_cube, with |Gamma| uniform in [0, 1.5 sigma^2] for
+// each particle's own sigma. The draws are made in index order, so a prefix of a larger set is the
+// smaller set apart from sigma.
+struct TwoScaleOptions {
+  double ratio = 10.0;  // size of the unit cube over that of the small one; >= 1
+  double offset = 0.3;  // lower corner of the small cube, in [0, 1 - 1/ratio]
+};
+
+ParticleSet two_scale_cube(std::size_t n, std::uint64_t seed, const TwoScaleOptions& options = {});
+
+// A closed sheet: n particles on the surface x^2/a^2 + y^2/b^2 + z^2/c^2 = 1 of an ellipsoid
+// centered at the origin (by default a 10:10:1 oblate one, like the wake sheet wrapped around a
+// disc-shaped body). The area density is uniform: a point u drawn uniformly on the unit sphere is
+// mapped to (a u_x, b u_y, c u_z) and kept with probability g(u) / max g, where
+// g(u) = sqrt(u_x^2/a^2 + u_y^2/b^2 + u_z^2/c^2) is proportional to the map's area stretch (at
+// least half the draws are kept for any axes). sigma = overlap times the spacing
+// sqrt(area / n), with the area from ellipsoid_area. Gamma is tangent to the surface, along the
+// direction of increasing azimuth phi of the parametrization (a sin t cos phi, b sin t sin phi,
+// c cos t), i.e. (-a sin phi, b cos phi, 0) normalized (the azimuthal direction about z when
+// a = b), with |Gamma| uniform in [0, 1.5 sigma^2].
+struct EllipsoidSheetOptions {
+  std::array<double, 3> axes{1.0, 1.0, 0.1};  // semi-axes (a, b, c) along x, y, z
+  double overlap = 1.5;                       // sigma / spacing
+};
+
+ParticleSet ellipsoid_sheet(std::size_t n, std::uint64_t seed,
+                            const EllipsoidSheetOptions& options = {});
+// Surface area of the ellipsoid with semi-axes (a, b, c) by Knud Thomsen's formula,
+// 4 pi ((a^p b^p + a^p c^p + b^p c^p) / 3)^(1/p) with p = 1.6075: within 1.1% for any axes, exact
+// for a sphere.
+double ellipsoid_area(const std::array<double, 3>& axes);
+
 }  // namespace vortex
