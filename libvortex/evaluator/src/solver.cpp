@@ -50,23 +50,31 @@ void scatter(const detail::ComponentView& v, const std::size_t* perm, std::size_
   size_for_overwrite(out, n, gradient);
   const int nc = gradient ? 12 : 3;
   auto dst = [&](int c) { return c < 3 ? out.u[c].data() : out.du[c - 3].data(); };
+  // Two factors a component (Units::factors), applied as the values are copied: times 1 is exact.
+  double f1[12], f2[12];
+  for (int c = 0; c < nc; ++c) units.factors(c < 3 ? 0 : 1, f1[c], f2[c]);
+  const bool scaled = units.length != 0 || units.strength != 0;
   if (!perm) {
 #pragma omp parallel for schedule(static) collapse(2)
     for (int c = 0; c < nc; ++c)
       for (int part = 0; part < 16; ++part) {
         const std::size_t lo = n * part / 16, hi = n * (part + 1) / 16;
-        std::memcpy(dst(c) + lo, v.component[c] + lo, (hi - lo) * sizeof(double));
+        double* to = dst(c);
+        const double* from = v.component[c];
+        if (!scaled)
+          std::memcpy(to + lo, from + lo, (hi - lo) * sizeof(double));
+        else
+          for (std::size_t i = lo; i < hi; ++i) to[i] = from[i] * f1[c] * f2[c];
       }
-  } else {
-    double* d[12];
-    for (int c = 0; c < nc; ++c) d[c] = dst(c);
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t j = perm[i];
-      for (int c = 0; c < nc; ++c) d[c][j] = v.component[c][i];
-    }
+    return;
   }
-  for (int c = 0; c < nc; ++c) units.scale_back(dst(c), n, c < 3 ? 0 : 1);
+  double* d[12];
+  for (int c = 0; c < nc; ++c) d[c] = dst(c);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = perm[i];
+    for (int c = 0; c < nc; ++c) d[c][j] = v.component[c][i] * f1[c] * f2[c];
+  }
 }
 
 // The first entry of the field that is not finite: its component (0..11) and target, or -1.
@@ -76,17 +84,20 @@ struct NonFinite {
 };
 NonFinite first_non_finite(const VelocityField& f) {
   const int nc = f.has_gradient ? 12 : 3;
-  for (int c = 0; c < nc; ++c) {
-    const double* v = c < 3 ? f.u[c].data() : f.du[c - 3].data();
-    const std::ptrdiff_t n =
-        static_cast<std::ptrdiff_t>(c < 3 ? f.u[c].size() : f.du[c - 3].size());
-    bool bad = false;
-#pragma omp parallel for schedule(static) reduction(|| : bad)
-    for (std::ptrdiff_t i = 0; i < n; ++i) bad = bad || !std::isfinite(v[i]);
-    if (!bad) continue;
-    for (std::ptrdiff_t i = 0; i < n; ++i)
-      if (!std::isfinite(v[i])) return {c, static_cast<std::size_t>(i)};
-  }
+  auto values = [&](int c) -> const std::vector<double>& { return c < 3 ? f.u[c] : f.du[c - 3]; };
+  // One parallel pass over every component; the serial search only when something is wrong.
+  bool bad = false;
+#pragma omp parallel for schedule(static) collapse(2) reduction(|| : bad)
+  for (int c = 0; c < nc; ++c)
+    for (int part = 0; part < 16; ++part) {
+      const std::vector<double>& v = values(c);
+      const std::size_t lo = v.size() * part / 16, hi = v.size() * (part + 1) / 16;
+      for (std::size_t i = lo; i < hi; ++i) bad = bad || !std::isfinite(v[i]);
+    }
+  if (!bad) return {};
+  for (int c = 0; c < nc; ++c)
+    for (std::size_t i = 0; i < values(c).size(); ++i)
+      if (!std::isfinite(values(c)[i])) return {c, i};
   return {};
 }
 

@@ -27,14 +27,10 @@ double Units::strength_factor() const {
   return std::ldexp(1.0, -strength);
 }
 
-void Units::scale_back(double* values, std::size_t n, int order) const {
+void Units::factors(int order, double& f1, double& f2) const {
   const int k = strength - (2 + order) * length;
-  const int half = k / 2;
-  const double f1 = std::ldexp(1.0, half), f2 = std::ldexp(1.0, k - half);
-  if (k == 0) return;
-  const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(n);
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < count; ++i) values[i] = values[i] * f1 * f2;
+  f1 = std::ldexp(1.0, k / 2);
+  f2 = std::ldexp(1.0, k - k / 2);
 }
 
 Units units_of(SourcesView s) {

@@ -16,8 +16,8 @@ struct Units {
   double length_factor() const;    // 2^-length
   double strength_factor() const;  // 2^-strength
   // Caller's value of an internal velocity (order 0) or gradient (order 1) component: times
-  // 2^(strength - (2 + order) length), applied in two steps so that no factor overflows.
-  void scale_back(double* values, std::size_t n, int order) const;
+  // 2^(strength - (2 + order) length), as two factors f1 f2 so that neither overflows.
+  void factors(int order, double& f1, double& f2) const;
 };
 
 // The units of a set of sources: the largest half-width of their bounding box (the largest sigma

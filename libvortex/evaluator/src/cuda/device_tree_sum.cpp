@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -116,9 +115,7 @@ void results_to_caller_units(CudaWorkspace& ws, Units units, int components, std
     a.src[c] = v;
     a.dst[c] = v;
     a.n[c] = static_cast<long long>(nt);
-    const int k = units.strength - (c < 3 ? 2 : 3) * units.length;
-    a.factor[c] = std::ldexp(1.0, k / 2);
-    a.second[c] = std::ldexp(1.0, k - k / 2);
+    units.factors(c < 3 ? 0 : 1, a.factor[c], a.second[c]);
   }
   if (units.strength == 0 && units.length == 0) return;
   g::launch_scale_arrays(a, ws.compute.get());
