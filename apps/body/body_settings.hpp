@@ -46,11 +46,33 @@ struct Settings {
   bool no_plot = false, quiet = false;
 };
 
+// Registers the options; their help gives each numeric option's valid range.
 void add_options(cli::OptionParser& parser, Settings& s, cli::SolverCli& solver);
-// Throws std::invalid_argument naming the first bad setting (Re <= 0, dt <= 0, ...).
+// Throws std::invalid_argument naming the first setting out of its range (the option, its value
+// and the range), of those that need no body; std::runtime_error when the generated body's panels
+// alone cannot fit in memory.
 void check(const Settings& s);
 
-// The checked surface (vortex::bodies::MeshError or vortex::FileError on bad meshes).
+// What the run is expected to hold at its end: the particles it starts from (a checkpoint's)
+// and, over its steps, the more of two counts: those shed, 2 diffusion sub-steps a step, each
+// shedding a particle per patch of about h^2 (or per panel, where panels are larger) and per
+// layer of the shed profile; and those that fill the layer next to the wall, diffused to
+// sqrt(2 nu t), on the VRM's lattice of h. At the measured bytes per particle, with the panels and
+// the boundary-element solve's matrices.
+struct MemoryEstimate {
+  long double patches = 0, layers = 0, shed = 0, layer_thickness = 0, layer_fill = 0;
+  long double particles_start = 0, particles = 0, panels = 0, bytes = 0;
+};
+MemoryEstimate estimate_memory(const Settings& s, long double area, long double panels, double h,
+                               double nu);
+
+// The settings that are relative to the body (--dt in units of D / U, h and the cores in units of
+// D and h, --diameter) and the run's memory estimate against the memory available; throws as
+// check() does.
+void check_on_body(const Settings& s, const bodies::Surface& surface);
+
+// The checked surface (vortex::bodies::MeshError or vortex::FileError on bad meshes), after
+// check_on_body.
 bodies::Surface make_body_surface(const Settings& s);
 bodies::Vec3 free_stream(const Settings& s);
 // The body's reference diameter D (the option, or the body's largest width) and Re = U D / nu.

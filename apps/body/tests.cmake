@@ -11,10 +11,27 @@ add_test(NAME app.body.bem-only COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vo
   -DDIR=${VORTEX_BODY_TEST_DIR}/bem-only -P ${VORTEX_BODY_SCRIPTS}/bem_only_test.cmake)
 
 foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching relaxation-rate stop-after
-    vrm-backend bad-case)
+    vrm-backend bad-case
+    shed-offset-negative shed-offset-zero shed-offset-large spacing-large frequency-large
+    shed-layer-thin re-large dt-small speed-large shed-core-small memory
+    case-bool-for-number case-bool-for-string case-number-for-string case-string-for-number
+    case-string-for-flag case-unknown-key case-repeated-key case-unicode-escape)
   add_test(NAME app.body.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
     -DBODY=$<TARGET_FILE:vortex-body> -DDIR=${VORTEX_BODY_TEST_DIR}/bad-${kind} -DKIND=${kind}
     -P ${VORTEX_BODY_SCRIPTS}/bad_input_test.cmake)
+endforeach()
+# A run that fits the machine but not a 2 GB address-space limit is refused under the limit.
+add_test(NAME app.body.bad-input.memory-limit COMMAND ${CMAKE_COMMAND}
+  -DBODY=$<TARGET_FILE:vortex-body> -DDIR=${VORTEX_BODY_TEST_DIR}/bad-memory-limit
+  -DKIND=memory-limit -DLIMIT_KB=2000000 -P ${VORTEX_BODY_SCRIPTS}/bad_input_test.cmake)
+set_tests_properties(app.body.bad-input.memory-limit PROPERTIES TIMEOUT 150)
+
+# vortex-ring's input checks, and its case files (read by the same strict reader).
+foreach(kind re-negative nu-negative dt-small core-radius case-bool-for-number
+    case-bool-for-integer case-unicode-escape)
+  add_test(NAME app.ring.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
+    -DRING=$<TARGET_FILE:vortex-ring> -DDIR=${VORTEX_BODY_TEST_DIR}/bad-ring-${kind}
+    -DKIND=ring-${kind} -P ${VORTEX_BODY_SCRIPTS}/bad_input_test.cmake)
 endforeach()
 
 add_test(NAME app.body.restart COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vortex-body>

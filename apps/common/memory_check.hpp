@@ -6,9 +6,14 @@
 
 namespace vortex::cli {
 
-// Bytes of memory available to this process now (MemAvailable of /proc/meminfo, else the
-// physical memory); 0 when unknown.
+// Bytes of memory available to this process now: the least of MemAvailable of /proc/meminfo (else
+// the physical memory), what its cgroup's memory limit leaves, and what its address-space and
+// data-segment limits (ulimit -v, ulimit -d) leave; 0 when unknown.
 std::uint64_t available_memory();
+
+// Which of these bounds available_memory() now: "" for the machine's memory, else the limit, e.g.
+// "the address-space limit (ulimit -v)".
+std::string memory_limit_name();
 
 // Bytes of memory this process holds resident now (VmRSS of /proc/self/status); 0 when unknown.
 std::uint64_t resident_memory();

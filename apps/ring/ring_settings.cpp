@@ -3,9 +3,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "cli.hpp"
+#include "memory_check.hpp"
 #include "ring_case.hpp"
 
 namespace vortex::ring_app {
@@ -36,68 +39,176 @@ std::vector<std::string> arguments_with_case_file(int argc, char** argv) {
   return args;
 }
 
+// The valid values of a numeric option: [lo, hi], either end open; shown by --help.
+struct Range {
+  double lo, hi;
+  bool lo_open = false, hi_open = false;
+  bool contains(double v) const {
+    return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+  }
+};
+
+// A value as given (up to 15 digits) and a derived one (4).
+std::string number_text(double v) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.15g", v);
+  return buffer;
+}
+std::string short_text(double v) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.4g", v);
+  return buffer;
+}
+
+std::string range_text(const Range& r) {
+  return (r.lo_open ? "(" : "[") + short_text(r.lo) + ", " + short_text(r.hi) +
+         (r.hi_open ? ")" : "]");
+}
+
+// Throws naming the option, the value and the range.
+void require(const std::string& option, double value, const Range& r, const std::string& why = "") {
+  if (r.contains(value)) return;
+  throw cli::UsageError(option + " " + number_text(value) + " is out of range " + range_text(r) +
+                        (why.empty() ? "" : " (" + why + ")"));
+}
+
+// The same for a quantity that the option's value sets with others, e.g. a / R; `context` gives
+// the others.
+void require(const std::string& option, double value, const std::string& quantity, double q,
+             const Range& r, const std::string& context) {
+  if (r.contains(q)) return;
+  throw cli::UsageError(option + " " + number_text(value) + ": " + quantity + " = " +
+                        short_text(q) + " is out of range " + range_text(r) + " (" + context + ")");
+}
+
+// Lengths, circulations and viscosities are of order one in the app's units: these bounds keep
+// products such as G / nu, nu dt / h^2 and their squares far inside double precision.
+constexpr Range kScale{1e-6, 1e6};
+constexpr Range kCoreRadius{1e-4, 0.5};     // of --radius: a ring, not a disk or a line
+constexpr Range kLayers{0, 1000};           // beyond, 3e6 particles per cross-section
+constexpr Range kStations{3, 1e7};          // or 0
+constexpr Range kGaussianWidth{0.05, 10};   // of a: narrower is one filament, wider is uniform
+constexpr Range kOverlap{0.5, 5};           // sigma / h: cores that neither miss nor smear
+constexpr Range kSeparation{0, 100, true};  // of --radius
+constexpr Range kSecondRadius{2, 10};       // from 2 a to 10 R, or 0
+constexpr Range kRe{0, 1e7, true};          // or 0
+constexpr Range kMaxRe{0, 1e7, true};       // circulation / nu with --nu
+// nu dt / h^2: the VRM's neighbourhoods grow as its 3/2 power, and PSE's explicit step is unstable
+// well beyond 1.
+constexpr Range kDiffusionNumber{0, 1, true};
+constexpr Range kBlobDiffusionNumber{1e-6, 1};  // less shows no growth to measure
+constexpr Range kDt{1e-6, 10};                  // of the core's time a^2 / G
+constexpr Range kSteps{1, 1e7};
+constexpr Range kSpacing{0.1, 4};  // of the ring's particle spacing, or 0
+constexpr Range kRemoveThreshold{0, 0.01};
+constexpr Range kInsertThreshold{0, 0.1};
+constexpr Range kMergeDistance{0, 1, false, true};
+constexpr Range kMaxParticles{0, 2147483647};
+constexpr Range kSkip{0, 1, false, true};
+constexpr Range kWindows{1, 1000};
+constexpr Range kEvery{0, 1e7};
+constexpr Range kProgress{0, 1e9};
+// Host bytes per particle of a ring or blob run, as ring_setup.cpp counts them.
+constexpr long double kBytesPerParticle = 1000;
+constexpr Range kBlobWidth{1, 20};  // lattice spacings: resolved, and at most about 2e6 particles
+
+// "; valid: [lo, hi] unit", for --help; `or_zero` adds 0 (a default chosen by the app).
+std::string valid(const Range& r, const std::string& unit = "", bool or_zero = false) {
+  return std::string("; valid: ") + (or_zero ? "0 or " : "") + range_text(r) + unit;
+}
+
 void add_ring_options(cli::OptionParser& parser, Settings& s) {
-  parser.add("--radius", "R", "ring radius", s.radius);
-  parser.add("--core-radius", "A", "core radius a: the cross-section disk holding the particles",
+  parser.add("--radius", "R", "ring radius" + valid(kScale), s.radius);
+  parser.add("--core-radius", "A",
+             "core radius a: the cross-section disk holding the particles" +
+                 valid(kCoreRadius, " times --radius"),
              s.core_radius);
-  parser.add("--circulation", "G", "circulation of the ring", s.circulation);
-  parser.add("--layers", "L", "particle layers around the core center (0: one filament)", s.layers);
+  parser.add("--circulation", "G", "circulation of the ring" + valid(kScale), s.circulation);
+  parser.add("--layers", "L",
+             "particle layers around the core center (0: one filament)" + valid(kLayers), s.layers);
   parser.add("--per-section", "N",
-             "particles per cross-section, 1 + 3 L (L + 1): 1, 7, 19, 37, 61, ... (sets --layers)",
+             "particles per cross-section, 1 + 3 L (L + 1): 1, 7, 19, 37, 61, ... up to L = 20 "
+             "(sets --layers)",
              s.per_section, "from --layers");
-  parser.add("--stations", "S", "cross-sections around the ring; 0: spacing as in the core",
-             s.stations);
-  parser.add("--gaussian-width", "W", "Gaussian vorticity exp(-(r/(W a))^2) over the core",
+  parser.add(
+      "--stations", "S",
+      "cross-sections around the ring; 0: spacing as in the core" + valid(kStations, "", true),
+      s.stations);
+  parser.add("--gaussian-width", "W",
+             "Gaussian vorticity exp(-(r/(W a))^2) over the core" + valid(kGaussianWidth),
              s.gaussian_width);
-  parser.add("--overlap", "F", "particle core radius sigma = F * spacing", s.overlap);
+  parser.add("--overlap", "F", "particle core radius sigma = F * spacing" + valid(kOverlap),
+             s.overlap);
   parser.add_flag("--second-ring", "add a second, coaxial ring behind the first (leapfrogging)",
                   s.second_ring);
-  parser.add("--separation", "D", "axial distance of the second ring behind the first",
-             s.separation);
-  parser.add("--second-radius", "R2", "radius of the second ring; 0: same as the first",
+  parser.add(
+      "--separation", "D",
+      "axial distance of the second ring behind the first" + valid(kSeparation, " times --radius"),
+      s.separation);
+  parser.add("--second-radius", "R2",
+             "radius of the second ring; 0: same as the first; valid: 0 or from 2 a to 10 R",
              s.second_radius);
 }
 
 void add_physics_options(cli::OptionParser& parser, Settings& s) {
-  parser.add("--re", "RE", "Reynolds number circulation / nu; 0: inviscid", s.re);
-  parser.add("--nu", "NU", "kinematic viscosity (overrides --re)", s.nu);
-  parser.add("--dt", "DT", "time step", s.dt);
-  parser.add("--steps", "N", "number of steps", s.steps);
+  parser.add("--re", "RE", "Reynolds number circulation / nu; 0: inviscid" + valid(kRe, "", true),
+             s.re);
+  parser.add("--nu", "NU",
+             "kinematic viscosity (overrides --re); 0: from --re; valid: 0 or positive, with "
+             "circulation / nu at most 1e7 and nu dt / h^2 at most 1",
+             s.nu);
+  parser.add("--dt", "DT",
+             "time step" + valid(kDt, " times a^2 / circulation") + " (--blob: nu dt / h^2 in " +
+                 range_text(kBlobDiffusionNumber) + ")",
+             s.dt);
+  parser.add("--steps", "N", "number of steps" + valid(kSteps), s.steps);
   parser.add("--scheme", "NAME", "time scheme: euler, heun, midpoint, rk3, rk4", s.scheme);
   parser.add("--stretching", "NAME", "vortex stretching: transpose, classical, none", s.stretching);
   parser.add("--relaxation", "F",
              "turn each particle's strength by this fraction toward the field's vorticity at the "
-             "start of every step (0: none)",
+             "start of every step (0: none); valid: [0, 1]",
              s.relaxation);
   parser.add("--relaxation-rate", "R",
-             "the same at a rate per unit time: the fraction R dt each step (0: none)",
+             "the same at a rate per unit time: the fraction R dt each step (0: none); valid: R "
+             "dt at most 1",
              s.relaxation_rate);
   parser.add("--diffusion", "NAME", "viscous scheme: vrm or pse (used when viscous)", s.diffusion);
-  parser.add("--spacing", "H", "diffusion lattice spacing; 0: the ring's particle spacing",
+  parser.add("--spacing", "H",
+             "diffusion lattice spacing; 0: the ring's particle spacing h = a / (L + 0.5)" +
+                 valid(kSpacing, " times h", true) + " (--blob: 0 is 1; valid: 0 or " +
+                 range_text(kScale) + ")",
              s.spacing);
   parser.add("--remove-threshold", "E",
-             "remove particles with |Gamma| below E times the largest (viscous runs)",
+             "remove particles with |Gamma| below E times the largest (viscous runs)" +
+                 valid(kRemoveThreshold),
              s.remove_threshold);
   parser.add("--insert-threshold", "E",
              "VRM inserts particles only around particles with |Gamma| above E times the largest; "
              "0: where a new particle's share (about nu dt / h^2 of it) would outlive "
-             "--remove-threshold",
+             "--remove-threshold" +
+                 valid(kInsertThreshold),
              s.insert_threshold, "0");
   parser.add("--merge-distance", "M",
-             "merge particles closer than M * spacing (viscous runs, or when given); 0: never",
+             "merge particles closer than M * spacing (viscous runs, or when given); 0: never" +
+                 valid(kMergeDistance),
              s.merge_distance);
-  parser.add("--max-particles", "N", "keep at most N particles (removing the weakest); 0: no bound",
+  parser.add("--max-particles", "N",
+             "keep at most N particles (removing the weakest); 0: no bound; valid: >= 0",
              s.max_particles);
 }
 
 void add_output_options(cli::OptionParser& parser, Settings& s) {
-  parser.add("--skip", "F", "fraction of the run left out of the speed fit (start-up)", s.skip);
-  parser.add("--windows", "W", "windows of the speed-versus-time comparison", s.windows);
+  parser.add("--skip", "F",
+             "fraction of the run left out of the speed fit (start-up)" + valid(kSkip), s.skip);
+  parser.add("--windows", "W", "windows of the speed-versus-time comparison" + valid(kWindows),
+             s.windows);
   parser.add("-o,--output", "DIR", "output folder", s.output);
-  parser.add("--every", "K", "write a .vtp every K steps (about 20 files by default); 0: none",
+  parser.add("--every", "K",
+             "write a .vtp every K steps (about 20 files by default); 0: none" + valid(kEvery),
              s.every, "steps/20");
   parser.add("--json", "FILE", "write the summary as JSON", s.json);
-  parser.add("--progress", "SECONDS", "progress line interval; 0: none", s.progress);
+  parser.add("--progress", "SECONDS", "progress line interval; 0: none" + valid(kProgress),
+             s.progress);
   parser.add_flag("--no-plot", "do not draw ring.png", s.no_plot);
   parser.add_flag("-q,--quiet", "print only the summary", s.quiet);
   parser.add_flag("--blob",
@@ -105,8 +216,31 @@ void add_output_options(cli::OptionParser& parser, Settings& s) {
                   "(default 1), no advection, --diffusion vrm|pse, --nu (default 1), dt from "
                   "h^2 = 8 nu dt unless given, --steps (default 40)",
                   s.blob);
-  parser.add("--blob-width", "S", "standard deviation of the blob, in lattice spacings",
+  parser.add("--blob-width", "S",
+             "standard deviation of the blob, in lattice spacings" + valid(kBlobWidth),
              s.blob_width);
+}
+
+// The blob's lattice, viscosity and time step as ring_blob.cpp takes them from the settings.
+void check_blob(const Settings& s) {
+  const double h = s.spacing > 0 ? s.spacing : 1, nu = s.nu > 0 ? s.nu : 1;
+  if (s.spacing != 0) require("--spacing", s.spacing, kScale, "--blob: the lattice spacing, or 0");
+  if (s.nu > 0) require("--nu", s.nu, kScale, "--blob");
+  const double dt = s.dt_given ? s.dt : h * h / (8 * nu);
+  if (!(dt > 0)) throw cli::UsageError("--dt must be positive, got " + number_text(dt));
+  require("--dt", dt, "nu dt / h^2", nu * dt / (h * h), kBlobDiffusionNumber,
+          "--blob, nu = " + short_text(nu) + ", h = " + short_text(h));
+  if (s.steps_given) require("--steps", s.steps, kSteps);
+  require("--blob-width", s.blob_width, kBlobWidth, "lattice spacings");
+  // The lattice points the blob covers at the end: PSE starts from the whole cube of 5 final
+  // deviations, VRM fills about the ball of 4 (ring_blob.cpp).
+  const double steps = s.steps_given ? s.steps : 40, sd = s.blob_width * h;
+  const double reach = std::sqrt(sd * sd + 2 * nu * dt * steps) / h;
+  const long double points = s.diffusion == "pse" ? std::pow(2 * std::ceil(5 * reach) + 1.0L, 3)
+                                                  : 4.19L * std::pow(4 * reach + 1.0L, 3);
+  cli::require_memory("--blob with --steps " + number_text(steps) + " (about " +
+                          short_text(static_cast<double>(points)) + " lattice points)",
+                      kBytesPerParticle * points);
 }
 
 int layers_for_section(int per_section) {
@@ -118,30 +252,90 @@ int layers_for_section(int per_section) {
 
 }  // namespace
 
-bool parse_settings(int argc, char** argv, Settings& s) {
-  std::vector<std::string> args = arguments_with_case_file(argc, argv);
-  std::vector<char*> arg_ptrs;
-  for (auto& a : args) arg_ptrs.push_back(a.data());
-  std::string case_file;  // read above; registered for --help and the parser's checks
-  cli::OptionParser parser("vortex-ring", "[options]", kDescription);
+void add_options(cli::OptionParser& parser, Settings& s, std::string& case_file) {
   parser.add("--case", "FILE", "JSON case file (keys: these option names without dashes)",
              case_file, "none");
   add_ring_options(parser, s);
   add_physics_options(parser, s);
   add_output_options(parser, s);
   s.solver.add_to(parser);
+}
+
+bool parse_settings(int argc, char** argv, Settings& s) {
+  std::vector<std::string> args = arguments_with_case_file(argc, argv);
+  std::vector<char*> arg_ptrs;
+  for (auto& a : args) arg_ptrs.push_back(a.data());
+  std::string case_file;  // read above; registered for --help and the parser's checks
+  cli::OptionParser parser("vortex-ring", "[options]", kDescription);
+  add_options(parser, s, case_file);
   if (!parser.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return false;
   s.dt_given = parser.given("--dt");
   s.steps_given = parser.given("--steps");
   s.merge_distance_given = parser.given("--merge-distance");
+  s.every_given = parser.given("--every");
+  if (s.per_section != 0) s.layers = layers_for_section(s.per_section);
+  check_settings(s);
   return true;
+}
+
+void check_settings(const Settings& s) {
+  // Shared by both modes.
+  if (s.nu != 0 && !(s.nu > 0))
+    throw cli::UsageError("--nu " + number_text(s.nu) +
+                          " is out of range: 0 (from --re) or positive");
+  require("--remove-threshold", s.remove_threshold, kRemoveThreshold,
+          "a fraction of the largest |Gamma|");
+  require("--progress", s.progress, kProgress, "seconds");
+  if (s.blob) return check_blob(s);
+  require("--radius", s.radius, kScale);
+  require("--core-radius", s.core_radius, "a / R", s.core_radius / s.radius, kCoreRadius,
+          "--radius " + number_text(s.radius));
+  require("--circulation", s.circulation, kScale);
+  require("--layers", s.layers, kLayers);
+  if (s.stations != 0) require("--stations", s.stations, kStations, "or 0");
+  require("--gaussian-width", s.gaussian_width, kGaussianWidth, "times the core radius");
+  require("--overlap", s.overlap, kOverlap, "sigma over the particle spacing");
+  require("--separation", s.separation, "separation / R", s.separation / s.radius, kSeparation,
+          "--radius " + number_text(s.radius));
+  if (s.second_radius != 0) {
+    require("--second-radius", s.second_radius, "R2 / a", s.second_radius / s.core_radius,
+            kSecondRadius, "--core-radius " + number_text(s.core_radius) + "; or 0: R");
+    require("--second-radius", s.second_radius, "R2 / R", s.second_radius / s.radius,
+            Range{0, 10, true}, "--radius " + number_text(s.radius) + "; or 0: R");
+  }
+  if (s.re != 0) require("--re", s.re, kRe, "or 0: inviscid");
+  if (s.nu > 0)
+    require("--nu", s.nu, "the Reynolds number circulation / nu", s.circulation / s.nu, kMaxRe,
+            "--circulation " + number_text(s.circulation));
+  const double core_time = s.core_radius * s.core_radius / s.circulation;
+  if (!(s.dt > 0)) throw cli::UsageError("--dt must be positive, got " + number_text(s.dt));
+  require("--dt", s.dt, "dt G / a^2", s.dt / core_time, kDt,
+          "a^2 / G = " + short_text(core_time) + ", the core's time scale");
+  require("--steps", s.steps, kSteps);
+  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate", s.dt,
+                   "--dt");
+  const double h = s.core_radius / (s.layers + 0.5);
+  if (s.spacing != 0)
+    require("--spacing", s.spacing, "spacing / h", s.spacing / h, kSpacing,
+            "h = a / (L + 0.5) = " + short_text(h) + ", the ring's particle spacing; or 0: h");
+  const double nu = viscosity(s), lattice = s.spacing > 0 ? s.spacing : h;
+  if (nu > 0)
+    require(s.nu > 0 ? "--nu" : "--re", s.nu > 0 ? s.nu : s.re, "nu dt / h^2",
+            nu * s.dt / (lattice * lattice), kDiffusionNumber,
+            "nu = " + short_text(nu) + ", --dt " + number_text(s.dt) + ", h = " +
+                short_text(lattice) + ": the VRM's neighbourhoods grow as its 3/2 power");
+  require("--insert-threshold", s.insert_threshold, kInsertThreshold,
+          "a fraction of the largest |Gamma|");
+  require("--merge-distance", s.merge_distance, kMergeDistance, "times the spacing");
+  require("--max-particles", s.max_particles, kMaxParticles, "0: no bound");
+  require("--skip", s.skip, kSkip, "a fraction of the run");
+  require("--windows", s.windows, kWindows);
+  if (s.every_given) require("--every", s.every, kEvery, "0: none");
 }
 
 RunPlan plan_run(Settings& s) {
   if (s.per_section > 0) s.layers = layers_for_section(s.per_section);
-  if (s.steps < 1) throw cli::UsageError("--steps must be at least 1");
-  if (!(s.dt > 0)) throw cli::UsageError("--dt must be positive");
-  if (!(s.skip >= 0 && s.skip < 1)) throw cli::UsageError("--skip must be in [0, 1)");
+  check_settings(s);
   RunPlan plan;
   plan.solver = s.solver.options();
   if (plan.solver.core == Core::Singular)

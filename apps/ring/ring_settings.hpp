@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "cli.hpp"
 #include "solver_cli.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/options.hpp"
@@ -37,12 +38,20 @@ struct Settings {
   bool blob = false;
   double blob_width = 2;
   // Options whose defaults depend on the mode, so whether they were given matters.
-  bool dt_given = false, steps_given = false, merge_distance_given = false;
+  bool dt_given = false, steps_given = false, merge_distance_given = false, every_given = false;
   cli::SolverCli solver;
 };
 
-// Reads the case file (--case) and the command line into `s`. Returns false after --help.
+// Registers vortex-ring's options (and --case, into `case_file`) on `parser`.
+void add_options(cli::OptionParser& parser, Settings& s, std::string& case_file);
+
+// Reads the case file (--case) and the command line into `s` and checks them (check_settings).
+// Returns false after --help.
 bool parse_settings(int argc, char** argv, Settings& s);
+
+// Checks every numeric setting against its range (shown by --help) before anything runs;
+// cli::UsageError names the option, its value and the range.
+void check_settings(const Settings& s);
 
 // What a ring run derives from the settings, checked (cli::UsageError names a bad value).
 struct RunPlan {
