@@ -135,6 +135,7 @@ struct Solver::State {
   detail::TreePlan plan;
   ParticleSet direct_sources;  // internal-unit copies for the direct sum
   Points direct_targets;
+  NonFinite non_finite;  // the last sum_into's first value that is not finite
   std::unique_ptr<detail::Backend> cpu, cuda;
 
   detail::Backend& backend(Backend b) {
@@ -219,14 +220,14 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
   if (targets.size() == 0) throw std::invalid_argument("no target points");
   validate_inputs(sources, targets);
   sum_into(sources, targets, gradient, options_, result);
-  const NonFinite bad = first_non_finite(result);
+  const NonFinite bad = state_->non_finite;
   if (bad.component < 0) return;
   // Float may not hold a field that double holds: the whole call again in double.
   if (result.stats.precision == std::string("float")) {
     SolverOptions in_double = options_;
     in_double.precision = Precision::Double;
     sum_into(sources, targets, gradient, in_double, result);
-    const NonFinite again = first_non_finite(result);
+    const NonFinite again = state_->non_finite;
     if (again.component < 0) return;
     result = VelocityField{};
     throw std::overflow_error("vortex::Solver: " + component_name(again.component) + " at target " +
@@ -265,6 +266,7 @@ void Solver::sum_into(SourcesView sources, PointsView targets, bool gradient,
                                                        scaled_targets, options, gradient, stats);
     const auto stage = Clock::now();
     scatter(v, nullptr, targets.size(), gradient, units, result);
+    state_->non_finite = first_non_finite(result);
     stats.times.transfer += seconds_since(stage);
     stats.pair_interactions = static_cast<std::uint64_t>(sources.size()) * targets.size();
     stats.times.total = seconds_since(start);
@@ -277,7 +279,13 @@ void Solver::sum_into(SourcesView sources, PointsView targets, bool gradient,
     double* out[12];
     for (int c = 0; c < 12; ++c)
       out[c] = c < 3 ? result.u[c].data() : (gradient ? result.du[c - 3].data() : nullptr);
-    backend.device_tree_sum(sources, targets, options, gradient, stats, out, false, units);
+    // The device checks its results where they are.
+    state_->non_finite = NonFinite{};
+    try {
+      backend.device_tree_sum(sources, targets, options, gradient, stats, out, false, units);
+    } catch (const detail::NonFiniteResult& e) {
+      state_->non_finite = {e.component, static_cast<std::size_t>(e.target)};
+    }
     stats.tree_build = "device";
   } else {
     detail::TreePlan& plan = state_->plan;
@@ -287,6 +295,7 @@ void Solver::sum_into(SourcesView sources, PointsView targets, bool gradient,
     const detail::ComponentView v = backend.tree_sum(plan, options, gradient, stats);
     const auto stage = Clock::now();
     scatter(v, plan.target_tree.permutation.data(), targets.size(), gradient, units, result);
+    state_->non_finite = first_non_finite(result);
     stats.times.transfer += seconds_since(stage);
     stats.tree_build = "host";
     stats.times.setup = stats.times.tree + stats.times.lists + stats.times.multipole;

@@ -49,8 +49,8 @@ class Backend {
   // caller's order, written into out[c] (3 components, 12 with the gradient; each sized for the
   // targets). With `on_device`, the sources, targets and out are device memory (checked by
   // device_input_facts first). The sums run in `units` (units.hpp); the results come back in the
-  // caller's. With `on_device`, results that are not all finite throw NonFiniteResult (the Solver
-  // checks host results itself). Fills the stage times, the names and the interaction counts.
+  // caller's, checked on the device first: results that are not all finite throw NonFiniteResult
+  // (then `out` is not written). Fills the stage times, the names and the interaction counts.
   virtual void device_tree_sum(SourcesView sources, PointsView targets,
                                const ResolvedOptions& options, bool gradient,
                                EvaluationStats& stats, double* const* out, bool on_device,

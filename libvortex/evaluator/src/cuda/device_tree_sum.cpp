@@ -312,12 +312,10 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   results_to_caller_units(ws, units, g::components(gradient), nt);
   ws.compute.synchronize();
   phases.mark("wait_gpu");
-  if (on_device) {
-    // Device results are checked where they are (the host checks its own copies).
-    const g::FirstNonFinite bad = g::find_non_finite(ws.out_device.data(), g::components(gradient),
-                                                     nt, r.non_finite.reserve(1), cs);
-    if (bad.component >= 0) throw NonFiniteResult(bad.component, bad.index);
-  }
+  // The results are checked where they are, before they leave the device.
+  const g::FirstNonFinite bad = g::find_non_finite(ws.out_device.data(), g::components(gradient),
+                                                   nt, r.non_finite.reserve(1), cs);
+  if (bad.component >= 0) throw NonFiniteResult(bad.component, bad.index);
   for (int c = 0; c < g::components(gradient); ++c) {
     const double* result = ws.out_device.data() + c * std::size_t(nt);
     if (on_device)
