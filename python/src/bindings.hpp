@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <mutex>
 #include <string>
 
 #include "strided.hpp"
@@ -44,6 +45,8 @@ VelocityField field_from_arrays(const py::object& velocity, const py::object& gr
 
 // The C++ Solver behind a Python Solver (bind_solver).
 Solver& solver_of(const py::object& solver);
+// That Solver held for one call: a RuntimeError when another thread's call holds it.
+std::unique_lock<std::mutex> hold_solver(const py::object& solver);
 // The particles held by a Python Particles object (bind_particles).
 ParticleSet& particles_of(const py::object& particles);
 

@@ -195,4 +195,8 @@ Solver& solver_of(const py::object& solver) {
   return solver.cast<PySolver&>().solver;
 }
 
+std::unique_lock<std::mutex> hold_solver(const py::object& solver) {
+  return take(solver.cast<PySolver&>());
+}
+
 }  // namespace vortex::python

@@ -3,6 +3,8 @@
 
 #include <pybind11/stl.h>
 
+#include <utility>
+
 #include "bindings.hpp"
 #include "vortex/diagnostics.hpp"
 #include "vortex/particle_control.hpp"
@@ -17,6 +19,16 @@ namespace {
 py::tuple field_tuple(const VelocityField& f) {
   return py::make_tuple(velocity_array(f), gradient_array(f));
 }
+
+// A TimeIntegrator with the Python Solver it steps with: each call holds that Solver (as the
+// Solver's own calls do), so another thread's call on the same Solver or integrator is refused
+// instead of overwriting this one's work.
+struct PyTimeIntegrator {
+  PyTimeIntegrator(py::object s, const TimeIntegratorOptions& o)
+      : solver(std::move(s)), integrator(solver_of(solver), o) {}
+  py::object solver;
+  TimeIntegrator integrator;
+};
 
 py::dict diagnostics_dict(const Diagnostics& d) {
   py::dict out;
@@ -61,9 +73,9 @@ py::dict control_stats_dict(const ParticleControlStats& s) {
 }
 
 void bind_time_integrator(py::module_& m) {
-  py::class_<TimeIntegrator>(m, "TimeIntegrator",
-                             "Explicit Runge-Kutta steps of positions and strengths (with "
-                             "vortex stretching) under the particles' own velocity")
+  py::class_<PyTimeIntegrator>(m, "TimeIntegrator",
+                               "Explicit Runge-Kutta steps of positions and strengths (with "
+                               "vortex stretching) under the particles' own velocity")
       .def(py::init([](const py::object& solver, const std::string& scheme,
                        const std::string& stretching, std::array<double, 3> free_stream,
                        double relaxation, double relaxation_rate) {
@@ -73,7 +85,7 @@ void bind_time_integrator(py::module_& m) {
              o.free_stream = free_stream;
              o.relaxation = relaxation;
              o.relaxation_rate = relaxation_rate;
-             return std::make_unique<TimeIntegrator>(solver_of(solver), o);
+             return std::make_unique<PyTimeIntegrator>(solver, o);
            }),
            py::arg("solver"), py::kw_only(), py::arg("scheme") = "heun",
            py::arg("stretching") = "transpose",
@@ -82,11 +94,12 @@ void bind_time_integrator(py::module_& m) {
            py::keep_alive<1, 2>())  // the integrator holds the solver
       .def(
           "step",
-          [](TimeIntegrator& t, ParticleSet& p, double dt) {
+          [](PyTimeIntegrator& t, ParticleSet& p, double dt) {
+            const auto held = hold_solver(t.solver);
             const VelocityField* f;
             {
               py::gil_scoped_release release;
-              f = &t.step(p, dt);
+              f = &t.integrator.step(p, dt);
             }
             return field_tuple(*f);
           },
@@ -94,17 +107,21 @@ void bind_time_integrator(py::module_& m) {
           "Advances the particles by dt; returns (velocity, gradient) at the start of the step")
       .def(
           "evaluate",
-          [](TimeIntegrator& t, const ParticleSet& p) {
+          [](PyTimeIntegrator& t, const ParticleSet& p) {
+            const auto held = hold_solver(t.solver);
             const VelocityField* f;
             {
               py::gil_scoped_release release;
-              f = &t.evaluate(p);
+              f = &t.integrator.evaluate(p);
             }
             return field_tuple(*f);
           },
           py::arg("particles"))
-      .def_property_readonly("evaluations", &TimeIntegrator::evaluations)
-      .def_property_readonly("evaluation_seconds", &TimeIntegrator::evaluation_seconds);
+      .def_property_readonly("evaluations",
+                             [](const PyTimeIntegrator& t) { return t.integrator.evaluations(); })
+      .def_property_readonly("evaluation_seconds", [](const PyTimeIntegrator& t) {
+        return t.integrator.evaluation_seconds();
+      });
 }
 
 void bind_vrm(py::module_& m) {

@@ -80,3 +80,53 @@ def test_separate_solvers_run_at_once():
     for k in (0, 1):
         for r in results[k]:
             np.testing.assert_allclose(r, expected[k], rtol=1e-12, atol=0)
+
+
+def test_integrator_holds_its_solver():
+    """A TimeIntegrator's step holds its Solver: an evaluate of that Solver from another thread
+    is refused while a step runs, and neither call's results are overwritten."""
+    solver = vortex.Solver(method="direct", backend="cpu", threads=1)
+    stepper = vortex.TimeIntegrator(solver, scheme="euler", stretching="none")
+    start = vortex.random_cube(1200, seed=21)
+    other = vortex.random_cube(1200, seed=22)
+    want_step = stepper.evaluate(start.copy())
+    want_other = solver.evaluate(other, gradient=True)
+    wrong, refused, errors = [], [0], []
+    deadline = time.monotonic() + 30
+
+    def stepping():
+        n = 0
+        while (n < 15 or refused[0] < 5) and time.monotonic() < deadline:
+            try:
+                u, du = stepper.evaluate(start.copy())
+            except RuntimeError as e:
+                if BUSY not in str(e):
+                    errors.append(repr(e))
+                refused[0] += 1
+                continue
+            n += 1
+            if not np.allclose(u, want_step[0], rtol=1e-12, atol=0):
+                wrong.append("integrator")
+
+    def evaluating():
+        n = 0
+        while (n < 15 or refused[0] < 5) and time.monotonic() < deadline:
+            try:
+                f = solver.evaluate(other, gradient=True)
+            except RuntimeError as e:
+                if BUSY not in str(e):
+                    errors.append(repr(e))
+                refused[0] += 1
+                continue
+            n += 1
+            if not np.allclose(f.velocity, want_other.velocity, rtol=1e-12, atol=0):
+                wrong.append("solver")
+
+    workers = [threading.Thread(target=t) for t in (stepping, evaluating)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not errors
+    assert not wrong, f"{len(wrong)} results overwritten: {wrong[:3]}"
+    assert refused[0] > 0, "the two threads never met"
