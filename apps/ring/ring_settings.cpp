@@ -9,6 +9,7 @@
 
 #include "cli.hpp"
 #include "memory_check.hpp"
+#include "option_range.hpp"
 #include "ring_case.hpp"
 
 namespace vortex::ring_app {
@@ -39,46 +40,21 @@ std::vector<std::string> arguments_with_case_file(int argc, char** argv) {
   return args;
 }
 
-// The valid values of a numeric option: [lo, hi], either end open; shown by --help.
-struct Range {
-  double lo, hi;
-  bool lo_open = false, hi_open = false;
-  bool contains(double v) const {
-    return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
-  }
-};
-
-// A value as given (up to 15 digits) and a derived one (4).
-std::string number_text(double v) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.15g", v);
-  return buffer;
-}
-std::string short_text(double v) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
-
-std::string range_text(const Range& r) {
-  return (r.lo_open ? "(" : "[") + short_text(r.lo) + ", " + short_text(r.hi) +
-         (r.hi_open ? ")" : "]");
-}
+using cli::number_text;
+using cli::Range;
+using cli::range_text;
+using cli::short_text;
 
 // Throws naming the option, the value and the range.
 void require(const std::string& option, double value, const Range& r, const std::string& why = "") {
-  if (r.contains(value)) return;
-  throw cli::UsageError(option + " " + number_text(value) + " is out of range " + range_text(r) +
-                        (why.empty() ? "" : " (" + why + ")"));
+  if (!r.contains(value)) throw cli::UsageError(cli::out_of_range(option, value, r, why));
 }
 
-// The same for a quantity that the option's value sets with others, e.g. a / R; `context` gives
-// the others.
+// The same for a quantity that the option's value sets with others; `context` gives the others.
 void require(const std::string& option, double value, const std::string& quantity, double q,
              const Range& r, const std::string& context) {
-  if (r.contains(q)) return;
-  throw cli::UsageError(option + " " + number_text(value) + ": " + quantity + " = " +
-                        short_text(q) + " is out of range " + range_text(r) + " (" + context + ")");
+  if (!r.contains(q))
+    throw cli::UsageError(cli::out_of_range(option, value, quantity, q, r, context));
 }
 
 // Lengths, circulations and viscosities are of order one in the app's units: these bounds keep
