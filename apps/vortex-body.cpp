@@ -133,7 +133,8 @@ void report_bem(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
 
 // Panels much wider than h leave the sheet's field at the particles next to the wall spiky (its
 // points are cored with h): the discoid at Re = 1000 blew up at step 4 with panels 3.9 h
-// across and the classical stretching, and ran with 2.6 h (docs/VALIDATION.md, D1).
+// across and the classical stretching, and ran with 2.6 h
+// (docs/journal/validation-to-2026-11-27.md, D1).
 void warn_coarse_panels(const Settings& s, const bodies::Surface& surface, double h) {
   const double width = std::sqrt(surface.total_area / static_cast<double>(surface.size()));
   if (s.bem_only || width <= 3 * h) return;
