@@ -7,8 +7,8 @@
 
 #include <cmath>
 #include <stdexcept>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "support/reference.hpp"
 #include "vortex/solver.hpp"

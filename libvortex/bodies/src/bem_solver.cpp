@@ -77,10 +77,10 @@ void BemSolver::build_preconditioner() {
 
 // The coarse level: on each of a few large k-d tree aggregates of panels, the uniform fields e_d
 // and n x e_d (d = x, y, z) written in the panels' tangent bases (the sheet of a body in a
-// uniform stream is n x (a uniform field), BODIES.md section 2). A P comes from one operator
-// product per field (6 per aggregate), A_c = P^T A P is small and dense. On a thin body the two
-// faces' sheets cancel each other's tangential velocity at wavelengths longer than the thickness:
-// those smooth modes have small eigenvalues that no cluster of the block Jacobi can see.
+// uniform stream is n x (a uniform field), docs/methods/bodies.md section 1). A P comes from one
+// operator product per field (6 per aggregate), A_c = P^T A P is small and dense. On a thin body
+// the two faces' sheets cancel each other's tangential velocity at wavelengths longer than the
+// thickness: those smooth modes have small eigenvalues that no cluster of the block Jacobi can see.
 void BemSolver::build_coarse(int aggregates) {
   const Surface& s = op_.surface();
   const std::size_t n = s.size();

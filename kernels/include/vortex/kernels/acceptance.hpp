@@ -1,7 +1,7 @@
 #pragma once
-// The acceptance rule of the interaction lists (DESIGN.md section 3), shared by the host and the
-// device list walks: when may a source node be replaced by its multipole expansion for every
-// target of a target box.
+// The acceptance rule of the interaction lists (docs/methods/treecode.md, section 3), shared by the
+// host and the device list walks: when may a source node be replaced by its multipole expansion for
+// every target of a target box.
 
 #include <cmath>
 

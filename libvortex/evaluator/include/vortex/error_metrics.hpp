@@ -1,6 +1,6 @@
 #pragma once
-// Accuracy of an evaluation against a reference (DESIGN.md section 2), and the double-precision
-// CPU direct sum that serves as the reference.
+// Accuracy of an evaluation against a reference (docs/methods/treecode.md, section 2), and the
+// double-precision CPU direct sum that serves as the reference.
 //
 // Over n compared targets, with |.| the Euclidean norm of the velocity and the Frobenius norm of
 // the gradient:

@@ -25,10 +25,10 @@ enum class TreeBuild { Auto, Host, Device };
 // the CPU the CUDA backend's results for the same options.
 enum class FarField { Auto, M2P, Local };
 
-// Parameters of the multipole treecode (DESIGN.md section 3). A value of 0 is picked by the
-// error and cost models of tolerance.hpp for the Solver's tolerance (kDefaultTolerance = 2e-4
-// when that is 0) on the backend that runs; explicit values are kept, and the rest are picked
-// around them.
+// Parameters of the multipole treecode (docs/methods/treecode.md, section 3). A value of 0 is
+// picked by the error and cost models of tolerance.hpp for the Solver's tolerance
+// (kDefaultTolerance = 2e-4 when that is 0) on the backend that runs; explicit values are kept, and
+// the rest are picked around them.
 struct TreeOptions {
   int order = 0;     // multipole order p (1..16)
   double theta = 0;  // geometric criterion: far if r_source <= theta * dist(c_source, target box)

@@ -63,7 +63,7 @@ struct DeviceTreeStorage {
   g::DeviceBuffer<unsigned char> far_orders;
   g::DeviceBuffer<double> multipoles;
   g::DeviceBuffer<unsigned char> scan_temp;
-  g::PinnedBuffer<int> host_totals;  // near and far list entries
+  g::PinnedBuffer<int> host_totals;                // near and far list entries
   g::DeviceBuffer<unsigned long long> non_finite;  // the results' check (units.hpp)
   g::DevicePlanner planner;
   g::Event trees_end, target_tree_end, lists_end, plan_end, multipoles_start, multipoles_end;

@@ -36,8 +36,8 @@
 // Near a wall the heat kernel is not the free-space one: with no flux through the wall it is the
 // free-space kernel plus that of the particle's mirror image, and its moments carry a drift away
 // from the wall and a smaller spread across it. The optional `moments` hook gives such targets
-// per particle (the wall's images, BODIES.md section 4); the fractions then reproduce them
-// instead of the free-space moments.
+// per particle (the wall's images, docs/methods/bodies.md section 3); the fractions then reproduce
+// them instead of the free-space moments.
 //
 // Particles are solved in parallel (OpenMP; the first round's free-space owners on the GPU with
 // VrmOptions::backend); strengths are handed over in a fixed order (particle order on the host,

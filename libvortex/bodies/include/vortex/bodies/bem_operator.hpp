@@ -1,7 +1,7 @@
 #pragma once
-// The boundary-element operator of a closed body (BODIES.md section 2): the tangential velocity
-// on the inner side of the sheet, averaged over each panel, as a linear map of the sheet's two
-// tangential components per panel. Its product is the library's treecode (the sheet as point
+// The boundary-element operator of a closed body (docs/methods/bodies.md section 1): the tangential
+// velocity on the inner side of the sheet, averaged over each panel, as a linear map of the sheet's
+// two tangential components per panel. Its product is the library's treecode (the sheet as point
 // sources at the source rule's points, the panels' target-rule points as targets, singular
 // kernel) plus the sparse exact near-field corrections; the normal rows (the outer normal
 // velocity, continuous across the sheet) come with it for the diagnostics.

@@ -1,7 +1,7 @@
 #pragma once
 // The boundary-element solve: the vortex sheet on a body at rest that makes the tangential
 // velocity on its inner side vanish, for a free stream plus the velocity of vortex particles
-// (BODIES.md sections 2 and 3).
+// (docs/methods/bodies.md, sections 1 and 2).
 //
 //   BemSolver bem(surface, options);
 //   const BemStats& s = bem.solve({1, 0, 0}, &particles, &particle_solver);

@@ -1,6 +1,6 @@
 #pragma once
 // Vortex particles around a body at rest in a free stream: one time step as in Stock & Gharakhani
-// 2008 section IV.C (BODIES.md section 5), by Strang splitting:
+// 2008 section IV.C (docs/methods/bodies.md section 4), by Strang splitting:
 //   diffuse dt/2  ->  convect dt (2-stage Runge-Kutta; at each stage the BEM is re-solved and the
 //   particles move with the free stream plus the particles' and the sheet's velocity, with
 //   stretching)  ->  diffuse dt/2.

@@ -1,8 +1,8 @@
 #pragma once
 // The exact potential flow of a uniform stream U past an ellipsoid at rest (semi-axes a, b, c
-// along x, y, z), the reference of the boundary-element solve (BODIES.md section 2): the slip on
-// the surface is u+ = sum_i (1 + k_i) U_i (e_i - n_i n) and the sheet gamma = n x u+, with
-// k_i = alpha_i / (2 - alpha_i) and
+// along x, y, z), the reference of the boundary-element solve (docs/methods/bodies.md section 1):
+// the slip on the surface is u+ = sum_i (1 + k_i) U_i (e_i - n_i n) and the sheet gamma = n x u+,
+// with k_i = alpha_i / (2 - alpha_i) and
 //   alpha_i = abc int_0^inf dl / ((s_i^2 + l) sqrt((a^2 + l)(b^2 + l)(c^2 + l))).
 // A sphere has alpha = 2/3, k = 1/2, |gamma| = 1.5 U sin(theta).
 

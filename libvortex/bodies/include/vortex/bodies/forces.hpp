@@ -1,9 +1,9 @@
 #pragma once
-// Forces on a body at rest from the rate of change of the linear impulse (Wu 1981; BODIES.md
-// section 6): F = -rho dI/dt with I = 1/2 sum_p x_p x Gamma_p + 1/2 sum_j A_j c_j x gamma_j, here
-// per unit density and by the difference over one step (central at the step's midpoint). The jump
-// of I at t = 0+ (the added-mass impulse of the impulsive start) is not a drag and is reported
-// apart.
+// Forces on a body at rest from the rate of change of the linear impulse (Wu 1981;
+// docs/methods/bodies.md section 5): F = -rho dI/dt with I = 1/2 sum_p x_p x Gamma_p + 1/2 sum_j
+// A_j c_j x gamma_j, here per unit density and by the difference over one step (central at the
+// step's midpoint). The jump of I at t = 0+ (the added-mass impulse of the impulsive start) is not
+// a drag and is reported apart.
 
 #include <array>
 

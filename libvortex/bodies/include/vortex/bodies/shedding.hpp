@@ -1,6 +1,6 @@
 #pragma once
-// Shedding the wall's vortex sheet into the fluid as particles (BODIES.md section 4), and the
-// half-space heat kernel that diffuses vorticity next to the wall.
+// Shedding the wall's vortex sheet into the fluid as particles (docs/methods/bodies.md section 3),
+// and the half-space heat kernel that diffuses vorticity next to the wall.
 //
 // Panels are grouped into patches of about h by the library's k-d tree over panel centroids
 // (leaves of about h^2 / mean panel area panels); each patch carries the patch's total
