@@ -96,13 +96,14 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
   r.tolerance = options.tolerance;
   // With a tolerance, float where its rounding leaves most of the tolerance to the expansions,
   // which then get what float's rounding leaves.
-  // Auto picks float only where float's exponent range holds the problem (FloatRange).
-  if (options.precision == Precision::Auto && r.arithmetic == Arithmetic::Float &&
-      !float_holds(facts.range()))
-    r.arithmetic = Arithmetic::Double;
+  // Auto picks float only where float's exponent range holds the problem (FloatRange): one pass
+  // over the sources and targets, made only where Auto would consider float.
+  const bool auto_float = options.precision == Precision::Auto &&
+                          (r.arithmetic == Arithmetic::Float || options.tolerance > 0);
+  const bool range_holds = !auto_float || float_holds(facts.range());
+  if (!range_holds) r.arithmetic = Arithmetic::Double;
   double budget = options.tolerance;
-  if (budget > 0 && options.precision != Precision::Double &&
-      (options.precision == Precision::Float || float_holds(facts.range()))) {
+  if (budget > 0 && options.precision != Precision::Double && range_holds) {
     const double rounding = float_rounding_error(facts.mean_offset_in_sigmas());
     if (options.precision == Precision::Auto)
       r.arithmetic = rounding <= kFloatShare * budget ? Arithmetic::Float : Arithmetic::Double;
