@@ -23,22 +23,8 @@ using cli::Range;
 using cli::range_text;
 using cli::short_text;
 
-// Throws naming the option, the value and the range.
-void require(const std::string& option, double value, const Range& r, const std::string& why = "") {
-  if (!r.contains(value)) throw std::invalid_argument(cli::out_of_range(option, value, r, why));
-}
-
-// The same for a quantity that the option's value sets with others; `context` gives the others.
-void require(const std::string& option, double value, const std::string& quantity, double q,
-             const Range& r, const std::string& context) {
-  if (!r.contains(q))
-    throw std::invalid_argument(cli::out_of_range(option, value, quantity, q, r, context));
-}
-
-// "; valid: [lo, hi] unit", for --help; `or_zero` adds 0 (a default chosen by the app).
-std::string valid(const Range& r, const std::string& unit = "", bool or_zero = false) {
-  return std::string("; valid: ") + (or_zero ? "0 or " : "") + range_text(r) + unit;
-}
+constexpr cli::RangeCheck<std::invalid_argument> require;
+using cli::valid;
 
 // Lengths and speeds are of order one in the app's units (D = U = 1 by default): these bounds
 // keep products such as U D / Re, 8 nu dt and their squares far inside double precision.

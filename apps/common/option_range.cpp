@@ -33,4 +33,8 @@ std::string out_of_range(const std::string& option, double value, const std::str
          " is out of range " + range_text(r) + " (" + context + ")";
 }
 
+std::string valid(const Range& r, const std::string& unit, bool or_zero) {
+  return std::string("; valid: ") + (or_zero ? "0 or " : "") + range_text(r) + unit;
+}
+
 }  // namespace vortex::cli

@@ -27,4 +27,22 @@ std::string out_of_range(const std::string& option, double value, const Range& r
 std::string out_of_range(const std::string& option, double value, const std::string& quantity,
                          double q, const Range& r, const std::string& context);
 
+// "; valid: [lo, hi] unit", for --help; `or_zero` adds 0 (a default chosen by the app).
+std::string valid(const Range& r, const std::string& unit = "", bool or_zero = false);
+
+// Throws Error naming the option, the value and the range when the value is outside it; or, for a
+// quantity that the option's value sets with others (`context` gives them), when that quantity is
+// outside the range. An app declares one, with the error type its front end reports.
+template <class Error>
+struct RangeCheck {
+  void operator()(const std::string& option, double value, const Range& r,
+                  const std::string& why = "") const {
+    if (!r.contains(value)) throw Error(out_of_range(option, value, r, why));
+  }
+  void operator()(const std::string& option, double value, const std::string& quantity, double q,
+                  const Range& r, const std::string& context) const {
+    if (!r.contains(q)) throw Error(out_of_range(option, value, quantity, q, r, context));
+  }
+};
+
 }  // namespace vortex::cli

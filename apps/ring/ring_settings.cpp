@@ -45,17 +45,8 @@ using cli::Range;
 using cli::range_text;
 using cli::short_text;
 
-// Throws naming the option, the value and the range.
-void require(const std::string& option, double value, const Range& r, const std::string& why = "") {
-  if (!r.contains(value)) throw cli::UsageError(cli::out_of_range(option, value, r, why));
-}
-
-// The same for a quantity that the option's value sets with others; `context` gives the others.
-void require(const std::string& option, double value, const std::string& quantity, double q,
-             const Range& r, const std::string& context) {
-  if (!r.contains(q))
-    throw cli::UsageError(cli::out_of_range(option, value, quantity, q, r, context));
-}
+constexpr cli::RangeCheck<cli::UsageError> require;
+using cli::valid;
 
 // Lengths, circulations and viscosities are of order one in the app's units: these bounds keep
 // products such as G / nu, nu dt / h^2 and their squares far inside double precision.
@@ -87,11 +78,6 @@ constexpr Range kProgress{0, 1e9};
 // Host bytes per particle of a ring or blob run, as ring_setup.cpp counts them.
 constexpr long double kBytesPerParticle = 1000;
 constexpr Range kBlobWidth{1, 20};  // lattice spacings: resolved, and at most about 2e6 particles
-
-// "; valid: [lo, hi] unit", for --help; `or_zero` adds 0 (a default chosen by the app).
-std::string valid(const Range& r, const std::string& unit = "", bool or_zero = false) {
-  return std::string("; valid: ") + (or_zero ? "0 or " : "") + range_text(r) + unit;
-}
 
 void add_ring_options(cli::OptionParser& parser, Settings& s) {
   parser.add("--radius", "R", "ring radius" + valid(kScale), s.radius);
