@@ -1,0 +1,128 @@
+// vortex-body's benchmarks of one sub-step: the diffusion sub-step and the velocity evaluation,
+// repeated from a checkpoint's particles.
+
+#include "body_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "vortex/diagnostics.hpp"
+#include "vortex/error_metrics.hpp"
+
+namespace vortex::body_app {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// The invariants that a diffusion sub-step keeps (the sheet's share aside), to full precision.
+void print_invariants(const char* label, const Diagnostics& d) {
+  const auto row = [](const char* name, const std::array<double, 3>& v) {
+    std::printf("  %-16s %.15e %.15e %.15e\n", name, v[0], v[1], v[2]);
+  };
+  std::printf("%s: N = %zu, sum |Gamma| = %.15e\n", label, d.count, d.sum_strength);
+  row("total vorticity", d.total_vorticity);
+  row("linear impulse", d.linear_impulse);
+  row("angular impulse", d.angular_impulse);
+}
+
+}  // namespace
+
+// --bench-diffusion: K diffusion sub-steps of dt/2, each from the checkpoint's particles.
+void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const ParticleSet& from) {
+  std::vector<double> total, vrm, control;
+  ParticleSet p;
+  std::uint64_t hash = 0;
+  double max_residual = 0;
+  for (int k = 0; k < s.bench_diffusion; ++k) {
+    p = from;
+    const bodies::BodyStepStats st = flow.diffusion_substep(p, s.dt / 2);
+    total.push_back(st.seconds_diffuse);
+    vrm.push_back(st.seconds_vrm);
+    control.push_back(st.seconds_control);
+    max_residual = std::max(max_residual, st.vrm_max_residual);
+    const std::uint64_t h = digest(p);
+    if (k > 0 && h != hash) std::printf("warning: repeat %d gave another result\n", k + 1);
+    hash = h;
+    std::printf(
+        "repeat %d: diffusion %.4f s (VRM %.4f s, of it the wall's points and moments %.4f s; "
+        "control %.4f s); %zu of %zu owners solved on the GPU (%zu given to it before the wall's "
+        "points; %zu solved in later rounds), %zu inserted\n"
+        "  VRM phases: set-up %.4f s, wall %.4f s, waits for the GPU %.4f s, host rounds %.4f s, "
+        "hand-over %.4f s\n"
+        "  of them: grid %.4f s; device upload %.4f, solves %.4f, hand-over %.4f, download %.4f s; "
+        "insertions %.4f s; host's first pass %.4f s, its pass over the owners given back %.4f s "
+        "(%zu without a solution, %zu deferred, %zu of them with too many neighbours), its other "
+        "passes (the later rounds; all, without the GPU) %.4f s; %zu owners' free nodes found on "
+        "the GPU\n",
+        k + 1, st.seconds_diffuse, st.seconds_vrm, st.seconds_vrm_wall, st.seconds_control,
+        st.vrm.device_solved, from.size(), st.vrm.device_far, st.vrm.device_later, st.inserted,
+        st.vrm.seconds_setup, st.vrm.seconds_wall, st.vrm.seconds_device, st.vrm.seconds_rounds,
+        st.vrm.seconds_redistribute, st.vrm.seconds_grid, st.vrm.seconds_upload,
+        st.vrm.seconds_solve, st.vrm.seconds_handover, st.vrm.seconds_download,
+        st.vrm.seconds_insert, st.vrm.seconds_host_first, st.vrm.seconds_returned,
+        st.vrm.device_unsolved, st.vrm.device_deferred, st.vrm.device_crowded,
+        st.vrm.seconds_rounds - st.vrm.seconds_host_first - st.vrm.seconds_returned -
+            st.vrm.seconds_insert,
+        st.vrm.device_proposed);
+    const VrmKernelSeconds& d = st.vrm.device_kernels;
+    std::printf(
+        "  the device's solves by kernel: lists %.4f, first iterations %.4f, resumed %.4f, "
+        "fallback %.4f, free nodes %.4f s (%zu deferred to the fallback)\n",
+        d.lists, d.first, d.resumed, d.fallback, d.nodes, d.fallback_owners);
+  }
+  std::printf(
+      "diffusion sub-step: N = %zu -> %zu, median of %d: %.4f s (VRM %.4f s, control %.4f s), "
+      "digest %016llx\n",
+      from.size(), p.size(), s.bench_diffusion, median(total), median(vrm), median(control),
+      static_cast<unsigned long long>(hash));
+  print_invariants("before", compute_diagnostics(from));
+  print_invariants("after", compute_diagnostics(p));
+  std::printf("VRM largest moment residual %.3e (units of h)\n", max_residual);
+}
+
+// --bench-velocity: the velocity and gradient of the checkpoint's particles (their own field, the
+// evaluation the paper times), K calls after a warm-up, and the errors of the last call against a
+// double-precision direct sum at a sample of the particles.
+void bench_velocity(const Settings& s, Solver& solver, const ParticleSet& particles) {
+  const ParticleSet& p = particles;
+  VelocityField f;
+  solver.evaluate(p, true, f);  // warm-up: buffers, device memory
+  std::vector<double> seconds;
+  for (int k = 0; k < s.bench_velocity; ++k) {
+    const auto start = Clock::now();
+    solver.evaluate(p, true, f);
+    seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    std::printf("call %d: %.4f s\n", k + 1, seconds.back());
+  }
+  const EvaluationStats& st = f.stats;
+  const StageTimes& t = st.times;
+  std::printf(
+      "velocity evaluation: N = %zu, %s (%s, %s), median of %d calls %.4f s; stages of the last: "
+      "tree %.4f, lists %.4f, multipoles %.4f, near %.4f, far %.4f, transfer %.4f s\n",
+      p.size(), st.backend.c_str(), st.precision.c_str(), st.device.c_str(), s.bench_velocity,
+      median(seconds), t.tree, t.lists, t.multipole, t.near, t.far, t.transfer);
+  std::printf("treecode: p %d, theta %g, kappa %g, buckets %d/%d\n", st.tree.order, st.tree.theta,
+              st.tree.kappa, st.tree.target_bucket, st.tree.source_bucket);
+  const auto start = Clock::now();
+  const std::vector<std::size_t> sample = sample_indices(p.size(), s.bench_sample, 1);
+  const VelocityField reference =
+      reference_field(p, gather_points(p, sample), true, solver.options().core);
+  const FieldErrors e = compare_fields(f, reference, sample);
+  std::printf(
+      "errors at %zu particles (double direct sum, %.1f s): velocity mean relative %.3e, L2 "
+      "%.3e; gradient mean relative %.3e, L2 %.3e\n",
+      e.n_sampled, std::chrono::duration<double>(Clock::now() - start).count(), e.velocity_mean_rel,
+      e.velocity_rel_l2, e.gradient_mean_rel, e.gradient_rel_l2);
+}
+
+}  // namespace vortex::body_app
