@@ -15,18 +15,22 @@ namespace vortex {
 namespace {
 
 // Velocity and gradient of one source of core radius sigma at separation d, gradient folded.
+// The keys of target and source (point_key.hpp) are equal unless `elsewhere`.
 template <Core C>
-VelocityGradientAccumulator<double> pair(const double d[3], const double g[3], double sigma) {
+VelocityGradientAccumulator<double> pair(const double d[3], const double g[3], double sigma,
+                                         bool elsewhere) {
   const PairSource<double> s = pair_source(C, g[0], g[1], g[2], sigma);
   VelocityGradientAccumulator<double> acc;
-  add_pair_velocity_gradient<C>(d[0], d[1], d[2], s.gx, s.gy, s.gz, s.inv_sigma2, acc);
+  add_pair_velocity_gradient<C>(d[0], d[1], d[2], s.gx, s.gy, s.gz, s.inv_sigma2, 5.0,
+                                elsewhere ? 6.0 : 5.0, acc);
   fold_rotation(acc);
   return acc;
 }
 
 VelocityGradientAccumulator<double> pair(Core core, const double d[3], const double g[3],
-                                         double sigma) {
-  return dispatch_core(core, [&](auto c) { return pair<decltype(c)::value>(d, g, sigma); });
+                                         double sigma, bool elsewhere = false) {
+  return dispatch_core(core,
+                       [&](auto c) { return pair<decltype(c)::value>(d, g, sigma, elsewhere); });
 }
 
 class PairKernelTest : public ::testing::TestWithParam<Core> {};
@@ -76,13 +80,34 @@ TEST_P(PairKernelTest, SelfPairContributesNothing) {
   for (double v : acc.du) EXPECT_EQ(v, 0.0);
 }
 
+// A source that rounding put on the target (zero offset, another key) adds the limit of its field
+// there: the gradient at an offset of 1e-150 sigma, F(0) [Gamma]x, and no velocity. The singular
+// kernel has no limit: its pair is infinite, for the result check to catch.
+TEST_P(PairKernelTest, SourceRoundedOntoTheTargetAddsItsLimit) {
+  const double zero[3] = {0, 0, 0}, tiny[3] = {1e-150, 0, 0}, g[3] = {1, 2, 3};
+  const auto at = pair(GetParam(), zero, g, 0.5, true);
+  if (GetParam() == Core::Singular) {
+    EXPECT_TRUE(std::isinf(at.du[1])) << at.du[1];
+    VelocityAccumulator<double> v;
+    add_pair_velocity<Core::Singular>(0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 1.0, 5.0, 6.0, v);
+    EXPECT_FALSE(std::isfinite(v.u[0]));
+    return;
+  }
+  const auto near = pair(GetParam(), tiny, g, 0.5, false);
+  for (int a = 0; a < 3; ++a) EXPECT_EQ(at.u[a], 0.0);
+  double scale = 0;
+  for (double v : near.du) scale = std::max(scale, std::abs(v));
+  EXPECT_GT(scale, 1.0);
+  for (int k = 0; k < 9; ++k) EXPECT_NEAR(at.du[k], near.du[k], 1e-14 * scale) << k;
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCores, PairKernelTest, ::testing::ValuesIn(testing::kAllCores),
                          testing::CoreName());
 
 TEST(PairKernel, VelocityIsGammaCrossSeparation) {
   // Gamma along +z at the origin; a target on +x moves along +y (counter-clockwise seen from +z).
   VelocityAccumulator<double> acc;
-  add_pair_velocity<Core::Singular>(2.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, acc);
+  add_pair_velocity<Core::Singular>(2.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, acc);
   EXPECT_DOUBLE_EQ(acc.u[0], 0.0);
   EXPECT_DOUBLE_EQ(acc.u[1], 2.0 / 8.0);
   EXPECT_DOUBLE_EQ(acc.u[2], 0.0);

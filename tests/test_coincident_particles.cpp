@@ -90,6 +90,28 @@ TEST_P(Coincident, LeavesOfCoincidentParticlesMatchTheDirectSum) {
   }
 }
 
+// Targets a billionth of the cloud's size from particles, far below float's resolution of 6e-8:
+// rounded to float they land on the particles, yet each must keep the particle's F [Gamma]x term
+// (as large as the rest of the gradient there). The direct and tree sums in float.
+TEST_P(Coincident, TargetsBelowFloatResolutionOfAParticleKeepItsTerm) {
+  if (std::get<1>(GetParam()) == Core::Singular) GTEST_SKIP() << "1/r^3 has no value at r = 0";
+  const ParticleSet p = testing::random_cube(300, 29);
+  Points targets;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    targets.push_back(p.x[i] + 3e-9, p.y[i] - 2e-9, p.z[i] + 1e-9);
+  const VelocityField ref = testing::reference_direct(p, targets, std::get<1>(GetParam()), true);
+  for (Method method : {Method::Direct, Method::Tree}) {
+    SCOPED_TRACE(to_string(method));
+    SolverOptions o = options(method);
+    o.precision = Precision::Float;
+    const VelocityField f = Solver(o).evaluate(p, targets, true);
+    expect_all_finite(f);
+    const double tol = method == Method::Tree ? 5e-4 : 1e-5;
+    EXPECT_LT(testing::relative_l2_velocity(f, ref), tol);
+    EXPECT_LT(testing::relative_l2_gradient(f, ref), tol);
+  }
+}
+
 // A box is far only when it is strictly apart from the target box: a source box of zero extent at
 // distance 0 passes radius <= theta * distance and must not be taken as far.
 TEST(CoincidentBoxes, ZeroExtentBoxAtZeroDistanceIsNear) {

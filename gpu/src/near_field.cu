@@ -72,9 +72,10 @@ __global__ void pair_kernel(PairSum s) {
       const Vec4<T> p = sp[j];
       const Vec4<T> q = sg[j];
       if constexpr (Gradient)
-        add_pair_velocity_gradient<C>(x.x - p.x, x.y - p.y, x.z - p.z, q.x, q.y, q.z, p.w, tile);
+        add_pair_velocity_gradient<C>(x.x - p.x, x.y - p.y, x.z - p.z, q.x, q.y, q.z, p.w, x.w, q.w,
+                                      tile);
       else
-        add_pair_velocity<C>(x.x - p.x, x.y - p.y, x.z - p.z, q.x, q.y, q.z, p.w, tile);
+        add_pair_velocity<C>(x.x - p.x, x.y - p.y, x.z - p.z, q.x, q.y, q.z, p.w, x.w, q.w, tile);
     }
     detail::add_into<Gradient>(total, tile);
     __syncthreads();

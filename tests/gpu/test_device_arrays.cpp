@@ -5,8 +5,11 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "support/reference.hpp"
 
 #include "vortex/generators.hpp"
 #include "vortex/gpu/buffer.hpp"
@@ -130,6 +133,59 @@ TEST(DeviceArrays, BadEntryIsNamedAndNothingWritten) {
     EXPECT_NE(std::string(e.what()).find("sigma[1234]"), std::string::npos) << e.what();
   }
   for (double v : out.arrays[0].host(p.size())) ASSERT_EQ(v, 0.0);
+}
+
+// The device's result check on device arrays: float cannot hold a core 1e-20 of the cloud's size
+// (1/sigma^2 overflows it), so Auto computes in double, and float asked for is done again in
+// double rather than returning inf. The field against the CPU's double direct sum.
+TEST(DeviceArrays, FloatThatCannotHoldTheFieldFallsBackToDouble) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  ParticleSet p = random_cube(3000, 15);
+  p.sigma[4] = 1e-20;
+  p.gx[4] = p.gy[4] = p.gz[4] = 1e-30;
+  SolverOptions direct;
+  direct.backend = Backend::Cpu;
+  direct.method = Method::Direct;
+  const VelocityField ref = Solver(direct).evaluate(p, true);
+  const DeviceParticles d(p);
+  for (Precision precision : {Precision::Auto, Precision::Float}) {
+    SCOPED_TRACE(to_string(precision));
+    SolverOptions o = cuda_tree();
+    o.precision = precision;
+    o.tolerance = 1e-3;  // where Auto would pick float for its rounding alone
+    const DeviceField out(p.size());
+    const EvaluationStats stats =
+        Solver(o).evaluate_on_device(d.sources(p.size()), d.targets(p.size()), true, out.results());
+    EXPECT_EQ(stats.precision, "double");
+    VelocityField f;
+    f.resize(p.size(), true);
+    for (int c = 0; c < 3; ++c) f.u[c] = out.arrays[c].host(p.size());
+    for (int c = 0; c < 9; ++c) f.du[c] = out.arrays[3 + c].host(p.size());
+    EXPECT_LT(testing::mean_relative_velocity(f, ref), 1e-3);
+    EXPECT_LT(testing::mean_relative_gradient(f, ref), 1e-3);
+  }
+}
+
+// A field beyond double's range (a strong singular particle seen from 1e-10 away) is an error that
+// names the target and component, never an inf written to the caller's arrays.
+TEST(DeviceArrays, AFieldBeyondDoublesRangeIsAnError) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  ParticleSet p = random_cube(3000, 14);
+  p.gz[7] = 1e280;  // Gamma / sigma^3 within the accepted range
+  ParticleSet t;
+  t.push_back(p.x[3], p.y[3], p.z[3], 0, 0, 0, 1);
+  t.push_back(p.x[7] + 1e-10, p.y[7], p.z[7], 0, 0, 0, 1);
+  const DeviceParticles ds(p), dt(t);
+  SolverOptions o = cuda_tree();
+  o.core = Core::Singular;
+  const DeviceField out(t.size());
+  try {
+    Solver(o).evaluate_on_device(ds.sources(p.size()), dt.targets(t.size()), true, out.results());
+    FAIL() << "accepted";
+  } catch (const std::overflow_error& e) {
+    EXPECT_NE(std::string(e.what()).find("at target 1 is not finite"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(DeviceArrays, HostPointersAndHostOptionsAreRefused) {

@@ -31,8 +31,19 @@ long double core_fraction_ld(Core core, long double rho) {
   switch (core) {
     case Core::Exponential:
       return -std::expm1(-r2 * rho);
-    case Core::Gaussian:
-      return std::erf(rho / std::sqrt(2.0L)) - std::sqrt(2.0L / kPi) * rho * std::exp(-r2 / 2.0L);
+    case Core::Gaussian: {
+      if (r2 >= 0.5L)
+        return std::erf(rho / std::sqrt(2.0L)) - std::sqrt(2.0L / kPi) * rho * std::exp(-r2 / 2.0L);
+      // The closed form cancels as rho -> 0. From erf's series, with x = rho^2/2:
+      // q = sqrt(2/pi) rho^3 sum_k (-x)^k / (k! (2k+3)).
+      const long double x = r2 / 2.0L;
+      long double term = 1.0L, sum = 1.0L / 3.0L;
+      for (int k = 1; k <= 24; ++k) {
+        term *= -x / k;
+        sum += term / (2 * k + 3);
+      }
+      return std::sqrt(2.0L / kPi) * r2 * rho * sum;
+    }
     case Core::RosenheadMoore:
       return r2 * rho / std::pow(r2 + 1.0L, 1.5L);
     case Core::WinckelmansLeonard:

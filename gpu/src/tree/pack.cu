@@ -3,6 +3,7 @@
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/tree_launch.hpp"
 #include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/kernels/point_key.hpp"
 
 namespace vortex::gpu {
 namespace {
@@ -14,13 +15,14 @@ __global__ void pack_kernel(PackParticles p) {
   if (i < p.num_sources) {
     const std::uint32_t j = p.source_perm[i];
     const PairSource<double> s = pair_source(p.core, p.gx[j], p.gy[j], p.gz[j], p.sigma[j]);
-    static_cast<Vec4<T>*>(p.positions)[i] = {T(p.source_x[i] - o[0]), T(p.source_y[i] - o[1]),
-                                             T(p.source_z[i] - o[2]), T(s.inv_sigma2)};
-    static_cast<Vec4<T>*>(p.strengths)[i] = {T(s.gx), T(s.gy), T(s.gz), T(0)};
+    const double x = p.source_x[i] - o[0], y = p.source_y[i] - o[1], z = p.source_z[i] - o[2];
+    static_cast<Vec4<T>*>(p.positions)[i] = {T(x), T(y), T(z), T(s.inv_sigma2)};
+    static_cast<Vec4<T>*>(p.strengths)[i] = {T(s.gx), T(s.gy), T(s.gz), T(point_key(x, y, z))};
   }
-  if (i < p.num_targets)
-    static_cast<Vec4<T>*>(p.targets)[i] = {T(p.target_x[i] - o[0]), T(p.target_y[i] - o[1]),
-                                           T(p.target_z[i] - o[2]), T(0)};
+  if (i < p.num_targets) {
+    const double x = p.target_x[i] - o[0], y = p.target_y[i] - o[1], z = p.target_z[i] - o[2];
+    static_cast<Vec4<T>*>(p.targets)[i] = {T(x), T(y), T(z), T(point_key(x, y, z))};
+  }
 }
 
 }  // namespace

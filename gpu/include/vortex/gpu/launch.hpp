@@ -21,9 +21,9 @@ struct PairSum {
   Arithmetic arithmetic = Arithmetic::FloatTiles;
   bool gradient = true;
   int block_threads = 64;                 // also the tile of sources staged in shared memory
-  const void* targets = nullptr;          // Vec4: x, y, z, -
+  const void* targets = nullptr;          // Vec4: x, y, z, point_key
   const void* source_position = nullptr;  // Vec4: x, y, z, 1/sigma^2
-  const void* source_strength = nullptr;  // Vec4: (Gx, Gy, Gz)/sigma^3, -
+  const void* source_strength = nullptr;  // Vec4: (Gx, Gy, Gz)/sigma^3, point_key
   const TargetGroup* groups = nullptr;
   const WorkItem* items = nullptr;
   int num_items = 0;
@@ -41,7 +41,7 @@ struct FarSum {
   Arithmetic arithmetic = Arithmetic::FloatTiles;
   bool gradient = true;
   int block_threads = 64;
-  const void* targets = nullptr;     // Vec4: x, y, z, -
+  const void* targets = nullptr;     // Vec4: x, y, z, point_key (unread)
   const void* centers = nullptr;     // Vec4 per source node: expansion center
   const void* multipoles = nullptr;  // float or double, 3 (p+1)^2 per source node, node-major
   const TargetGroup* groups = nullptr;

@@ -31,10 +31,29 @@ struct CoreFactors {
   T dF_over_r;
 };
 
+// What a shape's f becomes at rho = 0, from the core's limit there: kept (KeepAtZero) unless the
+// caller passes a policy of its own (the pair kernel drops a source at its own target). Applied
+// only where rho = 0 can occur: inside the small-argument branch, or behind a warp vote.
+struct KeepAtZero {
+  template <class T>
+  VORTEX_HD T operator()(T limit) const {
+    return limit;
+  }
+};
+
 namespace detail {
 using std::erf;
 using std::exp;
 using std::sqrt;
+
+// f, or the policy's value where rho = 0 (the default policy compiles to f itself).
+template <class T, class AtZero>
+VORTEX_HD T at_zero_where(T rho2, T f, AtZero at_zero) {
+  if constexpr (std::is_same_v<AtZero, KeepAtZero>)
+    return f;
+  else
+    return rho2 > T(0) ? f : at_zero(f);
+}
 
 // exp(-x), faded to exactly 0 between x = 49 and 50. Next to the 1/rho^3 terms it meets,
 // e^-49 < 6e-22 is below double rounding, and so is e^-x beyond; a clamped exponential would not
@@ -52,8 +71,8 @@ VORTEX_HD T exp_minus_below_50(T x) {
 // Both f and G are evaluated by Taylor series below s = 1/8, where the direct forms cancel.
 // Above, h is formed as 3 (e^-s - f) (rho/s): G ~ 1/rho^6 itself would underflow in float from
 // rho ~ 2e6, where h ~ 1/rho^5 is still representable.
-template <class T>
-VORTEX_HD CoreShape<T> exponential_shape(T rho2) {
+template <class T, class AtZero = KeepAtZero>
+VORTEX_HD CoreShape<T> exponential_shape(T rho2, AtZero at_zero = {}) {
   const T rho = sqrt(rho2);
   const T s = rho2 * rho;
   const T e = exp_minus_below_50(s);
@@ -77,7 +96,10 @@ VORTEX_HD CoreShape<T> exponential_shape(T rho2) {
                   s * (T(4) / 120 -
                        s * (T(5) / 720 -
                             s * (T(6) / 5040 - s * (T(7) / 40320 - s * (T(8) / 362880)))))));
-    f = small ? f_series : f;
+    if constexpr (std::is_same_v<AtZero, KeepAtZero>)
+      f = small ? f_series : f;
+    else
+      f = small ? at_zero_where(rho2, f_series, at_zero) : f;
     h = small ? T(3) * rho * g_series : h;
   }
   return {f, h};
@@ -86,8 +108,8 @@ VORTEX_HD CoreShape<T> exponential_shape(T rho2) {
 // Gaussian core, q = erf(rho/sqrt2) - sqrt(2/pi) rho exp(-rho^2/2), vorticity ~ exp(-rho^2/2).
 //   f = q/rho^3,  h = (sqrt(2/pi) exp(-rho^2/2) - 3 f)/rho^2.
 // With x = rho^2/2 the series are f = c sum (-x)^k/(k!(2k+3)), h = -c sum (-x)^k/(k!(2k+5)).
-template <class T>
-VORTEX_HD CoreShape<T> gaussian_shape(T rho2) {
+template <class T, class AtZero = KeepAtZero>
+VORTEX_HD CoreShape<T> gaussian_shape(T rho2, AtZero at_zero = {}) {
   const T c = T(0.79788456080286535588);  // sqrt(2/pi)
   const T rho = sqrt(rho2);
   const T x = rho2 / 2;
@@ -107,7 +129,10 @@ VORTEX_HD CoreShape<T> gaussian_shape(T rho2) {
       fs += term / T(2 * k + 3);
       hs += term / T(2 * k + 5);
     }
-    f = small ? c * fs : f;
+    if constexpr (std::is_same_v<AtZero, KeepAtZero>)
+      f = small ? c * fs : f;
+    else
+      f = small ? at_zero_where(rho2, c * fs, at_zero) : f;
     h = small ? -c * hs : h;
   }
   return {f, h};
@@ -115,22 +140,30 @@ VORTEX_HD CoreShape<T> gaussian_shape(T rho2) {
 
 // Rosenhead-Moore (Plummer) core, q = rho^3/(rho^2+1)^(3/2): f = (rho^2+1)^(-3/2), h =
 // -3(rho^2+1)^(-5/2).
-template <class T>
-VORTEX_HD CoreShape<T> rosenhead_moore_shape(T rho2) {
+// The policy at rho = 0 for the cores without a small-argument branch, behind a warp vote.
+template <class T, class AtZero>
+VORTEX_HD T at_zero_of(T rho2, T f, AtZero at_zero) {
+  if constexpr (!std::is_same_v<AtZero, KeepAtZero>)
+    if (any_in_warp(!(rho2 > T(0)))) f = at_zero_where(rho2, f, at_zero);
+  return f;
+}
+
+template <class T, class AtZero = KeepAtZero>
+VORTEX_HD CoreShape<T> rosenhead_moore_shape(T rho2, AtZero at_zero = {}) {
   const T a = rho2 + T(1);
   const T inv_a = T(1) / a;
   const T f = inv_a / sqrt(a);
-  return {f, T(-3) * f * inv_a};
+  return {at_zero_of(rho2, f, at_zero), T(-3) * f * inv_a};
 }
 
 // Winckelmans-Leonard core, q = rho^3 (rho^2 + 5/2)/(rho^2+1)^(5/2):
 //   f = (rho^2 + 5/2)(rho^2+1)^(-5/2),  h = -(3 rho^2 + 21/2)(rho^2+1)^(-7/2).
-template <class T>
-VORTEX_HD CoreShape<T> winckelmans_leonard_shape(T rho2) {
+template <class T, class AtZero = KeepAtZero>
+VORTEX_HD CoreShape<T> winckelmans_leonard_shape(T rho2, AtZero at_zero = {}) {
   const T a = rho2 + T(1);
   const T inv_a = T(1) / a;
   const T p52 = inv_a * inv_a / sqrt(a);  // (rho^2+1)^(-5/2)
-  return {(rho2 + T(2.5)) * p52, -(T(3) * rho2 + T(10.5)) * p52 * inv_a};
+  return {at_zero_of(rho2, (rho2 + T(2.5)) * p52, at_zero), -(T(3) * rho2 + T(10.5)) * p52 * inv_a};
 }
 
 // Singular kernel, q = 1: f = 1/rho^3, h = -3/rho^5. Defined as zero at rho = 0 (no
@@ -146,13 +179,16 @@ VORTEX_HD CoreShape<T> singular_shape(T rho2) {
 
 }  // namespace detail
 
-// The shape of a core fixed at compile time (used by vectorized loops and kernels).
-template <Core C, class T>
-VORTEX_HD CoreShape<T> core_shape(T rho2) {
-  if constexpr (C == Core::Exponential) return detail::exponential_shape(rho2);
-  if constexpr (C == Core::Gaussian) return detail::gaussian_shape(rho2);
-  if constexpr (C == Core::RosenheadMoore) return detail::rosenhead_moore_shape(rho2);
-  if constexpr (C == Core::WinckelmansLeonard) return detail::winckelmans_leonard_shape(rho2);
+// The shape of a core fixed at compile time (used by vectorized loops and kernels), with f at
+// rho = 0 given by the AtZero policy (above) for the regularized cores; the singular kernel is 0
+// there.
+template <Core C, class T, class AtZero = KeepAtZero>
+VORTEX_HD CoreShape<T> core_shape(T rho2, AtZero at_zero = {}) {
+  if constexpr (C == Core::Exponential) return detail::exponential_shape(rho2, at_zero);
+  if constexpr (C == Core::Gaussian) return detail::gaussian_shape(rho2, at_zero);
+  if constexpr (C == Core::RosenheadMoore) return detail::rosenhead_moore_shape(rho2, at_zero);
+  if constexpr (C == Core::WinckelmansLeonard)
+    return detail::winckelmans_leonard_shape(rho2, at_zero);
   if constexpr (C == Core::Singular) return detail::singular_shape(rho2);
 }
 

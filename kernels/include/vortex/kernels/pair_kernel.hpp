@@ -12,6 +12,8 @@
 //   F Gamma = f Gamma/sigma^3,   (F'/r) Gamma = (h/sigma^2) Gamma/sigma^3
 // and nothing per pair depends on the source alone.
 
+#include <cmath>
+
 #include "vortex/kernels/core_function.hpp"
 #include "vortex/kernels/hd.hpp"
 
@@ -68,25 +70,58 @@ VORTEX_HD void fold_rotation(VelocityGradientAccumulator<T>& acc) {
   acc.f_gamma[0] = acc.f_gamma[1] = acc.f_gamma[2] = T(0);
 }
 
-// Velocity only. (dx,dy,dz) = target - source; (gx,gy,gz, inv_sigma2) a PairSource. A source at
-// the target adds nothing: Gamma x d = 0 there and f is finite.
+// A source exactly at the target adds nothing: its offset is zero and its point_key
+// (point_key.hpp) is the target's. A source that rounding alone put on the target (zero offset,
+// another key) adds the core's limit F(0) there. The pair kernels pass this policy to core_shape,
+// which applies it only where a zero offset can occur (in its small-argument branch), so the
+// common path pays nothing for it.
+template <class T>
+struct SourceAtTarget {
+  T target_key, source_key;
+  VORTEX_HD T operator()(T limit) const { return target_key != source_key ? limit : T(0); }
+};
+
+// F of the singular kernel, which has no limit at a zero offset: a source that rounding put on the
+// target adds infinity there, so that the call is computed again in double (or the overflow
+// reported), never returned.
+template <class T>
+VORTEX_HD T singular_pair_f(T r2, T f, T target_key, T source_key) {
+  return r2 > T(0) ? f : (target_key != source_key ? T(INFINITY) : T(0));
+}
+
+// The core's shape for a pair at squared offset r2, with the rule above.
+template <Core C, class T>
+VORTEX_HD CoreShape<T> pair_shape(T r2, T inv_sigma2, T target_key, T source_key) {
+  if constexpr (C == Core::Singular) {
+    CoreShape<T> k = core_shape<C>(r2 * inv_sigma2);
+    k.f = singular_pair_f(r2, k.f, target_key, source_key);
+    return k;
+  } else {
+    return core_shape<C>(r2 * inv_sigma2, SourceAtTarget<T>{target_key, source_key});
+  }
+}
+
+// Velocity only. (dx,dy,dz) = target - source; (gx,gy,gz, inv_sigma2) a PairSource; the keys as
+// for SourceAtTarget. A regularized source at the target adds nothing whatever F is
+// (Gamma x d = 0), so only the singular kernel reads the keys.
 template <Core C, class T, class A>
-VORTEX_HD void add_pair_velocity(T dx, T dy, T dz, T gx, T gy, T gz, T inv_sigma2, A& acc) {
+VORTEX_HD void add_pair_velocity(T dx, T dy, T dz, T gx, T gy, T gz, T inv_sigma2, T target_key,
+                                 T source_key, A& acc) {
   const T r2 = dx * dx + dy * dy + dz * dz;
-  const T f = core_shape<C>(r2 * inv_sigma2).f;
+  T f = core_shape<C>(r2 * inv_sigma2).f;
+  if constexpr (C == Core::Singular) f = singular_pair_f(r2, f, target_key, source_key);
   acc.u[0] += f * (gy * dz - gz * dy);
   acc.u[1] += f * (gz * dx - gx * dz);
   acc.u[2] += f * (gx * dy - gy * dx);
 }
 
-// Velocity and the 9-component gradient (with f_gamma still to fold). A source exactly at the
-// target contributes nothing.
+// Velocity and the 9-component gradient (with f_gamma still to fold).
 template <Core C, class T, class A>
 VORTEX_HD void add_pair_velocity_gradient(T dx, T dy, T dz, T gx, T gy, T gz, T inv_sigma2,
-                                          A& acc) {
+                                          T target_key, T source_key, A& acc) {
   const T r2 = dx * dx + dy * dy + dz * dz;
-  const CoreShape<T> k = core_shape<C>(r2 * inv_sigma2);
-  const T f = r2 > T(0) ? k.f : T(0);
+  const CoreShape<T> k = pair_shape<C>(r2, inv_sigma2, target_key, source_key);
+  const T f = k.f;
   const T h = k.h * inv_sigma2;
   const T cx = gy * dz - gz * dy;
   const T cy = gz * dx - gx * dz;

@@ -14,6 +14,7 @@
 
 #include "backend/tree_plan.hpp"
 #include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/kernels/point_key.hpp"
 #include "vortex/multipole/expansion.hpp"
 #include "vortex/multipole/expansion_scale.hpp"
 
@@ -24,6 +25,7 @@ struct PackedSource {
   double x, y, z;     // position relative to the origin
   double gx, gy, gz;  // strength / sigma^3
   double inv_sigma2;  // 1 / sigma^2
+  double key;         // point_key of the position
 };
 
 // store(i, PackedSource) for every source.
@@ -33,17 +35,27 @@ void pack_sources(SourcesView s, Core core, Origin o, Store&& store) {
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const PairSource<double> p = pair_source(core, s.gx[i], s.gy[i], s.gz[i], s.sigma[i]);
-    store(i,
-          PackedSource{s.x[i] - o.x, s.y[i] - o.y, s.z[i] - o.z, p.gx, p.gy, p.gz, p.inv_sigma2});
+    const double x = s.x[i] - o.x, y = s.y[i] - o.y, z = s.z[i] - o.z;
+    store(i, PackedSource{x, y, z, p.gx, p.gy, p.gz, p.inv_sigma2, point_key(x, y, z)});
   }
 }
 
-// store(i, x, y, z) for every point, relative to the origin.
+// A target as the pair kernel reads it: its position relative to the origin and its point_key.
+struct PackedPoint {
+  double x, y, z, key;
+};
+
+inline PackedPoint packed_point(PointsView p, std::size_t i, Origin o) {
+  const double x = p.x[i] - o.x, y = p.y[i] - o.y, z = p.z[i] - o.z;
+  return {x, y, z, point_key(x, y, z)};
+}
+
+// store(i, PackedPoint) for every point.
 template <class Store>
 void pack_points(PointsView p, Origin o, Store&& store) {
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(p.size());
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i) store(i, p.x[i] - o.x, p.y[i] - o.y, p.z[i] - o.z);
+  for (std::ptrdiff_t i = 0; i < n; ++i) store(i, packed_point(p, static_cast<std::size_t>(i), o));
 }
 
 // The plan's velocity expansions in T, node-major, into out[plan.velocity_expansions.size()]

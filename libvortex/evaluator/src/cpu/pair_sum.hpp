@@ -12,10 +12,11 @@
 
 namespace vortex::detail {
 
-// Source arrays in structure-of-arrays form, read as PairSource (strength / sigma^3, 1/sigma^2).
+// Source arrays in structure-of-arrays form, read as PairSource (strength / sigma^3, 1/sigma^2),
+// with each position's point_key.
 template <class T>
 struct SourceArrays {
-  const T *x, *y, *z, *gx, *gy, *gz, *inv_sigma2;
+  const T *x, *y, *z, *gx, *gy, *gz, *inv_sigma2, *key;
 };
 
 // Packed sources as structure-of-arrays columns in T, kept by the CPU backend between calls.
@@ -27,30 +28,31 @@ class SourceColumns {
   }
   // The `store` of pack_sources (backend/packing.hpp).
   void store(std::ptrdiff_t i, const PackedSource& p) {
-    const double v[7] = {p.x, p.y, p.z, p.gx, p.gy, p.gz, p.inv_sigma2};
-    for (int k = 0; k < 7; ++k) columns_[k][i] = static_cast<T>(v[k]);
+    const double v[8] = {p.x, p.y, p.z, p.gx, p.gy, p.gz, p.inv_sigma2, p.key};
+    for (int k = 0; k < 8; ++k) columns_[k][i] = static_cast<T>(v[k]);
   }
   SourceArrays<T> arrays() const {
     return {columns_[0].data(), columns_[1].data(), columns_[2].data(), columns_[3].data(),
-            columns_[4].data(), columns_[5].data(), columns_[6].data()};
+            columns_[4].data(), columns_[5].data(), columns_[6].data(), columns_[7].data()};
   }
 
  private:
-  std::vector<T> columns_[7];
+  std::vector<T> columns_[8];
 };
 
-// Adds the contributions of sources [begin, end) at target (tx, ty, tz) to acc (no 1/(4 pi)).
+// Adds the contributions of sources [begin, end) at target (tx, ty, tz), of point_key tkey, to acc
+// (no 1/(4 pi)).
 // The arrays are taken by value: read through a reference, their pointers are reloaded after the
 // accumulator's zeroing (a memset in float), which may write anywhere, and the loop stays scalar.
 template <Core C, class T>
 inline void sum_range_velocity(const SourceArrays<T> s, std::size_t begin, std::size_t end, T tx,
-                               T ty, T tz, VelocityAccumulator<double>& acc) {
+                               T ty, T tz, T tkey, VelocityAccumulator<double>& acc) {
   T u0 = 0, u1 = 0, u2 = 0;
 #pragma omp simd reduction(+ : u0, u1, u2)
   for (std::size_t j = begin; j < end; ++j) {
     VelocityAccumulator<T> a;
     add_pair_velocity<C>(tx - s.x[j], ty - s.y[j], tz - s.z[j], s.gx[j], s.gy[j], s.gz[j],
-                         s.inv_sigma2[j], a);
+                         s.inv_sigma2[j], tkey, s.key[j], a);
     u0 += a.u[0];
     u1 += a.u[1];
     u2 += a.u[2];
@@ -62,7 +64,7 @@ inline void sum_range_velocity(const SourceArrays<T> s, std::size_t begin, std::
 
 template <Core C, class T>
 inline void sum_range_velocity_gradient(const SourceArrays<T> s, std::size_t begin, std::size_t end,
-                                        T tx, T ty, T tz,
+                                        T tx, T ty, T tz, T tkey,
                                         VelocityGradientAccumulator<double>& acc) {
   T u0 = 0, u1 = 0, u2 = 0;
   T d0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0, d5 = 0, d6 = 0, d7 = 0, d8 = 0;
@@ -71,7 +73,7 @@ inline void sum_range_velocity_gradient(const SourceArrays<T> s, std::size_t beg
   for (std::size_t j = begin; j < end; ++j) {
     VelocityGradientAccumulator<T> a;
     add_pair_velocity_gradient<C>(tx - s.x[j], ty - s.y[j], tz - s.z[j], s.gx[j], s.gy[j], s.gz[j],
-                                  s.inv_sigma2[j], a);
+                                  s.inv_sigma2[j], tkey, s.key[j], a);
     u0 += a.u[0];
     u1 += a.u[1];
     u2 += a.u[2];

@@ -54,10 +54,10 @@ void pack_as(SourcesView s, Core core, PointsView t, Origin o, unsigned char* po
   auto* tgt = reinterpret_cast<g::Vec4<T>*>(target_bytes);
   pack_sources(s, core, o, [pos, str](std::ptrdiff_t i, const PackedSource& p) {
     pos[i] = {T(p.x), T(p.y), T(p.z), T(p.inv_sigma2)};
-    str[i] = {T(p.gx), T(p.gy), T(p.gz), T(0)};
+    str[i] = {T(p.gx), T(p.gy), T(p.gz), T(p.key)};
   });
-  pack_points(t, o, [tgt](std::ptrdiff_t i, double x, double y, double z) {
-    tgt[i] = {T(x), T(y), T(z), T(0)};
+  pack_points(t, o, [tgt](std::ptrdiff_t i, const PackedPoint& p) {
+    tgt[i] = {T(p.x), T(p.y), T(p.z), T(p.key)};
   });
 }
 
