@@ -21,8 +21,8 @@ VelocityGradientAccumulator<double> pair(const double d[3], const double g[3], d
                                          bool elsewhere) {
   const PairSource<double> s = pair_source(C, g[0], g[1], g[2], sigma);
   VelocityGradientAccumulator<double> acc;
-  add_pair_velocity_gradient<C>(d[0], d[1], d[2], s.gx, s.gy, s.gz, s.inv_sigma2, 5.0,
-                                elsewhere ? 6.0 : 5.0, acc);
+  add_pair_velocity_gradient<C>(d[0], d[1], d[2], s.gx, s.gy, s.gz, s.inv_sigma2,
+                                SourceAtTarget<double>{5.0, elsewhere ? 6.0 : 5.0}, acc);
   fold_rotation(acc);
   return acc;
 }
@@ -89,7 +89,8 @@ TEST_P(PairKernelTest, SourceRoundedOntoTheTargetAddsItsLimit) {
   if (GetParam() == Core::Singular) {
     EXPECT_TRUE(std::isinf(at.du[1])) << at.du[1];
     VelocityAccumulator<double> v;
-    add_pair_velocity<Core::Singular>(0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 1.0, 5.0, 6.0, v);
+    add_pair_velocity<Core::Singular>(0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 1.0,
+                                      SourceAtTarget<double>{5.0, 6.0}, v);
     EXPECT_FALSE(std::isfinite(v.u[0]));
     return;
   }
@@ -107,7 +108,7 @@ INSTANTIATE_TEST_SUITE_P(AllCores, PairKernelTest, ::testing::ValuesIn(testing::
 TEST(PairKernel, VelocityIsGammaCrossSeparation) {
   // Gamma along +z at the origin; a target on +x moves along +y (counter-clockwise seen from +z).
   VelocityAccumulator<double> acc;
-  add_pair_velocity<Core::Singular>(2.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, acc);
+  add_pair_velocity<Core::Singular>(2.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, DropAtZero{}, acc);
   EXPECT_DOUBLE_EQ(acc.u[0], 0.0);
   EXPECT_DOUBLE_EQ(acc.u[1], 2.0 / 8.0);
   EXPECT_DOUBLE_EQ(acc.u[2], 0.0);

@@ -47,7 +47,8 @@ VelocityGradientAccumulator<double> direct(const Particles& s, double tx, double
   VelocityGradientAccumulator<double> acc;
   for (int j = 0; j < s.size(); ++j)
     vortex::add_pair_velocity_gradient<vortex::Core::Singular, double>(
-        tx - s.x[j], ty - s.y[j], tz - s.z[j], s.gx[j], s.gy[j], s.gz[j], 1.0, 0.0, 0.0, acc);
+        tx - s.x[j], ty - s.y[j], tz - s.z[j], s.gx[j], s.gy[j], s.gz[j], 1.0, vortex::DropAtZero{},
+        acc);
   vortex::fold_rotation(acc);
   return acc;
 }

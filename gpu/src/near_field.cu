@@ -72,10 +72,11 @@ __global__ void pair_kernel(PairSum s) {
       const Vec4<T> p = sp[j];
       const Vec4<T> q = sg[j];
       if constexpr (Gradient)
-        add_pair_velocity_gradient<C>(x.x - p.x, x.y - p.y, x.z - p.z, q.x, q.y, q.z, p.w, x.w, q.w,
-                                      tile);
+        add_pair_velocity_gradient<C>(x.x - p.x, x.y - p.y, x.z - p.z, q.x, q.y, q.z, p.w,
+                                      SourceAtTarget<T>{x.w, q.w}, tile);
       else
-        add_pair_velocity<C>(x.x - p.x, x.y - p.y, x.z - p.z, q.x, q.y, q.z, p.w, x.w, q.w, tile);
+        add_pair_velocity<C>(x.x - p.x, x.y - p.y, x.z - p.z, q.x, q.y, q.z, p.w,
+                             SourceAtTarget<T>{x.w, q.w}, tile);
     }
     detail::add_into<Gradient>(total, tile);
     __syncthreads();

@@ -70,57 +70,68 @@ VORTEX_HD void fold_rotation(VelocityGradientAccumulator<T>& acc) {
   acc.f_gamma[0] = acc.f_gamma[1] = acc.f_gamma[2] = T(0);
 }
 
-// A source exactly at the target adds nothing: its offset is zero and its point_key
-// (point_key.hpp) is the target's. A source that rounding alone put on the target (zero offset,
-// another key) adds the core's limit F(0) there. The pair kernels pass this policy to core_shape,
-// which applies it only where a zero offset can occur (in its small-argument branch), so the
-// common path pays nothing for it.
+// A source exactly at the target adds nothing. Where rounding alone puts a source on a target (a
+// zero offset between distinct positions), the pair instead adds the core's limit F(0) there. The
+// pair kernels take the rule at a zero offset as a policy (core_function.hpp), which core_shape
+// applies only where a zero offset can occur (in its small-argument branch):
+//  - SourceAtTarget (the GPU): the limit where the two positions' point_keys (point_key.hpp)
+//    differ, nothing where they agree;
+//  - DropAtZero (the CPU's vectorized loops): nothing at any zero offset; the CPU adds the
+//    limits of the pairs that rounding made coincident afterwards (cpu/rounding_coincidences.cpp),
+//    which costs its loops nothing per pair.
 template <class T>
 struct SourceAtTarget {
   T target_key, source_key;
   VORTEX_HD T operator()(T limit) const { return target_key != source_key ? limit : T(0); }
 };
 
-// F of the singular kernel, which has no limit at a zero offset: a source that rounding put on the
-// target adds infinity there, so that the call is computed again in double (or the overflow
-// reported), never returned.
-template <class T>
-VORTEX_HD T singular_pair_f(T r2, T f, T target_key, T source_key) {
-  return r2 > T(0) ? f : (target_key != source_key ? T(INFINITY) : T(0));
+struct DropAtZero {
+  template <class T>
+  VORTEX_HD T operator()(T) const {
+    return T(0);
+  }
+};
+
+// The singular kernel has no limit at a zero offset: there the policy sees infinity, so that a
+// pair that rounding made coincident makes the result non-finite, and the call is computed again
+// in double (or the overflow reported), never returned.
+template <class T, class AtZero>
+VORTEX_HD T singular_pair_f(T r2, T f, AtZero at_zero) {
+  return r2 > T(0) ? f : at_zero(T(INFINITY));
 }
 
-// The core's shape for a pair at squared offset r2, with the rule above.
-template <Core C, class T>
-VORTEX_HD CoreShape<T> pair_shape(T r2, T inv_sigma2, T target_key, T source_key) {
+// The core's shape for a pair at squared offset r2, with the policy at a zero offset.
+template <Core C, class T, class AtZero>
+VORTEX_HD CoreShape<T> pair_shape(T r2, T inv_sigma2, AtZero at_zero) {
   if constexpr (C == Core::Singular) {
     CoreShape<T> k = core_shape<C>(r2 * inv_sigma2);
-    k.f = singular_pair_f(r2, k.f, target_key, source_key);
+    k.f = singular_pair_f(r2, k.f, at_zero);
     return k;
   } else {
-    return core_shape<C>(r2 * inv_sigma2, SourceAtTarget<T>{target_key, source_key});
+    return core_shape<C>(r2 * inv_sigma2, at_zero);
   }
 }
 
-// Velocity only. (dx,dy,dz) = target - source; (gx,gy,gz, inv_sigma2) a PairSource; the keys as
-// for SourceAtTarget. A regularized source at the target adds nothing whatever F is
-// (Gamma x d = 0), so only the singular kernel reads the keys.
-template <Core C, class T, class A>
-VORTEX_HD void add_pair_velocity(T dx, T dy, T dz, T gx, T gy, T gz, T inv_sigma2, T target_key,
-                                 T source_key, A& acc) {
+// Velocity only. (dx,dy,dz) = target - source; (gx,gy,gz, inv_sigma2) a PairSource; at_zero a
+// policy above. A regularized source at the target adds nothing whatever F is (Gamma x d = 0),
+// so only the singular kernel applies the policy.
+template <Core C, class T, class AtZero, class A>
+VORTEX_HD void add_pair_velocity(T dx, T dy, T dz, T gx, T gy, T gz, T inv_sigma2, AtZero at_zero,
+                                 A& acc) {
   const T r2 = dx * dx + dy * dy + dz * dz;
   T f = core_shape<C>(r2 * inv_sigma2).f;
-  if constexpr (C == Core::Singular) f = singular_pair_f(r2, f, target_key, source_key);
+  if constexpr (C == Core::Singular) f = singular_pair_f(r2, f, at_zero);
   acc.u[0] += f * (gy * dz - gz * dy);
   acc.u[1] += f * (gz * dx - gx * dz);
   acc.u[2] += f * (gx * dy - gy * dx);
 }
 
 // Velocity and the 9-component gradient (with f_gamma still to fold).
-template <Core C, class T, class A>
+template <Core C, class T, class AtZero, class A>
 VORTEX_HD void add_pair_velocity_gradient(T dx, T dy, T dz, T gx, T gy, T gz, T inv_sigma2,
-                                          T target_key, T source_key, A& acc) {
+                                          AtZero at_zero, A& acc) {
   const T r2 = dx * dx + dy * dy + dz * dz;
-  const CoreShape<T> k = pair_shape<C>(r2, inv_sigma2, target_key, source_key);
+  const CoreShape<T> k = pair_shape<C>(r2, inv_sigma2, at_zero);
   const T f = k.f;
   const T h = k.h * inv_sigma2;
   const T cx = gy * dz - gz * dy;

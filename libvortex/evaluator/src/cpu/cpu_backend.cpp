@@ -34,6 +34,7 @@ struct Packed {
   SourceColumns<T> sources;
   std::vector<T> expansions, gradient_expansions, centers;
   FarScratch<T> far_scratch;
+  CoincidenceScratch<T> coincidences;
 
   SourceArrays<T> pack(SourcesView s, Core core, Origin o) {
     sources.resize(s.size());
@@ -51,13 +52,17 @@ class CpuBackend final : public Backend {
     double* const* out = size_results(targets.size(), gradient);
     const Origin o = middle_of(sources);
     // In the arithmetic asked for (double unless float was asked for or picked for a tolerance).
+    auto sum = [&](auto& packed) {
+      const auto s = packed.pack(sources, options.core, o);
+      direct_sum_cpu(s, sources.size(), targets, o, options.core, gradient, out);
+      add_rounding_coincidences(s, sources.size(), targets, o, options.core, gradient, out,
+                                packed.coincidences);
+    };
     if (options.arithmetic == Arithmetic::Float) {
       const FlushSubnormals flush;
-      direct_sum_cpu(float_.pack(sources, options.core, o), sources.size(), targets, o,
-                     options.core, gradient, out);
+      sum(float_);
     } else {
-      direct_sum_cpu(double_.pack(sources, options.core, o), sources.size(), targets, o,
-                     options.core, gradient, out);
+      sum(double_);
     }
     stats.times.near = seconds_since(start);
     fill_names(options.arithmetic, stats);
@@ -74,12 +79,16 @@ class CpuBackend final : public Backend {
     std::optional<FlushSubnormals> flush;
     if (options.arithmetic == Arithmetic::Float) flush.emplace();
     stage = Clock::now();
+    auto near = [&](auto& packed) {
+      const auto s = packed.pack(plan.sources, options.core, plan.origin());
+      near_field_cpu(plan, s, options.core, gradient, out);
+      add_rounding_coincidences(s, plan.sources.size(), plan.targets, plan.origin(), options.core,
+                                gradient, out, packed.coincidences);
+    };
     if (options.arithmetic == Arithmetic::Float)
-      near_field_cpu(plan, float_.pack(plan.sources, options.core, plan.origin()), options.core,
-                     gradient, out);
+      near(float_);
     else
-      near_field_cpu(plan, double_.pack(plan.sources, options.core, plan.origin()), options.core,
-                     gradient, out);
+      near(double_);
     stats.times.near = seconds_since(stage);
     stage = Clock::now();
     const FarList m2p = plan_far_field(plan, options, stats);

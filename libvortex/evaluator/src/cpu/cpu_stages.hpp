@@ -2,6 +2,8 @@
 // The stages of the CPU backend (cpu_backend.cpp runs them). Results are written to 12 component
 // arrays `out` (velocity 0..2, gradient 3..11; only 0..2 without the gradient), 1/(4 pi) included.
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "backend/tree_plan.hpp"
@@ -22,6 +24,23 @@ void direct_sum_cpu(const SourceArrays<T>& sources, std::size_t num_sources, Poi
 template <class T>
 void near_field_cpu(const TreePlan& plan, const SourceArrays<T>& sources, Core core, bool gradient,
                     ComponentArrays out);
+
+// The pairs that rounding made coincident (a target and a source at distinct positions that round
+// to one point in T relative to the origin), which the pair sums drop with every zero offset: adds
+// each one's limit F(0) [Gamma]x / (4 pi) to the target's gradient in `out` (targets' order); for
+// the singular kernel, which has no limit, makes the target's velocity NaN, so that the Solver
+// computes the call again in double or reports the overflow. Nothing for the velocity alone of a
+// regularized core (its limit is zero).
+template <class T>
+struct CoincidenceScratch {
+  std::vector<T> points;            // the targets' rounded points, 3 a target
+  std::vector<std::int64_t> slots;  // the hash table over them
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> found;  // per thread
+};
+template <class T>
+void add_rounding_coincidences(const SourceArrays<T>& sources, std::size_t num_sources,
+                               PointsView targets, Origin origin, Core core, bool gradient,
+                               ComponentArrays out, CoincidenceScratch<T>& scratch);
 
 // Scratch of the far field, kept between calls: per thread, a leaf's targets in columns padded to
 // whole SIMD vectors and its sums in double (12 columns); and the pointers to them that the loop

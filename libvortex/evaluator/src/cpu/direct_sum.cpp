@@ -13,16 +13,17 @@ void direct_sum_cpu(const SourceArrays<T>& s, std::size_t ns, PointsView targets
     constexpr Core C = decltype(c)::value;
 #pragma omp parallel for schedule(dynamic, 16)
     for (std::ptrdiff_t i = 0; i < nt; ++i) {
-      const PackedPoint t = packed_point(targets, static_cast<std::size_t>(i), o);
-      const T tx = static_cast<T>(t.x), ty = static_cast<T>(t.y), tz = static_cast<T>(t.z);
+      const T tx = static_cast<T>(targets.x[i] - o.x);
+      const T ty = static_cast<T>(targets.y[i] - o.y);
+      const T tz = static_cast<T>(targets.z[i] - o.z);
       if (gradient) {
         VelocityGradientAccumulator<double> acc;
-        sum_range_velocity_gradient<C>(s, 0, ns, tx, ty, tz, static_cast<T>(t.key), acc);
+        sum_range_velocity_gradient<C>(s, 0, ns, tx, ty, tz, acc);
         for (int a = 0; a < 3; ++a) out[a][i] = kInvFourPi * acc.u[a];
         for (int k = 0; k < 9; ++k) out[3 + k][i] = kInvFourPi * acc.du[k];
       } else {
         VelocityAccumulator<double> acc;
-        sum_range_velocity<C>(s, 0, ns, tx, ty, tz, static_cast<T>(t.key), acc);
+        sum_range_velocity<C>(s, 0, ns, tx, ty, tz, acc);
         for (int a = 0; a < 3; ++a) out[a][i] = kInvFourPi * acc.u[a];
       }
     }

@@ -20,19 +20,19 @@ void near_field_cpu(const TreePlan& plan, const SourceArrays<T>& s, Core core, b
       const IndexRange* last = lists.near_ranges.data() + lists.near_offsets[leaf + 1];
       const KdNode& t = tt.nodes[tt.leaves[leaf]];
       for (int i = t.begin; i < t.end; ++i) {
-        const PackedPoint p = packed_point(plan.targets, static_cast<std::size_t>(i), o);
-        const T tx = static_cast<T>(p.x), ty = static_cast<T>(p.y), tz = static_cast<T>(p.z);
+        const T tx = static_cast<T>(plan.targets.x[i] - o.x);
+        const T ty = static_cast<T>(plan.targets.y[i] - o.y);
+        const T tz = static_cast<T>(plan.targets.z[i] - o.z);
         if (gradient) {
           VelocityGradientAccumulator<double> acc;
           for (const IndexRange* r = first; r != last; ++r)
-            sum_range_velocity_gradient<C>(s, r->begin, r->end, tx, ty, tz, static_cast<T>(p.key),
-                                           acc);
+            sum_range_velocity_gradient<C>(s, r->begin, r->end, tx, ty, tz, acc);
           for (int a = 0; a < 3; ++a) out[a][i] = kInvFourPi * acc.u[a];
           for (int k = 0; k < 9; ++k) out[3 + k][i] = kInvFourPi * acc.du[k];
         } else {
           VelocityAccumulator<double> acc;
           for (const IndexRange* r = first; r != last; ++r)
-            sum_range_velocity<C>(s, r->begin, r->end, tx, ty, tz, static_cast<T>(p.key), acc);
+            sum_range_velocity<C>(s, r->begin, r->end, tx, ty, tz, acc);
           for (int a = 0; a < 3; ++a) out[a][i] = kInvFourPi * acc.u[a];
         }
       }

@@ -40,19 +40,20 @@ class SourceColumns {
   std::vector<T> columns_[8];
 };
 
-// Adds the contributions of sources [begin, end) at target (tx, ty, tz), of point_key tkey, to acc
-// (no 1/(4 pi)).
+// Adds the contributions of sources [begin, end) at target (tx, ty, tz) to acc (no 1/(4 pi)). A
+// source at a zero offset adds nothing here (DropAtZero, kernels/pair_kernel.hpp); the pairs that
+// rounding made coincident are added by add_rounding_coincidences.
 // The arrays are taken by value: read through a reference, their pointers are reloaded after the
 // accumulator's zeroing (a memset in float), which may write anywhere, and the loop stays scalar.
 template <Core C, class T>
 inline void sum_range_velocity(const SourceArrays<T> s, std::size_t begin, std::size_t end, T tx,
-                               T ty, T tz, T tkey, VelocityAccumulator<double>& acc) {
+                               T ty, T tz, VelocityAccumulator<double>& acc) {
   T u0 = 0, u1 = 0, u2 = 0;
 #pragma omp simd reduction(+ : u0, u1, u2)
   for (std::size_t j = begin; j < end; ++j) {
     VelocityAccumulator<T> a;
     add_pair_velocity<C>(tx - s.x[j], ty - s.y[j], tz - s.z[j], s.gx[j], s.gy[j], s.gz[j],
-                         s.inv_sigma2[j], tkey, s.key[j], a);
+                         s.inv_sigma2[j], DropAtZero{}, a);
     u0 += a.u[0];
     u1 += a.u[1];
     u2 += a.u[2];
@@ -64,7 +65,7 @@ inline void sum_range_velocity(const SourceArrays<T> s, std::size_t begin, std::
 
 template <Core C, class T>
 inline void sum_range_velocity_gradient(const SourceArrays<T> s, std::size_t begin, std::size_t end,
-                                        T tx, T ty, T tz, T tkey,
+                                        T tx, T ty, T tz,
                                         VelocityGradientAccumulator<double>& acc) {
   T u0 = 0, u1 = 0, u2 = 0;
   T d0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0, d5 = 0, d6 = 0, d7 = 0, d8 = 0;
@@ -73,7 +74,7 @@ inline void sum_range_velocity_gradient(const SourceArrays<T> s, std::size_t beg
   for (std::size_t j = begin; j < end; ++j) {
     VelocityGradientAccumulator<T> a;
     add_pair_velocity_gradient<C>(tx - s.x[j], ty - s.y[j], tz - s.z[j], s.gx[j], s.gy[j], s.gz[j],
-                                  s.inv_sigma2[j], tkey, s.key[j], a);
+                                  s.inv_sigma2[j], DropAtZero{}, a);
     u0 += a.u[0];
     u1 += a.u[1];
     u2 += a.u[2];
