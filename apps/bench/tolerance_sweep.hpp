@@ -2,8 +2,8 @@
 // The tolerance sweep: for each case and each requested tolerance, the treecode with
 // SolverOptions::tolerance set and every tree option left to it, timed in alternated rounds
 // (median over rounds), with its measured errors against the direct sum. Writes
-// sweep-tolerance.csv, .json and .txt; scripts/plot-tolerance.sh draws time against error with
-// the tolerances as lines.
+// sweep-tolerance.csv, .json and .txt; scripts/plot-report.sh (scripts/plots/tolerance.gp) draws
+// time against error with the tolerances as lines.
 
 #include <cstddef>
 #include <string>

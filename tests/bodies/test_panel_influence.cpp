@@ -8,9 +8,9 @@
 #include <random>
 
 #include "vortex/bodies/mesh_generators.hpp"
-#include "vortex/bodies/panel_influence.hpp"
 #include "vortex/bodies/quadrature.hpp"
 #include "vortex/bodies/surface.hpp"
+#include "vortex/kernels/panel_influence.hpp"
 
 namespace vortex::bodies {
 namespace {

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <vector>
 
-#include "vortex/bodies/near_wall_term.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/near_wall.hpp"
 #include "vortex/gpu/stream.hpp"
+#include "vortex/kernels/near_wall_term.hpp"
 
 namespace vortex::gpu {
 

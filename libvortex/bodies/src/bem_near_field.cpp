@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "vortex/bodies/panel_influence.hpp"
+#include "vortex/kernels/panel_influence.hpp"
 #include "vortex/neighbor_search.hpp"
 
 namespace vortex::bodies {

@@ -1,6 +1,6 @@
 #include "vortex/bodies/sheet.hpp"
 
-#include "vortex/bodies/panel_influence.hpp"
+#include "vortex/kernels/panel_influence.hpp"
 
 namespace vortex::bodies {
 

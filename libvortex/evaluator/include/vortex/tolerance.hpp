@@ -10,7 +10,8 @@
 //   error(p, theta, layout) = C (p + 1)^g (b theta^s)^(p+1) theta^k1 (1 - theta)^k2 G(layout),
 // fitted to the largest of the mean velocity and gradient errors measured on the random cube,
 // the Plummer sphere and the thin sheet at N = 2e4 to 3e5 (the constants and the data:
-// docs/journal/performance-to-2026-11-27.md, "Tolerance"), C raised so that every measured point lies below the model.
+// docs/journal/performance-to-2026-11-27.md, "Tolerance"), C raised so that every measured point
+// lies below the model.
 //
 // G is the layout's growth with N: the mean relative error of a uniform set (the cube) grows
 // slowly with N (about N^0.17), that of a clustered one (the Plummer sphere) fast (about N^0.87
@@ -44,8 +45,9 @@ constexpr double kDefaultTolerance = 2e-4;
 // against a core of radius sigma changes the pair's velocity and gradient by about that rounding
 // over sigma, and the sums add their rounding. Modelled as a + b 2^-24 R, R the sources' mean
 // distance from that middle in units of their own sigma, fitted to float runs at orders where
-// the expansions' error is negligible (docs/journal/performance-to-2026-11-27.md, "Tolerance"): a thin sheet of 1e6
-// particles (R = 376) reached 8.7e-6 in the gradient, a cube of 20,000 (R = 13) 6.1e-7.
+// the expansions' error is negligible (docs/journal/performance-to-2026-11-27.md, "Tolerance"): a
+// thin sheet of 1e6 particles (R = 376) reached 8.7e-6 in the gradient, a cube of 20,000 (R =
+// 13) 6.1e-7.
 double float_rounding_error(double mean_offset_in_sigmas);
 
 // Precision::Auto computes in float, with a tolerance, when float's rounding takes at most this

@@ -1,11 +1,11 @@
 // The cost model of the far field's choice between M2P and local expansions: the time of each
 // operation at order p, fitted to the operations timed on the 2-core AVX-512 Xeon (docs/
-// docs/journal/performance-to-2026-11-27.md, "Local expansions beside M2P": every thread timing 32 calls on a synthetic box
-// and a leaf of 64 targets at once, best of 5 rounds, at p = 7 and 8 in float and 11 and 13 in
-// double). A fixed model rather than timings taken by each process: the same particles and
-// options then give the same lists, and the same results, in every run (a restart continues a run
-// bit for bit), where timings taken under a varying load chose differently from one process to
-// the next. Only the ratios matter to the choice.
+// docs/journal/performance-to-2026-11-27.md, "Local expansions beside M2P": every thread timing 32
+// calls on a synthetic box and a leaf of 64 targets at once, best of 5 rounds, at p = 7 and 8 in
+// float and 11 and 13 in double). A fixed model rather than timings taken by each process: the same
+// particles and options then give the same lists, and the same results, in every run (a restart
+// continues a run bit for bit), where timings taken under a varying load chose differently from one
+// process to the next. Only the ratios matter to the choice.
 //
 //   M2P per target: c (p + 3)^2 (a gradient expansion of degree p + 2 read once per target),
 //                   c = 1.80e-4 us in float (16 lanes), 3.85e-4 us in double;

@@ -7,7 +7,7 @@
 
 #include <array>
 
-#include "vortex/bodies/vec3.hpp"
+#include "vortex/kernels/vec3.hpp"
 
 namespace vortex::bodies {
 

@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "vortex/bodies/near_wall_term.hpp"
 #include "vortex/bodies/surface.hpp"
+#include "vortex/kernels/near_wall_term.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex::bodies {

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "vortex/bodies/mesh.hpp"
-#include "vortex/bodies/panel.hpp"
 #include "vortex/bodies/quadrature.hpp"
+#include "vortex/kernels/panel.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex::bodies {

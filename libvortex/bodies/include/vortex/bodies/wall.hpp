@@ -16,8 +16,8 @@
 #include <memory>
 #include <vector>
 
-#include "vortex/bodies/closest_panel.hpp"
 #include "vortex/bodies/surface.hpp"
+#include "vortex/kernels/closest_panel.hpp"
 #include "vortex/neighbor_search.hpp"
 #include "vortex/solver.hpp"
 

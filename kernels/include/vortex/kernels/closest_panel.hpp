@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "vortex/bodies/panel.hpp"
+#include "vortex/kernels/panel.hpp"
 
 namespace vortex::bodies {
 
