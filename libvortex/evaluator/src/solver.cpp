@@ -136,12 +136,18 @@ struct Solver::State {
   ParticleSet direct_sources;  // internal-unit copies for the direct sum
   Points direct_targets;
   NonFinite non_finite;  // the last sum_into's first value that is not finite
-  std::unique_ptr<detail::Backend> cpu, cuda;
+  std::unique_ptr<detail::Backend> cpu;
+  std::unique_ptr<detail::DeviceBackend> cuda;
 
   detail::Backend& backend(Backend b) {
-    auto& slot = b == Backend::Cuda ? cuda : cpu;
-    if (!slot) slot = b == Backend::Cuda ? detail::make_cuda_backend() : detail::make_cpu_backend();
-    return *slot;
+    if (b == Backend::Cuda) return device();
+    if (!cpu) cpu = detail::make_cpu_backend();
+    return *cpu;
+  }
+  // The CUDA backend (throws where there is none).
+  detail::DeviceBackend& device() {
+    if (!cuda) cuda = detail::make_cuda_backend();
+    return *cuda;
   }
 };
 
@@ -282,7 +288,8 @@ void Solver::sum_into(SourcesView sources, PointsView targets, bool gradient,
     // The device checks its results where they are.
     state_->non_finite = NonFinite{};
     try {
-      backend.device_tree_sum(sources, targets, options, gradient, stats, out, false, units);
+      state_->device().device_tree_sum(sources, targets, options, gradient, stats, out, false,
+                                       units);
     } catch (const detail::NonFiniteResult& e) {
       state_->non_finite = {e.component, static_cast<std::size_t>(e.target)};
     }
@@ -336,7 +343,7 @@ EvaluationStats Solver::evaluate_on_device(const DeviceSources& sources,
   t.x = targets.x, t.y = targets.y, t.z = targets.z, t.n = targets.n;
   double* results[12] = {out.u[0], out.u[1], out.u[2]};
   for (int c = 0; c < 9; ++c) results[3 + c] = gradient ? out.du[c] : nullptr;
-  detail::Backend& backend = state_->backend(Backend::Cuda);
+  detail::DevicePipeline& backend = state_->device();
   const detail::SourceFacts facts = backend.device_input_facts(s, t, results, gradient ? 12 : 3);
   detail::ResolvedOptions options = detail::resolve_options(options_, Backend::Cuda, facts);
   ThreadScope threads(options.threads);

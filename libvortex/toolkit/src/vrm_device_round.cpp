@@ -69,7 +69,7 @@ void VrmStep::later_round_on_device(VrmStats& stats) {
   device_seconds_[3] += later_.seconds_download;
   std::size_t solved_count = 0;
   for (std::size_t t = 0; t < later_count_; ++t)
-    solved_count += later_.outcome[t] == detail::kDeviceSolved;
+    solved_count += later_.outcome[t] == vrm::kRoundSolved;
   stats.device_solved += solved_count;
   stats.device_later += solved_count;
 }
@@ -89,10 +89,9 @@ bool VrmStep::take_later_device_result(std::ptrdiff_t i, ThreadStore& w) {
     return false;
   ws_.later_place[i] = -1;
   const std::int8_t o = later_.outcome[t];
-  if (o == detail::kDeviceNoSolution && !ws_.device_failed[i])
-    ws_.device_failed[i] = kFailedOnDevice;
-  if (o != detail::kDeviceSolved) return false;
-  const std::size_t at = static_cast<std::size_t>(t) * detail::kDeviceSlots;
+  if (o == vrm::kRoundNoSolution && !ws_.device_failed[i]) ws_.device_failed[i] = kFailedOnDevice;
+  if (o != vrm::kRoundSolved) return false;
+  const std::size_t at = static_cast<std::size_t>(t) * vrm::kRoundSlots;
   record(i, later_.neighbors + at, later_.fractions + at, later_.size[t]);
   solved(i, later_.residual[t], later_.size[t], w);
   return true;
@@ -188,7 +187,7 @@ void VrmStep::load_device() {
   held_ = 0;
 }
 
-void VrmStep::add_device_times(const detail::VrmDeviceSums& s) {
+void VrmStep::add_device_times(const vrm::RoundHandover& s) {
   device_seconds_[0] += s.seconds_upload;
   device_seconds_[2] += s.seconds_handover;
   device_seconds_[3] += s.seconds_download;
@@ -200,7 +199,7 @@ void VrmStep::solve_on_device(DeviceBatch& batch, const double* distance) {
   const std::size_t own_count = batch.moments.size() / 10;
   for (std::size_t begin = 0; begin < count;) {
     if (held_ == capacity_) {  // the session is full: its sums, then a new one
-      const detail::VrmDeviceSums s = ws_.device->hand_over();
+      const vrm::RoundHandover s = ws_.device->hand_over();
       add_device_times(s);
       if (!summed_) {
         ws_.device_gx.resize(n0_);
@@ -212,7 +211,7 @@ void VrmStep::solve_on_device(DeviceBatch& batch, const double* distance) {
       load_device();
     }
     const std::size_t piece = std::min(count - begin, capacity_ - held_);
-    const detail::VrmDeviceBatch r =
+    const vrm::RoundBatchResult r =
         ws_.device->solve(batch.owners.data() + begin, piece,
                           batch.rows.empty() ? nullptr : batch.rows.data() + begin,
                           batch.moments.data(), own_count, distance);
@@ -236,7 +235,7 @@ void VrmStep::solve_on_device(DeviceBatch& batch, const double* distance) {
 // lie, in the device's pinned buffers), else added to the earlier sessions'.
 void VrmStep::take_device_sums() {
   if (summed_) add_sums(last_sums_, false, true);
-  const detail::VrmDeviceSums& s = last_sums_;
+  const vrm::RoundHandover& s = last_sums_;
   device_sum_[0] = summed_ ? ws_.device_gx.data() : s.gx;
   device_sum_[1] = summed_ ? ws_.device_gy.data() : s.gy;
   device_sum_[2] = summed_ ? ws_.device_gz.data() : s.gz;
@@ -244,7 +243,7 @@ void VrmStep::take_device_sums() {
 
 // A session's sums, written (`first`) or added: on the device's thread serially (an earlier
 // session's), on all threads for the last.
-void VrmStep::add_sums(const detail::VrmDeviceSums& s, bool first, bool parallel) {
+void VrmStep::add_sums(const vrm::RoundHandover& s, bool first, bool parallel) {
   const auto n = static_cast<std::ptrdiff_t>(n0_);
 #pragma omp parallel for schedule(static) if (parallel && n > 20000)
   for (std::ptrdiff_t j = 0; j < n; ++j) {
@@ -265,12 +264,12 @@ void VrmStep::take_device_outcomes(const DeviceBatch& batch, VrmStats& stats) {
     for (std::ptrdiff_t t = 0; t < static_cast<std::ptrdiff_t>(count); ++t) {
       const std::int32_t i = batch.owners[t];
       const std::int8_t o = batch.outcome[t];
-      solved_count += o == detail::kDeviceSolved;
-      deferred += o == detail::kDeviceDeferred || o == detail::kDeviceCrowded;
-      crowded += o == detail::kDeviceCrowded;
-      unsolved += o == detail::kDeviceNoSolution;
-      if (o == detail::kDeviceNoSolution) ws_.device_failed[i] = kFailedOnDevice;
-      if (o != detail::kDeviceSolved) {
+      solved_count += o == vrm::kRoundSolved;
+      deferred += o == vrm::kRoundDeferred || o == vrm::kRoundCrowded;
+      crowded += o == vrm::kRoundCrowded;
+      unsolved += o == vrm::kRoundNoSolution;
+      if (o == vrm::kRoundNoSolution) ws_.device_failed[i] = kFailedOnDevice;
+      if (o != vrm::kRoundSolved) {
         ws_.state[i] = kReturned;
         continue;
       }

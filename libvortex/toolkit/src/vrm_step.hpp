@@ -291,10 +291,10 @@ class VrmStep {
   void list_device_owners(DeviceBatch& batch, bool own, const Eligible& eligible);
   void device_round(DeviceRound& round);
   void load_device();
-  void add_device_times(const detail::VrmDeviceSums& s);
+  void add_device_times(const vrm::RoundHandover& s);
   void solve_on_device(DeviceBatch& batch, const double* distance);
   void take_device_sums();
-  void add_sums(const detail::VrmDeviceSums& s, bool first, bool parallel);
+  void add_sums(const vrm::RoundHandover& s, bool first, bool parallel);
   void take_device_outcomes(const DeviceBatch& batch, VrmStats& stats);
   void keep_free_nodes(std::int32_t i, const std::uint64_t* mask);
   void later_round_on_device(VrmStats& stats);
@@ -325,12 +325,12 @@ class VrmStep {
   // solves, hand-over, downloads).
   std::size_t capacity_ = 0, held_ = 0;
   bool summed_ = false;
-  detail::VrmDeviceSums last_sums_{};
+  vrm::RoundHandover last_sums_{};
   double device_seconds_[4] = {};
   VrmKernelSeconds device_kernels_;  // of the solves' time
   // A later round's batch on the device: its owners (ws_.later_owners' first) and its results.
   std::size_t later_count_ = 0;
-  detail::VrmDeviceBatch later_{};
+  vrm::RoundBatchResult later_{};
 };
 
 }  // namespace vrm_step

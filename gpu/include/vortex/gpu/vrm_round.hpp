@@ -13,7 +13,7 @@
 // near a body only once it knows where the wall is, and meanwhile the device solves those far from
 // it); a later round's owners find their neighbours among the particles inserted since as well
 // (add_particles), and their lists come back to the host.
-// Owners with more neighbours than kVrmMaxNeighbors come back `crowded`, solves whose regularized
+// Owners with more neighbours than vrm::kRoundSlots come back `crowded`, solves whose regularized
 // factorization fails even there (a shifted matrix with a pivot not positive) `deferred`: the host
 // solves both. Owners without a solution come back with the free lattice nodes around them, where
 // new particles may go (vortex/kernels/vrm_nodes.hpp), in batches whose lists leave no particle
@@ -25,17 +25,9 @@
 #include <memory>
 
 #include "vortex/kernels/grid_cells.hpp"
+#include "vortex/kernels/vrm_round_results.hpp"
 
 namespace vortex::gpu {
-
-constexpr int kVrmMaxNeighbors = 64;
-
-enum VrmRoundOutcome : std::int8_t {
-  kVrmSolved = 0,
-  kVrmNoSolution = 1,
-  kVrmDeferred = 2,  // left unfinished (more of its fallback's steps than the device takes)
-  kVrmCrowded = 3,   // more than kVrmMaxNeighbors neighbours
-};
 
 // The particles of one VRM call, as the device keeps them for its batches of owners.
 struct VrmRoundParticles {
@@ -75,38 +67,6 @@ struct VrmAddedParticles {
   std::size_t n;
 };
 
-// Host arrays, valid until the next load.
-struct VrmBatchResult {
-  const std::int8_t* outcome;  // per owner of the batch
-  const std::int32_t* size;    // per owner: its neighbours (solved or without a solution; else 0)
-  const double* residual;      // per owner: the moment residual of its solve
-  // With lists: per owner, kVrmMaxNeighbors slots of neighbours (ascending) and fractions.
-  const std::int32_t* neighbors = nullptr;
-  const double* fractions = nullptr;
-  // In a batch without `distance`, where a mask holds the nodes within R (at most
-  // vrm::kMaxNodeWords words): `free_count` owners without a solution, their places in the batch
-  // (in no particular order) and the masks of their free lattice nodes
-  // (vortex/kernels/vrm_nodes.hpp), `node_words` words each. Valid until the next solve.
-  std::size_t free_count = 0;
-  const std::int32_t* free_owner = nullptr;
-  const std::uint64_t* free_nodes = nullptr;
-  int node_words = 0;
-  // The device's time (CUDA events) for the batch's uploads, solves and downloads; of the solves,
-  // each kernel's: the neighbour lists, the first Newton iterations, the unfinished owners resumed,
-  // the deferred owners' fallback solves, the free nodes.
-  double seconds_upload = 0, seconds_solve = 0, seconds_download = 0;
-  double seconds_lists = 0, seconds_first = 0, seconds_resumed = 0, seconds_fallback = 0,
-         seconds_nodes = 0;
-  std::size_t fallback_count = 0;  // owners whose solve needed the fallback's steps
-};
-
-// Host arrays, valid until the next load.
-struct VrmHandover {
-  const double *gx, *gy, *gz;  // per particle: what the solved owners give it
-  double seconds_upload = 0;   // the particles' and the grid's uploads (load)
-  double seconds_handover = 0, seconds_download = 0;
-};
-
 class VrmRoundKernel {
  public:
   VrmRoundKernel();
@@ -119,12 +79,12 @@ class VrmRoundKernel {
   // Solves a batch of owners on the loaded particles; returns once their outcomes are on the host.
   // The batches until the next hand_over hold at most the capacity given to load (a batch with
   // lists is not held).
-  VrmBatchResult solve(const VrmRoundBatch& batch);
+  vrm::RoundBatchResult solve(const VrmRoundBatch& batch);
   // Particles added since load (they replace those added before): the later batches' owners find
   // neighbours among them too.
   void add_particles(const VrmAddedParticles& added);
   // What every owner solved since load gives each particle.
-  VrmHandover hand_over();
+  vrm::RoundHandover hand_over();
 
  private:
   struct Impl;

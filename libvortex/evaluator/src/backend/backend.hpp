@@ -28,45 +28,51 @@ struct ComponentView {
   const double* component[12] = {};
 };
 
+// A backend that sums on a plan the host made (the trees, lists and multipoles of TreePlan), or
+// all pairs: the CPU, and CUDA for host-built trees.
 class Backend {
  public:
   virtual ~Backend() = default;
-
   // All sources onto all targets. Fills stats (backend, precision, device, times); the Solver
   // counts the interactions of both methods (count_interactions for the treecode).
   virtual ComponentView direct_sum(SourcesView sources, PointsView targets,
                                    const ResolvedOptions& options, bool gradient,
                                    EvaluationStats& stats) = 0;
-
   // The near and far fields of a plan whose trees and lists are built (its multipoles are
   // computed here, overlapped with the near field where the backend can). Fills stats times of
   // the multipole, near, far and transfer stages and the backend's names.
   virtual ComponentView tree_sum(TreePlan& plan, const ResolvedOptions& options, bool gradient,
                                  EvaluationStats& stats) = 0;
+};
 
-  // The whole treecode from the particles, with the trees, lists and multipoles built by the
-  // backend itself (options.tree_build == TreeBuild::Device; only CUDA does). Results in the
-  // caller's order, written into out[c] (3 components, 12 with the gradient; each sized for the
-  // targets). With `on_device`, the sources, targets and out are device memory (checked by
-  // device_input_facts first). The sums run in `units` (units.hpp); the results come back in the
-  // caller's, checked on the device first: results that are not all finite throw NonFiniteResult
-  // (then `out` is not written). Fills the stage times, the names and the interaction counts.
+// The whole treecode on a device, from the particles: the trees, lists and multipoles built there
+// (options.tree_build == TreeBuild::Device; CUDA).
+class DevicePipeline {
+ public:
+  virtual ~DevicePipeline() = default;
+  // Results in the caller's order, written into out[c] (3 components, 12 with the gradient; each
+  // sized for the targets). With `on_device`, the sources, targets and out are device memory
+  // (checked by device_input_facts first). The sums run in `units` (units.hpp); the results come
+  // back in the caller's, checked on the device first: results that are not all finite throw
+  // NonFiniteResult (then `out` is not written). Fills the stage times, the names and the
+  // interaction counts.
   virtual void device_tree_sum(SourcesView sources, PointsView targets,
                                const ResolvedOptions& options, bool gradient,
                                EvaluationStats& stats, double* const* out, bool on_device,
                                Units units) = 0;
-
   // Device-memory sources and targets checked where they are (throws std::invalid_argument naming
   // the first bad entry or a pointer that is not device memory), and what option resolution reads
-  // of them. Only CUDA does.
-  // The result arrays out[0..components) are checked to be device memory too.
+  // of them. The result arrays out[0..components) are checked to be device memory too.
   virtual SourceFacts device_input_facts(SourcesView sources, PointsView targets,
                                          double* const* out, int components) = 0;
 };
 
+// A backend with a device of its own: both of the above on one workspace (CUDA).
+class DeviceBackend : public Backend, public DevicePipeline {};
+
 std::unique_ptr<Backend> make_cpu_backend();
 // Throws std::runtime_error in a build without CUDA or on a machine without a device.
-std::unique_ptr<Backend> make_cuda_backend();
+std::unique_ptr<DeviceBackend> make_cuda_backend();
 // Whether this build can use a CUDA device on this machine.
 bool cuda_device_present();
 // Throws std::runtime_error naming why CUDA cannot run here (no support in the build, no device).

@@ -101,15 +101,6 @@ class CpuBackend final : public Backend {
     return view();
   }
 
-  void device_tree_sum(SourcesView, PointsView, const ResolvedOptions&, bool, EvaluationStats&,
-                       double* const*, bool, Units) override {
-    throw std::logic_error("the CPU backend builds its trees on the host");
-  }
-
-  SourceFacts device_input_facts(SourcesView, PointsView, double* const*, int) override {
-    throw std::logic_error("the CPU backend reads no device memory");
-  }
-
  private:
   // The far field's arithmetic: float where the pair sums are float. Kept apart from the near
   // field's, so that a tolerance can choose it on its own.

@@ -1,4 +1,4 @@
-// The CUDA backend behind the internal Backend interface.
+// The CUDA backend behind the internal Backend and DevicePipeline interfaces.
 
 #include <stdexcept>
 
@@ -8,7 +8,7 @@ namespace vortex::detail {
 
 namespace {
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public DeviceBackend {
  public:
   CudaBackend() { ws_.info = g::current_device(); }
 
@@ -48,7 +48,7 @@ void require_cuda() {
     throw std::runtime_error("backend 'cuda' was requested but no CUDA device is present");
 }
 
-std::unique_ptr<Backend> make_cuda_backend() {
+std::unique_ptr<DeviceBackend> make_cuda_backend() {
   require_cuda();
   return std::make_unique<CudaBackend>();
 }

@@ -10,7 +10,7 @@ void require_cuda() {
   throw std::runtime_error("backend 'cuda' was requested but this build has no CUDA support");
 }
 
-std::unique_ptr<Backend> make_cuda_backend() {
+std::unique_ptr<DeviceBackend> make_cuda_backend() {
   require_cuda();
   return nullptr;
 }

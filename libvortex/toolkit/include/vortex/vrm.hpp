@@ -53,6 +53,7 @@
 #include <memory>
 #include <vector>
 
+#include "vortex/kernels/vrm_round_results.hpp"
 #include "vortex/options.hpp"
 #include "vortex/particles.hpp"
 
@@ -133,20 +134,8 @@ double vrm_radius(const VrmOptions& options, double nu, double dt);
 // The device's solves of one VRM call by kernel (CUDA events): the owners' neighbour lists, their
 // first Newton iterations, the unfinished owners resumed, the deferred owners' solves with the
 // fallback's steps, the free lattice nodes of the owners without a solution; and how many owners
-// needed the fallback.
-struct VrmKernelSeconds {
-  double lists = 0, first = 0, resumed = 0, fallback = 0, nodes = 0;
-  std::size_t fallback_owners = 0;  // the owners the fallback's kernel took up
-  VrmKernelSeconds& operator+=(const VrmKernelSeconds& o) {
-    lists += o.lists;
-    first += o.first;
-    resumed += o.resumed;
-    fallback += o.fallback;
-    nodes += o.nodes;
-    fallback_owners += o.fallback_owners;
-    return *this;
-  }
-};
+// needed the fallback (vortex/kernels/vrm_round_results.hpp).
+using VrmKernelSeconds = vrm::RoundKernelTimes;
 
 struct VrmStats {
   std::size_t diffused = 0;         // particles redistributed with non-negative fractions

@@ -7,13 +7,6 @@ namespace vortex::detail {
 
 namespace {
 
-static_assert(kDeviceSlots == gpu::kVrmMaxNeighbors, "the device's list slots");
-static_assert(int{kDeviceSolved} == int{gpu::kVrmSolved} &&
-                  int{kDeviceNoSolution} == int{gpu::kVrmNoSolution} &&
-                  int{kDeviceDeferred} == int{gpu::kVrmDeferred} &&
-                  int{kDeviceCrowded} == int{gpu::kVrmCrowded},
-              "the device's outcomes");
-
 class CudaVrm final : public VrmDevice {
  public:
   void load(const GridView& grid, const ParticleSet& p, std::size_t capacity, double radius,
@@ -25,24 +18,10 @@ class CudaVrm final : public VrmDevice {
     kernel_.load(in);
   }
 
-  VrmDeviceBatch solve(const std::int32_t* owners, std::size_t count,
-                       const std::int32_t* moment_row, const double* own_moments,
-                       std::size_t own_count, const double* distance, bool lists) override {
-    const gpu::VrmBatchResult r =
-        kernel_.solve({owners, count, moment_row, own_moments, own_count, distance, lists});
-    return {r.outcome,
-            r.size,
-            r.residual,
-            r.neighbors,
-            r.fractions,
-            r.free_count,
-            r.free_owner,
-            r.free_nodes,
-            r.seconds_upload,
-            r.seconds_solve,
-            r.seconds_download,
-            {r.seconds_lists, r.seconds_first, r.seconds_resumed, r.seconds_fallback,
-             r.seconds_nodes, r.fallback_count}};
+  vrm::RoundBatchResult solve(const std::int32_t* owners, std::size_t count,
+                              const std::int32_t* moment_row, const double* own_moments,
+                              std::size_t own_count, const double* distance, bool lists) override {
+    return kernel_.solve({owners, count, moment_row, own_moments, own_count, distance, lists});
   }
 
   void add_particles(const GridView& grid, const ParticleSet& p, std::size_t loaded) override {
@@ -50,10 +29,7 @@ class CudaVrm final : public VrmDevice {
         {grid, p.x.data() + loaded, p.y.data() + loaded, p.z.data() + loaded, p.size() - loaded});
   }
 
-  VrmDeviceSums hand_over() override {
-    const gpu::VrmHandover r = kernel_.hand_over();
-    return {r.gx, r.gy, r.gz, r.seconds_upload, r.seconds_handover, r.seconds_download};
-  }
+  vrm::RoundHandover hand_over() override { return kernel_.hand_over(); }
 
  private:
   gpu::VrmRoundKernel kernel_;
