@@ -131,6 +131,13 @@ if(TARGET vortex-bench)
     "vortex-bench: error: --sweep: unknown sweep 'sizes'")
 endif()
 
+# One name and one help text for every option that vortex-body and vortex-ring both offer.
+if(TARGET vortex-body AND TARGET vortex-ring)
+  add_test(NAME app.shared-options COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vortex-body>
+    -DRING=$<TARGET_FILE:vortex-ring> -P ${VORTEX_APP_SCRIPTS}/shared_options.cmake)
+  set_tests_properties(app.shared-options PROPERTIES TIMEOUT 30)
+endif()
+
 # A thread count past the limit (kMaxThreads) is refused by every app with a message naming it,
 # before any thread is started with that count.
 file(WRITE ${VORTEX_APP_TEST_DIR}/expect_error.cmake [=[
@@ -149,7 +156,7 @@ set(threads_error "--threads must be in 0..1024 (0: OpenMP's default), got 10000
 set(VORTEX_THREAD_LIMIT_ARGS_eval ${VORTEX_APP_CASE}/particles.csv
   -o ${VORTEX_APP_TEST_DIR}/threads-eval.csv --method direct)
 set(VORTEX_THREAD_LIMIT_ARGS_ring --steps 1 --no-plot --output ${VORTEX_APP_TEST_DIR}/threads-ring)
-set(VORTEX_THREAD_LIMIT_ARGS_body --steps 1 --no-plot --out ${VORTEX_APP_TEST_DIR}/threads-body)
+set(VORTEX_THREAD_LIMIT_ARGS_body --steps 1 --no-plot --output ${VORTEX_APP_TEST_DIR}/threads-body)
 set(VORTEX_THREAD_LIMIT_ARGS_bench --n 200 --runs cpu-direct)
 foreach(app eval ring body bench)
   if(TARGET vortex-${app})

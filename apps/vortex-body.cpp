@@ -181,7 +181,7 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
 std::string checkpoint_path(const Settings& s, long step) {
   char name[64];
   std::snprintf(name, sizeof name, "/checkpoint-%06ld.bin", step);
-  return s.out + name;
+  return s.output + name;
 }
 
 // The case a checkpoint belongs to: the body, its mesh, and every setting that changes the
@@ -217,8 +217,10 @@ bodies::CheckpointIdentity case_identity(const Settings& s, const bodies::Surfac
       {"wall-core", exact_text(s.wall_core)},
       {"wall-cores", s.wall_cores ? "on" : "off"},
       {"min-wall", exact_text(s.min_wall)},
-      {"merge", exact_text(s.merge)},
-      {"remove", exact_text(s.remove)},
+      // Named as the options were before --merge-distance and --remove-threshold, so that
+      // earlier checkpoints stay valid.
+      {"merge", exact_text(s.merge_distance)},
+      {"remove", exact_text(s.remove_threshold)},
       {"stretching", s.stretching},
       {"relaxation", exact_text(s.relaxation)},
       {"relaxation-rate", exact_text(s.relaxation_rate)}};
@@ -298,7 +300,7 @@ int run(int argc, char** argv) {
       restart ? read_restart(s, surface, identity) : bodies::BodyCheckpoint{};
   const bool bench = s.bench_diffusion > 0 || s.bench_velocity > 0;
   // A path that cannot be written fails here, before the first step.
-  if (!bench) check_output_paths(s.out, s.json);
+  if (!bench) check_output_paths(s.output, s.json);
   Solver solver(so);
   bodies::BodyFlow flow(surface, bem_options(s, so), solver, flow_options(s, nu, h, so.backend));
   const auto print_header = [&] {
@@ -317,7 +319,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   const auto start = Clock::now();
-  BodyOutput out(s.out, restart, ck.step, ck.time);
+  BodyOutput out(s.output, restart, ck.step, ck.time);
   RunState r = initial_state(s, restart ? &ck : nullptr, flow, out);
   if (!s.quiet) print_header();
   warn_coarse_panels(s, surface, h);
@@ -336,12 +338,13 @@ int run(int argc, char** argv) {
     const bool checkpointed = s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0;
     if (checkpointed) save_checkpoint(s, identity, flow, r);
     if (s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step) &&
-        write_projections(r.particles, s.out, r.step, s.projection_cells) && !s.no_plot &&
-        !plot_projections(s.out, r.step, r.time))
+        write_projections(r.particles, s.output, r.step, s.projection_cells) && !s.no_plot &&
+        !plot_projections(s.output, r.step, r.time))
       std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no projection picture\n");
     const auto now = Clock::now();
-    if (!s.quiet && (r.step == last_step ||
-                     std::chrono::duration<double>(now - last_progress).count() >= s.progress)) {
+    if (!s.quiet && s.progress > 0 &&
+        (r.step == last_step ||
+         std::chrono::duration<double>(now - last_progress).count() >= s.progress)) {
       last_progress = now;
       print_progress(rec, last_step, std::chrono::duration<double>(now - start).count());
     }
@@ -366,7 +369,7 @@ int run(int argc, char** argv) {
   if (std::fflush(stdout) != 0 || std::ferror(stdout))
     throw FileError(std::string("standard output: cannot write: ") +
                     (errno ? std::strerror(errno) : "a write failed"));
-  if (!s.no_plot && !s.bem_only && !plot_coefficients(s.out, s.re, s.body == "sphere"))
+  if (!s.no_plot && !s.bem_only && !plot_coefficients(s.output, s.re, s.body == "sphere"))
     std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no plots\n");
   if (!s.json.empty())
     write_summary(s, so.backend, surface, r, out,

@@ -40,13 +40,13 @@ if [[ -n $last ]]; then
   left=$((total - done_steps))
   if ((left > 0)); then
     echo "== continuing from $last: $left of $total steps left"
-    "$app" --case "$case" --out "$out" --restart "$last" --steps "$left" --json "$out/summary.json" \
+    "$app" --case "$case" --output "$out" --restart "$last" --steps "$left" --json "$out/summary.json" \
       "${extra[@]}"
   else
     echo "== $out holds all $total steps"
   fi
 else
-  "$app" --case "$case" --out "$out" --json "$out/summary.json" "${extra[@]}"
+  "$app" --case "$case" --output "$out" --json "$out/summary.json" "${extra[@]}"
 fi
 if command -v gnuplot > /dev/null; then
   if gnuplot -e "csv='$out/diagnostics.csv'; outfile='$out/steps.png'" \
@@ -63,7 +63,7 @@ if ((bench_last)); then
   for b in auto cpu; do
     echo "== velocity evaluation of $(basename "$last"), backend $b"
     "$app" --case "$case" --restart "$last" --bench-velocity 3 --bench-sample 1000 --backend "$b" \
-      --out "$out" "${extra[@]}" | tee "$out/bench-velocity.log"
+      --output "$out" "${extra[@]}" | tee "$out/bench-velocity.log"
     ran=$(sed -n 's/^velocity evaluation: N = [0-9]*, \([a-z]*\) .*/\1/p' "$out/bench-velocity.log")
     [[ -n $ran ]] || { echo "discoid.sh: --bench-last: no timing printed" >&2; exit 1; }
     mv "$out/bench-velocity.log" "$out/bench-velocity-$ran.txt"

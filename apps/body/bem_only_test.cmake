@@ -3,7 +3,7 @@
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
 file(WRITE ${DIR}/case.json "{\"body\": \"sphere\", \"frequency\": 4, \"bem-only\": true, \"quiet\": true}")
-execute_process(COMMAND ${BODY} --case ${DIR}/case.json --out ${DIR}/out --json ${DIR}/s.json
+execute_process(COMMAND ${BODY} --case ${DIR}/case.json --output ${DIR}/out --json ${DIR}/s.json
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "vortex-body failed: ${err}")

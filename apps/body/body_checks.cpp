@@ -14,6 +14,7 @@
 #include "case_file.hpp"
 #include "memory_check.hpp"
 #include "option_range.hpp"
+#include "toolkit_cli.hpp"
 #include "vortex/bodies/mesh_generators.hpp"
 #include "vortex/bodies/mesh_io.hpp"
 #include "vortex/time_integration.hpp"
@@ -63,9 +64,7 @@ void check(const Settings& s) {
   require("--angle", s.angle, kAngle, "degrees");
   if (s.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   require("--steps", s.steps, kSteps);
-  parse_stretching(s.stretching);  // throws, naming the accepted values
-  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate", s.dt,
-                   "--dt");
+  cli::check_time_step_options(s.stretching, s.relaxation, s.relaxation_rate, s.dt);
   if (s.vrm_backend != "same") parse_backend(s.vrm_backend);
   require("--bench-diffusion", s.bench_diffusion, kBenchRepeats);
   if (s.bench_diffusion > 0 && s.restart.empty())
@@ -76,7 +75,7 @@ void check(const Settings& s) {
   require("--bench-sample", s.bench_sample, kBenchSample);
   if (!(s.stop_after >= 0)) throw std::invalid_argument("--stop-after must be >= 0 seconds");
   require("--stop-after", s.stop_after, kSeconds, "seconds");
-  require("--progress", s.progress, kSeconds, "seconds");
+  cli::check_shared(cli::SharedOption::Progress, s.progress);
   require("--frequency", s.frequency, kFrequency, "20 F^2 panels");
   if (s.body != "sphere" && s.body != "ellipsoid")
     throw std::invalid_argument("--body: unknown body '" + s.body + "' (sphere or ellipsoid)");
@@ -97,16 +96,17 @@ void check(const Settings& s) {
   require("--shed-layer", s.shed_layer, kShedLayer, "units of h");
   require("--shed-offset", s.shed_offset, kShedOffset, "units of h");
   free_stream(s);  // a bad --stream is an error before anything runs
-  if (s.every < 0 || s.checkpoint_every < 0 || s.projections < 0)
-    throw std::invalid_argument("--every, --checkpoint-every and --projections must be >= 0");
+  cli::check_shared(cli::SharedOption::Every, s.every);
+  if (s.checkpoint_every < 0 || s.projections < 0)
+    throw std::invalid_argument("--checkpoint-every and --projections must be >= 0");
   if (s.projection_cells < 2 || s.projection_cells > 4096)
     throw std::invalid_argument("--projection-cells must be in 2..4096");
   if (!(s.diameter >= 0) || !(s.spacing >= 0) || !(s.wall_core >= 0) || !(s.sheet_core >= 0) ||
       !(s.shed_core >= 0))
     throw std::invalid_argument("--diameter, --spacing and the core radii must be >= 0");
   require("--min-wall", s.min_wall, kFraction, "units of h");
-  require("--merge", s.merge, kFraction, "units of h");
-  require("--remove", s.remove, kRemove, "a fraction of the largest |Gamma|");
+  cli::check_shared(cli::SharedOption::MergeDistance, s.merge_distance);
+  cli::check_shared(cli::SharedOption::RemoveThreshold, s.remove_threshold);
   require("--bem-tolerance", s.bem_tolerance, kBemTolerance, "GMRES's relative residual");
   require("--bem-cluster", s.bem_cluster, kBemCluster, "panels");
   require("--bem-coarse", s.bem_coarse, kBemCoarse, "aggregates");

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -139,7 +140,11 @@ void BodyOutput::write_frame(long step, double time, const ParticleSet& particle
   char name[64];
   std::snprintf(name, sizeof name, "/particles-%06ld.vtp", step);
   if (particles.size() > 0) {
-    write_vtp(dir_ + name, particles);
+    flow.particle_velocity(particles, true, field_);
+    const std::array<double, 3>& stream = flow.options().free_stream;
+    for (int c = 0; c < 3; ++c)
+      for (double& u : field_.u[c]) u += stream[c];
+    write_vtp(dir_ + name, particles, &field_);  // velocity, velocity_gradient and vorticity
     particles_.add(time, dir_ + name);
   }
   std::snprintf(name, sizeof name, "/surface-%06ld.vtp", step);

@@ -1,7 +1,8 @@
 #pragma once
-// What vortex-body writes: .pvd series of the particles and of the surface (gamma, slip, outer
-// normal velocity per panel), the per-step diagnostics CSV, the C_D and C_L plots and the JSON
-// summary. Every write is checked: a failed one throws vortex::FileError naming the file.
+// What vortex-body writes: .pvd series of the particles (circulation, radius, and their velocity
+// and vorticity) and of the surface (gamma, slip, outer normal velocity per panel), the per-step
+// diagnostics CSV, the C_D and C_L plots and the JSON summary. Every write is checked: a failed
+// one throws vortex::FileError naming the file.
 
 #include <cstdint>
 #include <fstream>
@@ -37,6 +38,10 @@ class BodyOutput {
   // `resume_step` and `resume_time` and continues it.
   BodyOutput(const std::string& dir, bool resume, long resume_step = 0, double resume_time = 0);
 
+  // The particles' and the surface's files of a step. The particles carry, beside circulation and
+  // radius, their velocity as the step moves them (the free stream plus the particles' and the
+  // sheet's, the sheet solved for these particles) and the vorticity curl u of its gradient,
+  // evaluated once per file by the flow's particle solver.
   void write_frame(long step, double time, const ParticleSet& particles, bodies::BodyFlow& flow);
   void write_row(const StepRecord& r);
   // Closes the CSV; throws when its last bytes cannot be written.
@@ -52,6 +57,7 @@ class BodyOutput {
   PvdWriter particles_, surface_;
   std::ofstream csv_;
   std::vector<double> cd_, cl_;
+  VelocityField field_;  // the particles' velocity and gradient, kept from one file to the next
 };
 
 // Before a run: creates the output folder and throws vortex::FileError naming the path unless a

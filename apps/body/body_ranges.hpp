@@ -1,6 +1,7 @@
 #pragma once
-// The valid values of vortex-body's numeric options: checked before a run (body_checks.cpp)
-// and shown by --help (body_settings.cpp).
+// The valid values of vortex-body's own numeric options: checked before a run (body_checks.cpp)
+// and shown by --help (body_settings.cpp). Those of the options vortex-ring offers too are in the
+// shared table (toolkit_cli.cpp).
 
 #include "option_range.hpp"
 
@@ -17,14 +18,13 @@ constexpr Range kRe{0, 1e7, true};
 constexpr Range kDt{1e-6, 0.5};  // of D / U: the stream moves at most half the body a step
 constexpr Range kSteps{0, 1e7};
 constexpr Range kAngle{-360, 360};
-constexpr Range kDiameter{0.01, 100};          // of the body's largest width, or 0
-constexpr Range kSpacing{0, 0.25, true};       // of D: at least 4 particles across the body
-constexpr Range kShedLayer{0.1, 10};           // of h: finer layers merge at once (--merge)
-constexpr Range kShedOffset{0, 4, true};       // of h: in the fluid, within the diffusion length
-constexpr Range kCore{0.1, 4};                 // of h, or 0: overlapping cores that do not smear
-constexpr Range kFraction{0, 1, false, true};  // --min-wall, --merge (units of h)
-constexpr Range kRemove{0, 0.01};           // of max |Gamma|: more removes circulation that matters
-constexpr Range kBemTolerance{1e-14, 0.1};  // below, double precision cannot reach it
+constexpr Range kDiameter{0.01, 100};     // of the body's largest width, or 0
+constexpr Range kSpacing{0, 0.25, true};  // of D: at least 4 particles across the body
+constexpr Range kShedLayer{0.1, 10};      // of h: finer layers merge at once (--merge-distance)
+constexpr Range kShedOffset{0, 4, true};  // of h: in the fluid, within the diffusion length
+constexpr Range kCore{0.1, 4};            // of h, or 0: overlapping cores that do not smear
+constexpr Range kFraction{0, 1, false, true};  // --min-wall (units of h)
+constexpr Range kBemTolerance{1e-14, 0.1};     // below, double precision cannot reach it
 constexpr Range kBemCluster{1, 256};
 constexpr Range kBemCoarse{0, 256};
 constexpr Range kProjectionCells{2, 4096};

@@ -11,6 +11,7 @@
 #include "case_file.hpp"
 #include "memory_check.hpp"
 #include "option_range.hpp"
+#include "toolkit_cli.hpp"
 #include "vortex/bodies/mesh_generators.hpp"
 #include "vortex/bodies/mesh_io.hpp"
 #include "vortex/time_integration.hpp"
@@ -26,7 +27,8 @@ using cli::valid;
 }  // namespace
 
 void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
-  p.add("--case", "FILE", "JSON case file (flat object of these options)", s.case_file, "-");
+  using cli::SharedOption;
+  cli::add_shared(p, SharedOption::Case, s.case_file);
   p.add("--body", "sphere|ellipsoid", "generated body", s.body);
   p.add("--mesh", "FILE", "closed, outward-oriented mesh (.stl or .vtp) instead of --body", s.mesh,
         "-");
@@ -75,17 +77,11 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--min-wall", "F",
         "push particles out to this distance from the wall, units of h" + valid(kFraction),
         s.min_wall);
-  p.add("--merge", "F", "merge particles closer than F h" + valid(kFraction), s.merge);
-  p.add("--remove", "F", "remove particles weaker than F * max |Gamma|" + valid(kRemove), s.remove);
-  p.add("--stretching", "NAME", "vortex stretching: classical, transpose, none", s.stretching);
-  p.add("--relaxation", "F",
-        "turn each particle's strength by this fraction toward the field's vorticity at the start "
-        "of every step (0: none); valid: [0, 1]",
-        s.relaxation);
-  p.add("--relaxation-rate", "R",
-        "the same at a rate per unit time: the fraction R dt each step, so that runs at different "
-        "time steps relax alike (1.25 in V2 of docs/VALIDATION.md; 0: none); valid: R dt at most 1",
-        s.relaxation_rate);
+  cli::add_shared(p, SharedOption::MergeDistance, s.merge_distance);
+  cli::add_shared(p, SharedOption::RemoveThreshold, s.remove_threshold);
+  cli::add_shared(p, SharedOption::Stretching, s.stretching);
+  cli::add_shared(p, SharedOption::Relaxation, s.relaxation);
+  cli::add_shared(p, SharedOption::RelaxationRate, s.relaxation_rate);
   p.add("--vrm-backend", "same|auto|cpu|cuda",
         "where the VRM's first round solves the particles away from the wall (same: --backend)",
         s.vrm_backend);
@@ -100,10 +96,9 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
         s.bem_coarse);
   p.add_flag("--bem-only", "solve the boundary elements at t = 0+ and stop", s.bem_only);
   p.add_flag("--dense", "dense LU instead of GMRES (small meshes)", s.dense);
-  p.add("-o,--out", "DIR", "output folder", s.out);
-  p.add("--json", "FILE", "write a JSON summary", s.json, "-");
-  p.add("--every", "K", "write particles and surface every K steps (0: never); valid: >= 0",
-        s.every);
+  cli::add_shared(p, SharedOption::Output, s.output);
+  cli::add_shared(p, SharedOption::Json, s.json);
+  cli::add_shared(p, SharedOption::Every, s.every);
   p.add("--checkpoint-every", "K", "write a checkpoint every K steps (0: never); valid: >= 0",
         s.checkpoint_every);
   p.add("--restart", "FILE", "continue from a checkpoint", s.restart, "-");
@@ -127,14 +122,14 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--bench-sample", "S",
         "particles compared with the direct sum by --bench-velocity" + valid(kBenchSample),
         s.bench_sample);
-  p.add("--progress", "SECONDS", "progress line interval" + valid(kSeconds), s.progress);
+  cli::add_shared(p, SharedOption::Progress, s.progress);
   p.add("--stop-after", "SECONDS",
         "stop with a checkpoint after the last step that is expected (by the time of the step "
         "before) to end within this wall time; --restart continues (0: never)" +
             valid(kSeconds),
         s.stop_after);
-  p.add_flag("--no-plot", "skip the PNG plots", s.no_plot);
-  p.add_flag("--quiet", "no progress lines", s.quiet);
+  cli::add_shared(p, SharedOption::NoPlot, s.no_plot);
+  cli::add_shared(p, SharedOption::Quiet, s.quiet);
   solver.add_to(p);
 }
 
@@ -223,8 +218,8 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.shedding.offset = s.shed_offset;
   o.shedding.layer = s.shed_layer;
   o.shedding.core_radius = s.shed_core;
-  o.control.merge_distance = s.merge;
-  o.control.remove_threshold = s.remove;
+  o.control.merge_distance = s.merge_distance;
+  o.control.remove_threshold = s.remove_threshold;
   o.stretching = parse_stretching(s.stretching);
   o.relaxation = s.relaxation;
   o.relaxation_rate = s.relaxation_rate;

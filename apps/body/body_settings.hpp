@@ -26,7 +26,7 @@ struct Settings {
   double spacing = 0, shed_offset = 1.0, shed_layer = 1.0, shed_core = 0, sheet_core = 0,
          wall_core = 0;
   double min_wall = 0.2;
-  double merge = 0.5, remove = 1e-5;
+  double merge_distance = 0.5, remove_threshold = 1e-5;
   std::string stretching = "classical";  // classical, transpose, none (BodyFlowOptions)
   double relaxation = 0;                 // BodyFlowOptions::relaxation, the fraction per step
   double relaxation_rate = 0;            // BodyFlowOptions::relaxation_rate
@@ -36,7 +36,7 @@ struct Settings {
   int bem_cluster = 32, bem_coarse = 8;  // the preconditioner (BemOptions)
   bool bem_only = false, dense = false, wall_cores = false;
   // Output.
-  std::string out = "vortex-body-out", json, restart, case_file;
+  std::string output = "vortex-body-out", json, restart, case_file;
   int every = 1, checkpoint_every = 0, projections = 0, projection_cells = 120;
   int bench_diffusion = 0;  // > 0: time this many diffusion sub-steps of the restart state
   int bench_velocity = 0;   // > 0: time this many velocity evaluations of the restart state
@@ -46,7 +46,8 @@ struct Settings {
   bool no_plot = false, quiet = false;
 };
 
-// Registers the options; their help gives each numeric option's valid range.
+// Registers the options (those vortex-ring offers too from the shared table, toolkit_cli.hpp);
+// their help gives each numeric option's valid range.
 void add_options(cli::OptionParser& parser, Settings& s, cli::SolverCli& solver);
 // Throws std::invalid_argument naming the first setting out of its range (the option, its value
 // and the range), of those that need no body; std::runtime_error when the generated body's panels

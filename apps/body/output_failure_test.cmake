@@ -4,7 +4,7 @@
 # fails before the first step.
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR}/out)
-set(common --frequency 2 --re 50 --dt 0.05 --spacing 0.2 --every 0 --no-plot --out ${DIR}/out)
+set(common --frequency 2 --re 50 --dt 0.05 --spacing 0.2 --every 0 --no-plot --output ${DIR}/out)
 set(prefix "")
 if(KIND STREQUAL "csv-full")
   # A full disk under the CSV.

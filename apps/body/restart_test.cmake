@@ -31,7 +31,7 @@ function(expect_same_row a b line what)
   endforeach()
 endfunction()
 set(common --frequency 3 --re 50 --dt 0.05 --spacing 0.15 --quiet --no-plot --every 0)
-execute_process(COMMAND ${BODY} ${common} --steps 2 --checkpoint-every 1 --out ${DIR}/a
+execute_process(COMMAND ${BODY} ${common} --steps 2 --checkpoint-every 1 --output ${DIR}/a
   RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "first run failed: ${err}")
@@ -50,7 +50,7 @@ foreach(case "--re;60|re = 50, this run has re = 60"
   list(GET parts -1 expect)
   list(REMOVE_AT parts -1)
   execute_process(COMMAND ${BODY} ${common} ${parts} --steps 1
-    --restart ${DIR}/a/checkpoint-000001.bin --out ${DIR}/refused RESULT_VARIABLE rc
+    --restart ${DIR}/a/checkpoint-000001.bin --output ${DIR}/refused RESULT_VARIABLE rc
     ERROR_VARIABLE err)
   string(FIND "${err}" "checkpoint-000001.bin: checkpoint was written with ${expect}" at)
   if(rc EQUAL 0 OR at LESS 0 OR EXISTS ${DIR}/refused)
@@ -60,7 +60,7 @@ foreach(case "--re;60|re = 50, this run has re = 60"
 endforeach()
 file(COPY ${DIR}/a/ DESTINATION ${DIR}/b)
 execute_process(COMMAND ${BODY} ${common} --steps 1 --restart ${DIR}/a/checkpoint-000001.bin
-  --out ${DIR}/b RESULT_VARIABLE rc ERROR_VARIABLE err)
+  --output ${DIR}/b RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "restarted run failed: ${err}")
 endif()
@@ -74,7 +74,7 @@ expect_same_row(original continued 2 "restart")
 # The velocity benchmark on the checkpoint's particles: its treecode within the default tolerance
 # (2e-4) of the double-precision direct sum.
 execute_process(COMMAND ${BODY} ${common} --restart ${DIR}/a/checkpoint-000002.bin
-  --bench-velocity 2 --bench-sample 200 --backend cpu --out ${DIR}/c
+  --bench-velocity 2 --bench-sample 200 --backend cpu --output ${DIR}/c
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "--bench-velocity failed: ${err}")
@@ -90,14 +90,14 @@ if(NOT u_err LESS 2e-4 OR NOT du_err LESS 2e-4)
 endif()
 # A wall-time limit that every step passes: the run stops after its first step with that step's
 # checkpoint, and the restart from it continues to the same rows as the uninterrupted run.
-execute_process(COMMAND ${BODY} ${common} --steps 2 --stop-after 1e-9 --out ${DIR}/d
+execute_process(COMMAND ${BODY} ${common} --steps 2 --stop-after 1e-9 --output ${DIR}/d
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "stopped after [0-9]+ s at step 1 of 2" OR
    NOT EXISTS ${DIR}/d/checkpoint-000001.bin)
   message(FATAL_ERROR "--stop-after did not stop after step 1 with a checkpoint:\n${out}${err}")
 endif()
 execute_process(COMMAND ${BODY} ${common} --steps 1 --restart ${DIR}/d/checkpoint-000001.bin
-  --out ${DIR}/d RESULT_VARIABLE rc ERROR_VARIABLE err)
+  --output ${DIR}/d RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "run continued after --stop-after failed: ${err}")
 endif()

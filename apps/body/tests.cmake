@@ -13,7 +13,8 @@ add_test(NAME app.body.bem-only COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vo
 foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching relaxation-rate stop-after
     vrm-backend bad-case
     shed-offset-negative shed-offset-zero shed-offset-large spacing-large frequency-large
-    shed-layer-thin re-large dt-small speed-large shed-core-small memory
+    shed-layer-thin re-large dt-small speed-large shed-core-small memory merge-distance
+    remove-threshold every-negative
     case-bool-for-number case-bool-for-string case-number-for-string case-string-for-number
     case-string-for-flag case-unknown-key case-repeated-key case-unicode-escape)
   add_test(NAME app.body.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
@@ -30,8 +31,8 @@ if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize=address")
 endif()
 
 # vortex-ring's input checks, and its case files (read by the same strict reader).
-foreach(kind re-negative nu-negative dt-small core-radius case-bool-for-number
-    case-bool-for-integer case-unicode-escape)
+foreach(kind re-negative nu-negative dt-small core-radius merge-distance progress-negative
+    case-bool-for-number case-bool-for-integer case-unicode-escape)
   add_test(NAME app.ring.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
     -DRING=$<TARGET_FILE:vortex-ring> -DDIR=${VORTEX_BODY_TEST_DIR}/bad-ring-${kind}
     -DKIND=ring-${kind} -P ${VORTEX_BODY_SCRIPTS}/bad_input_test.cmake)
@@ -52,3 +53,12 @@ foreach(kind csv-full csv-limit json-full json-missing-folder json-proc)
     -DKIND=${kind} -P ${VORTEX_BODY_SCRIPTS}/output_failure_test.cmake)
   set_tests_properties(app.body.output-failure.${kind} PROPERTIES TIMEOUT 120)
 endforeach()
+
+# The particle files' velocity and vorticity against a direct sum of the particles and the sheet.
+add_executable(particle_output_check ${VORTEX_BODY_SCRIPTS}/particle_output_check.cpp)
+target_link_libraries(particle_output_check PRIVATE vortex_bodies)
+target_compile_options(particle_output_check PRIVATE -Wall -Wextra)
+add_test(NAME app.body.particle-output COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vortex-body>
+  -DCHECK=$<TARGET_FILE:particle_output_check> -DDIR=${VORTEX_BODY_TEST_DIR}/particle-output
+  -P ${VORTEX_BODY_SCRIPTS}/particle_output_test.cmake)
+set_tests_properties(app.body.particle-output PROPERTIES TIMEOUT 120)

@@ -11,6 +11,7 @@
 #include "memory_check.hpp"
 #include "option_range.hpp"
 #include "ring_case.hpp"
+#include "toolkit_cli.hpp"
 
 namespace vortex::ring_app {
 namespace {
@@ -20,7 +21,9 @@ constexpr const char* kDescription =
     "method: Runge-Kutta steps (Heun by default, two velocity evaluations) with vortex\n"
     "stretching, and viscous diffusion by the Vorticity Redistribution Method when --re > 0.\n"
     "Measures the translation speed of the impulse centroid and compares it with the thin-ring\n"
-    "theory of the particle ring (inviscid) or with Saffman's viscous formula. Writes ring.pvd "
+    "theory of the particle ring (inviscid) or with Saffman's viscous formula. Particles are\n"
+    "removed and merged (--remove-threshold, --merge-distance) after every viscous step, and in\n"
+    "inviscid runs only with --merge-distance or --max-particles. Writes ring.pvd "
     "+\n"
     "ring_*.vtp, diagnostics.csv, "
     "speeds.csv and ring.png into the output folder. The defaults run the inviscid check.";
@@ -46,6 +49,7 @@ using cli::range_text;
 using cli::short_text;
 
 constexpr cli::RangeCheck<cli::UsageError> require;
+using cli::SharedOption;
 using cli::valid;
 
 // Lengths, circulations and viscosities are of order one in the app's units: these bounds keep
@@ -67,14 +71,10 @@ constexpr Range kBlobDiffusionNumber{1e-6, 1};  // less shows no growth to measu
 constexpr Range kDt{1e-6, 10};                  // of the core's time a^2 / G
 constexpr Range kSteps{1, 1e7};
 constexpr Range kSpacing{0.1, 4};  // of the ring's particle spacing, or 0
-constexpr Range kRemoveThreshold{0, 0.01};
 constexpr Range kInsertThreshold{0, 0.1};
-constexpr Range kMergeDistance{0, 1, false, true};
 constexpr Range kMaxParticles{0, 2147483647};
 constexpr Range kSkip{0, 1, false, true};
 constexpr Range kWindows{1, 1000};
-constexpr Range kEvery{0, 1e7};
-constexpr Range kProgress{0, 1e9};
 // Host bytes per particle of a ring or blob run, as ring_setup.cpp counts them.
 constexpr long double kBytesPerParticle = 1000;
 constexpr Range kBlobWidth{1, 20};  // lattice spacings: resolved, and at most about 2e6 particles
@@ -125,35 +125,23 @@ void add_physics_options(cli::OptionParser& parser, Settings& s) {
              s.dt);
   parser.add("--steps", "N", "number of steps" + valid(kSteps), s.steps);
   parser.add("--scheme", "NAME", "time scheme: euler, heun, midpoint, rk3, rk4", s.scheme);
-  parser.add("--stretching", "NAME", "vortex stretching: transpose, classical, none", s.stretching);
-  parser.add("--relaxation", "F",
-             "turn each particle's strength by this fraction toward the field's vorticity at the "
-             "start of every step (0: none); valid: [0, 1]",
-             s.relaxation);
-  parser.add("--relaxation-rate", "R",
-             "the same at a rate per unit time: the fraction R dt each step (0: none); valid: R "
-             "dt at most 1",
-             s.relaxation_rate);
+  cli::add_shared(parser, SharedOption::Stretching, s.stretching);
+  cli::add_shared(parser, SharedOption::Relaxation, s.relaxation);
+  cli::add_shared(parser, SharedOption::RelaxationRate, s.relaxation_rate);
   parser.add("--diffusion", "NAME", "viscous scheme: vrm or pse (used when viscous)", s.diffusion);
   parser.add("--spacing", "H",
              "diffusion lattice spacing; 0: the ring's particle spacing h = a / (L + 0.5)" +
                  valid(kSpacing, " times h", true) + " (--blob: 0 is 1; valid: 0 or " +
                  range_text(kScale) + ")",
              s.spacing);
-  parser.add("--remove-threshold", "E",
-             "remove particles with |Gamma| below E times the largest (viscous runs)" +
-                 valid(kRemoveThreshold),
-             s.remove_threshold);
+  cli::add_shared(parser, SharedOption::RemoveThreshold, s.remove_threshold);
   parser.add("--insert-threshold", "E",
              "VRM inserts particles only around particles with |Gamma| above E times the largest; "
              "0: where a new particle's share (about nu dt / h^2 of it) would outlive "
              "--remove-threshold" +
                  valid(kInsertThreshold),
              s.insert_threshold, "0");
-  parser.add("--merge-distance", "M",
-             "merge particles closer than M * spacing (viscous runs, or when given); 0: never" +
-                 valid(kMergeDistance),
-             s.merge_distance);
+  cli::add_shared(parser, SharedOption::MergeDistance, s.merge_distance);
   parser.add("--max-particles", "N",
              "keep at most N particles (removing the weakest); 0: no bound; valid: >= 0",
              s.max_particles);
@@ -164,15 +152,12 @@ void add_output_options(cli::OptionParser& parser, Settings& s) {
              "fraction of the run left out of the speed fit (start-up)" + valid(kSkip), s.skip);
   parser.add("--windows", "W", "windows of the speed-versus-time comparison" + valid(kWindows),
              s.windows);
-  parser.add("-o,--output", "DIR", "output folder", s.output);
-  parser.add("--every", "K",
-             "write a .vtp every K steps (about 20 files by default); 0: none" + valid(kEvery),
-             s.every, "steps/20");
-  parser.add("--json", "FILE", "write the summary as JSON", s.json);
-  parser.add("--progress", "SECONDS", "progress line interval; 0: none" + valid(kProgress),
-             s.progress);
-  parser.add_flag("--no-plot", "do not draw ring.png", s.no_plot);
-  parser.add_flag("-q,--quiet", "print only the summary", s.quiet);
+  cli::add_shared(parser, SharedOption::Output, s.output);
+  cli::add_shared(parser, SharedOption::Every, s.every, "steps/20");
+  cli::add_shared(parser, SharedOption::Json, s.json);
+  cli::add_shared(parser, SharedOption::Progress, s.progress);
+  cli::add_shared(parser, SharedOption::NoPlot, s.no_plot);
+  cli::add_shared(parser, SharedOption::Quiet, s.quiet);
   parser.add_flag("--blob",
                   "diffusion check instead of a ring: a Gaussian blob on the lattice --spacing "
                   "(default 1), no advection, --diffusion vrm|pse, --nu (default 1), dt from "
@@ -215,8 +200,7 @@ int layers_for_section(int per_section) {
 }  // namespace
 
 void add_options(cli::OptionParser& parser, Settings& s, std::string& case_file) {
-  parser.add("--case", "FILE", "JSON case file (keys: these option names without dashes)",
-             case_file, "none");
+  cli::add_shared(parser, SharedOption::Case, case_file);
   add_ring_options(parser, s);
   add_physics_options(parser, s);
   add_output_options(parser, s);
@@ -233,8 +217,8 @@ bool parse_settings(int argc, char** argv, Settings& s) {
   if (!parser.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return false;
   s.dt_given = parser.given("--dt");
   s.steps_given = parser.given("--steps");
-  s.merge_distance_given = parser.given("--merge-distance");
-  s.every_given = parser.given("--every");
+  s.merge_distance_given = parser.given(cli::option_name(SharedOption::MergeDistance));
+  s.every_given = parser.given(cli::option_name(SharedOption::Every));
   if (s.per_section != 0) s.layers = layers_for_section(s.per_section);
   check_settings(s);
   return true;
@@ -245,9 +229,8 @@ void check_settings(const Settings& s) {
   if (s.nu != 0 && !(s.nu > 0))
     throw cli::UsageError("--nu " + number_text(s.nu) +
                           " is out of range: 0 (from --re) or positive");
-  require("--remove-threshold", s.remove_threshold, kRemoveThreshold,
-          "a fraction of the largest |Gamma|");
-  require("--progress", s.progress, kProgress, "seconds");
+  cli::check_shared(SharedOption::RemoveThreshold, s.remove_threshold);
+  cli::check_shared(SharedOption::Progress, s.progress);
   if (s.blob) return check_blob(s);
   require("--radius", s.radius, kScale);
   require("--core-radius", s.core_radius, "a / R", s.core_radius / s.radius, kCoreRadius,
@@ -274,8 +257,7 @@ void check_settings(const Settings& s) {
   require("--dt", s.dt, "dt G / a^2", s.dt / core_time, kDt,
           "a^2 / G = " + short_text(core_time) + ", the core's time scale");
   require("--steps", s.steps, kSteps);
-  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate", s.dt,
-                   "--dt");
+  cli::check_time_step_options(s.stretching, s.relaxation, s.relaxation_rate, s.dt);
   const double h = s.core_radius / (s.layers + 0.5);
   if (s.spacing != 0)
     require("--spacing", s.spacing, "spacing / h", s.spacing / h, kSpacing,
@@ -288,11 +270,11 @@ void check_settings(const Settings& s) {
                 short_text(lattice) + ": the VRM's neighbourhoods grow as its 3/2 power");
   require("--insert-threshold", s.insert_threshold, kInsertThreshold,
           "a fraction of the largest |Gamma|");
-  require("--merge-distance", s.merge_distance, kMergeDistance, "times the spacing");
+  cli::check_shared(SharedOption::MergeDistance, s.merge_distance);
   require("--max-particles", s.max_particles, kMaxParticles, "0: no bound");
   require("--skip", s.skip, kSkip, "a fraction of the run");
   require("--windows", s.windows, kWindows);
-  if (s.every_given) require("--every", s.every, kEvery, "0: none");
+  if (s.every_given) cli::check_shared(SharedOption::Every, s.every);
 }
 
 RunPlan plan_run(Settings& s) {
@@ -304,9 +286,7 @@ RunPlan plan_run(Settings& s) {
     throw cli::UsageError("--core singular: a ring of singular particles has no finite speed");
   if (plan.solver.threads > 0) omp_set_num_threads(plan.solver.threads);
   plan.scheme = parse_time_scheme(s.scheme);
-  plan.stretching = parse_stretching(s.stretching);
-  check_relaxation(s.relaxation, s.relaxation_rate, "--relaxation", "--relaxation-rate", s.dt,
-                   "--dt");
+  plan.stretching = parse_stretching(s.stretching);  // checked by check_settings
   plan.relaxation = s.relaxation;
   plan.relaxation_rate = s.relaxation_rate;
   plan.nu = viscosity(s);
