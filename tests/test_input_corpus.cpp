@@ -113,9 +113,9 @@ struct Cloud {
   ParticleSet particles;
 };
 
-// VORTEX_CORPUS=full (scripts/input-corpus.sh): larger clouds and the whole product of clouds,
-// cores, scales, orders and precisions. Otherwise a few seconds' worth that still visits every
-// cloud, core, scale, order and precision.
+// VORTEX_CORPUS=full (scripts/studies/input-corpus.sh): larger clouds and the whole product of
+// clouds, cores, scales, orders and precisions. Otherwise a few seconds' worth that still visits
+// every cloud, core, scale, order and precision.
 bool full_sweep() {
   const char* v = std::getenv("VORTEX_CORPUS");
   return v && std::string(v) == "full";

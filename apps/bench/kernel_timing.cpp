@@ -1,6 +1,6 @@
 // vortex-kernel-timing: the pair kernel alone on the GPU (CUDA events, after a warm-up, median of
 // several launches) for block sizes of 64 to 256 threads, and the cost of adding tiles in double.
-// scripts/gpu-check.sh runs it on the GPU machine.
+// scripts/dev/gpu-check.sh runs it on the GPU machine.
 
 #include <algorithm>
 #include <cstdio>

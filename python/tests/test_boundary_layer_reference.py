@@ -1,4 +1,4 @@
-"""The boundary-layer reference of the V1 validation (scripts/sphere_boundary_layer.py), on coarse
+"""The boundary-layer reference of the V1 validation (python/vortex/boundary_layer.py), on coarse
 grids: the impulsively started cylinder separates at its rear stagnation point at U t/a = 0.32
 (Collins & Dennis's numerical boundary layer), the sphere's drag starts on the Basset term, and its
 grid results stay within their measured convergence of the fine grid's."""
@@ -14,7 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def bl():
     spec = importlib.util.spec_from_file_location(
-        "sphere_boundary_layer", ROOT / "scripts" / "sphere_boundary_layer.py")
+        "sphere_boundary_layer", ROOT / "python" / "vortex" / "boundary_layer.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

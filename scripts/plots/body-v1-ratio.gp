@@ -1,6 +1,6 @@
 # C_D of the impulsively started sphere over the Basset term 12/sqrt(pi Re t), the V1 runs
 # (docs/data/sphere-v1-ratios.csv) against the boundary-layer limit Re -> infinity
-# (docs/data/sphere-boundary-layer.csv, scripts/sphere_boundary_layer.py) and a band of +-10 % about
+# (docs/data/sphere-boundary-layer.csv, python/vortex/boundary_layer.py) and a band of +-10 % about
 # it. gnuplot -e "outfile='docs/images/body-v1-ratio.png'" scripts/plots/body-v1-ratio.gp
 set terminal pngcairo size 900,600 enhanced font "DejaVu Sans,12" linewidth 1.5
 set output outfile

@@ -1,4 +1,4 @@
-# C_D(t) of the impulsively started sphere (scripts/body-v1.sh): each run folder in `dirs`
+# C_D(t) of the impulsively started sphere (scripts/studies/body-v1.sh): each run folder in `dirs`
 # (named re<RE>-f<F>) against 12 / sqrt(pi Re t); the first step (the impulsive start's average)
 # is left off. Callers set `dirs` (space-separated) and `outfile`.
 set terminal pngcairo size 900,600 enhanced font "DejaVu Sans,12" linewidth 1.5

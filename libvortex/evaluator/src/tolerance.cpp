@@ -17,7 +17,7 @@ namespace {
 
 // Error model constants (tolerance.hpp), fitted by least squares to log(error) over p = 4..12,
 // theta = 0.4..0.6 on the three cases at N = 2e4 to 3e5 (docs/journal/performance-to-2026-11-27.md,
-// "Tolerance", scripts/fit-tolerance-model.py); C is the fit's largest ratio of measured to
+// "Tolerance", scripts/studies/fit-tolerance-model.py); C is the fit's largest ratio of measured to
 // modelled error (2.11) times a margin of 1.25.
 constexpr double kErrorScale = 115.3;             // C
 constexpr double kErrorDegreePower = -1.298;      // g

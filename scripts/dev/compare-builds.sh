@@ -2,7 +2,7 @@
 # Compares two builds of vortex side by side: the same outputs (velocity and gradient of the shipped
 # cube, treecode and direct sum, in double) and the treecode's time (runs alternated, medians).
 #
-#   scripts/compare-builds.sh OLD_BUILD NEW_BUILD OUT [BACKENDS] [SIZES]
+#   scripts/dev/compare-builds.sh OLD_BUILD NEW_BUILD OUT [BACKENDS] [SIZES]
 #
 # BACKENDS: "cpu" or "cpu cuda" (default cpu); SIZES: treecode sizes timed per backend
 # (default: 100000 for cpu; set CUDA_SIZES for cuda, default "500000 1000000"). ROUNDS alternated
@@ -14,7 +14,7 @@ cpu_sizes=${5:-100000}
 cuda_sizes=${CUDA_SIZES:-"500000 1000000"}
 rounds=${ROUNDS:-3}
 repeat=${REPEAT:-5}
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 python=${PYTHON:-/usr/bin/python3}
 mkdir -p "$out"
 report="$out/compare.txt"

@@ -3,18 +3,18 @@
 # the pair kernel and the solver's CUDA direct and tree paths, and print a short table last.
 # Logs go to $OUT (default ./gpu-check-out).
 #
-#   bash scripts/gpu-check.sh            everything
-#   STAGES="build bench" bash scripts/gpu-check.sh
-#   SIZES_TREE="500000 1000000" TREE_ARGS="--order 7 --source-bucket 512" bash scripts/gpu-check.sh
+#   bash scripts/dev/gpu-check.sh            everything
+#   STAGES="build bench" bash scripts/dev/gpu-check.sh
+#   SIZES_TREE="500000 1000000" TREE_ARGS="--order 7 --source-bucket 512" bash scripts/dev/gpu-check.sh
 
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD:-build-gpu-check}
 JOBS=${JOBS:-16}
 STAGES=${STAGES:-"build test timing sass sweep bench"}  # also: trees orders variants plummer body vrm discoid sphere compare profile
 # compare: with BASE_SRC (a source tarball of another commit, unpacked to base/), builds it and
-# times and compares it side by side with this tree (scripts/compare-builds.sh); the vrm stage
+# times and compares it side by side with this tree (scripts/dev/compare-builds.sh); the vrm stage
 # times the base build's diffusion sub-step too when BASE_TARGETS includes vortex-body.
 BASE_SRC=${BASE_SRC:-}
 SIZES_TREE=${SIZES_TREE:-"500000 1000000 10000000"}
@@ -411,7 +411,7 @@ fi
 
 if has compare; then
   start=$SECONDS
-  PYTHON=python3 bash scripts/compare-builds.sh build-base "$BUILD" "$OUT/compare" "cpu cuda" "100000" \
+  PYTHON=python3 bash scripts/dev/compare-builds.sh build-base "$BUILD" "$OUT/compare" "cpu cuda" "100000" \
     >"$OUT/compare.log" 2>&1
   note "compare: rc=$? in $((SECONDS - start)) s"
   tee -a "$SUMMARY" <"$OUT/compare/compare.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the tolerance's error and cost models to scripts/tolerance-calibration.sh output.
+"""Fits the tolerance's error and cost models to scripts/studies/tolerance-calibration.sh output.
 
 Rows: case n p theta u_err du_err total near far contrast. Error (the larger of u_err and du_err):
   log e = log C + g log(p+1) + (p+1)(log b + s log theta) + k1 log theta + k2 log(1-theta)
@@ -7,7 +7,7 @@ Rows: case n p theta u_err du_err total near far contrast. Error (the larger of 
 least squares for each N0 of a grid, the N0 of least misfit kept; C is then raised so that every
 point lies below the model, and times the margin. Cost (cube rows, times per source):
 near = n0 + n1 theta^-3, far = (m0 + m1 theta^-3)(c0 + (p+1)^2).
-Pure Python (no numpy). Usage: scripts/fit-tolerance-model.py FILE [margin [N0,N0,...]] (N0 default 2e4, the smallest N
+Pure Python (no numpy). Usage: scripts/studies/fit-tolerance-model.py FILE [margin [N0,N0,...]] (N0 default 2e4, the smallest N
 measured, below which no growth is modelled)
 """
 import math

@@ -3,7 +3,7 @@
 # a busy machine slows both alike; prints each stage's median over the rounds (each round's value
 # is the median call of `--repeat` calls) and the errors.
 #
-#   scripts/ab-stages.sh OLD_BUILD NEW_BUILD OUT "cube:500000 cube:1000000 plummer:1000000"
+#   scripts/dev/ab-stages.sh OLD_BUILD NEW_BUILD OUT "cube:500000 cube:1000000 plummer:1000000"
 #
 # ROUNDS (default 3) rounds of REPEAT (default 7) calls; ARGS: more vortex-bench arguments.
 set -euo pipefail

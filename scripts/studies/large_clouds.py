@@ -5,7 +5,7 @@
 the mean relative errors of velocity and gradient at most 2e-4 (against a double direct sum at a
 sample of targets); at every order 1..16 in float, every value finite.
 
-    python3 scripts/large_clouds.py [--backend cuda|cpu] [--sample 2000] [--out results.json]
+    python3 scripts/studies/large_clouds.py [--backend cuda|cpu] [--sample 2000] [--out results.json]
 """
 
 import argparse

@@ -2,10 +2,10 @@
 # Builds the test suite with AddressSanitizer and UndefinedBehaviorSanitizer in a build folder of
 # its own (CPU only) and runs it: any invalid memory access, leak or undefined behaviour fails the
 # test that caused it. Extra arguments go to ctest (e.g. -R vtp).
-#   scripts/sanitize.sh            # build-sanitize/, all tests
-#   JOBS=2 scripts/sanitize.sh -R malformed
+#   scripts/dev/sanitize.sh            # build-sanitize/, all tests
+#   JOBS=2 scripts/dev/sanitize.sh -R malformed
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 dir=${SANITIZE_BUILD_DIR:-build-sanitize}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}

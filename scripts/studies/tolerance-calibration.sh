@@ -4,8 +4,8 @@
 # of p and theta, double, kappa 2.67 (the core's deviation from the singular kernel then stays
 # below 1e-7), the buckets the tolerance picks for each p, errors at 2000 sampled targets.
 # Prints "case n p theta u_err du_err total near far layout" lines, layout the statistic of
-# layout_statistic() (vortex-bench prints it); refit them with scripts/fit-tolerance-model.py.
-# Usage: scripts/tolerance-calibration.sh [VORTEX_BENCH] [N...] > FILE
+# layout_statistic() (vortex-bench prints it); refit them with scripts/studies/fit-tolerance-model.py.
+# Usage: scripts/studies/tolerance-calibration.sh [VORTEX_BENCH] [N...] > FILE
 # Environment: ORDERS, THETAS (comma lists), CASES (space list), THREADS.
 set -euo pipefail
 bench=${1:-build/vortex-bench}

@@ -2,19 +2,19 @@
 # V1 of docs/VALIDATION.md: the impulsively started sphere (D = 1, U = 1), C_D(t) against
 # 12 / sqrt(pi Re t), and the plot docs/images/body-v1-sphere.png.
 #
-#   scripts/body-v1.sh [--build DIR] [--out DIR] [--dt DT] [--steps N] [--backend B] RE:F ...
+#   scripts/studies/body-v1.sh [--build DIR] [--out DIR] [--dt DT] [--steps N] [--backend B] RE:F ...
 #
 # Each RE:F runs vortex-body at Reynolds number RE on the icosphere of frequency F (20 F^2
 # panels) with h = sqrt(8 dt / Re); the defaults are dt = 0.02 and 15 steps (t = 0.3). Examples:
-#   scripts/body-v1.sh 100:8 300:12                     # the documented table (CPU)
-#   scripts/body-v1.sh --backend cuda 1000:24           # Re = 1000 on a GPU machine
+#   scripts/studies/body-v1.sh 100:8 300:12                     # the documented table (CPU)
+#   scripts/studies/body-v1.sh --backend cuda 1000:24           # Re = 1000 on a GPU machine
 # Build first, e.g. on a GPU machine without VTK:
 #   cmake -S . -B build -DVORTEX_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DVORTEX_WITH_VTK=OFF \
 #     -DVORTEX_WITH_PYTHON=OFF -DVORTEX_BUILD_BENCHMARKS=OFF && cmake --build build -j --target vortex-body
 # Per case it writes OUT/re<RE>-f<F>/ (diagnostics.csv, summary.json, log.txt), then prints the
 # C_D table against the reference and, when gnuplot is there, plots all cases to OUT/body-v1.png.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/build out=body-v1-out dt=0.02 steps=15 backend=auto
 cases=()
 while (($#)); do
