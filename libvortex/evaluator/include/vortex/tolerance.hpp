@@ -1,33 +1,8 @@
 #pragma once
-// The treecode's parameters picked from an accuracy target: the mean relative error of the
-// velocity and of its gradient that the caller accepts (SolverOptions::tolerance).
-//
-// Error model: the multipole expansion of order p of a box seen at a distance d >= r / theta is
-// truncated with a relative error bounded by theta^(p+1) / (1 - theta) (the geometric series of
-// the neglected degrees). Mean errors follow theta^(p+1) with a slightly smaller power (most
-// targets are farther than the bound's worst target), and flatten at large theta, where boxes
-// that pass the criterion with room to spare dominate; so the model is
-//   error(p, theta, layout) = C (p + 1)^g (b theta^s)^(p+1) theta^k1 (1 - theta)^k2 G(layout),
-// fitted to the largest of the mean velocity and gradient errors measured on the random cube,
-// the Plummer sphere and the thin sheet at N = 2e4 to 3e5 (the constants and the data:
-// docs/journal/performance-to-2026-11-27.md, "Tolerance"), C raised so that every measured point
-// lies below the model.
-//
-// G is the layout's growth with N: the mean relative error of a uniform set (the cube) grows
-// slowly with N (about N^0.17), that of a clustered one (the Plummer sphere) fast (about N^0.87
-// from 2e4 to 3e5), in its dense part. The layout statistic is the density contrast D of the
-// sources on a coarse grid (SourceLayout, layout_of): 1 for a uniform set, 1.04 to 1.11 for the
-// thin sheet, 85 to 630 for the Plummer sphere. Of N sources about N (1 - 1/D) lie in the dense
-// part, and G = max(1, N / N0)^eu max(1, N (1 - 1/D) / N0)^ec.
-//
-// The core criterion kappa is where the core's F and F'/r differ from the singular kernel's by
-// less than a fraction of the tolerance (core_kappa), so that approximating a regularized pair by
-// the singular expansion costs less than the tolerance.
-//
-// Cost model (per backend): time ~ near(theta) + far(p, theta), the near field growing like the
-// volume around a target leaf that fails the criterion (~ theta^-3), the far field like the
-// number of accepted boxes times an M2P of (p + 1)^2 terms; constants from the measured stage
-// times. Of the (p, theta) that the error model says reach the tolerance, the cheapest is taken.
+// The treecode's parameters picked from an accuracy target (SolverOptions::tolerance, the mean
+// relative error of the velocity and of its gradient): an error model in (p, theta) and the
+// layout's growth with N, the core criterion, and a cost model per backend; of the (p, theta) that
+// reach the tolerance the cheapest is taken. The models and their data: docs/methods/tolerance.md.
 
 #include <cstddef>
 

@@ -1,51 +1,8 @@
 #pragma once
-// Viscous diffusion by the Vorticity Redistribution Method (Shankar & van Dommelen, J. Comput.
-// Phys. 127, 1996), the scheme of Stock & Gharakhani 2008 section IV.C.
-//
-// Over a step dt, particle p gives the fraction f_pq of its strength to each neighbour q within
-// a radius R (itself included):  Gamma_q(t + dt) = sum_p f_pq Gamma_p(t). The fractions make the
-// redistribution reproduce the heat kernel's moments up to second order,
-//
-//   sum_q f_pq = 1,   sum_q f_pq d_q = 0,   sum_q f_pq d_q d_q^T = 2 nu dt I,   d_q = x_q - x_p,
-//
-// ten linear conditions, and are non-negative (the paper's condition for stability: the total
-// |Gamma| can then only decrease). Of the many such fractions we take the ones of least weighted
-// norm,
-//
-//   minimize 1/2 sum_q c_q f_q^2,  c_q = 1 + |d_q / h|^2,  subject to the moments and f >= 0,
-//
-// a strictly convex quadratic programme: its solution is unique, varies continuously with the
-// particle positions and prefers near neighbours. It is solved through its dual. With the ten
-// multipliers lambda, f_q = max(0, a_q . lambda) / c_q (a_q: the moment row of neighbour q), and
-// the dual D(lambda) = b . lambda - 1/2 sum_q max(0, a_q . lambda)^2 / c_q is concave and
-// piecewise quadratic. Each iteration takes the active neighbours (a_q . lambda > 0): the part of
-// the moment residual that their rows cannot produce is removed by an exact step along which D
-// rises linearly, up to the point where the next neighbour turns active; the rest by a Newton step
-// with H = sum_active a_q a_q^T / c_q (10 x 10, pseudo-inverse) and backtracking. Range, null
-// space and H^+ come from a Cholesky factorization of H, or of the active rows' Gram matrix when
-// fewer than ten are active, where that is provably well conditioned, and from an
-// eigendecomposition of H elsewhere (vrm_dual.hpp). Typical solves take 1 to 10 iterations. When
-// that linear rise meets no neighbour, D is unbounded: there is no non-negative solution (a
-// certificate, not a guess). The particle then gets new, empty neighbours on the free nodes of the
-// lattice h Z^3 within R (a node is free unless one of the particle's neighbours lies within
-// hole_distance * h of it) and is solved again; particles still without a solution after max_rounds
-// try once more with 2 R. After the solve f_pp is reset to 1 - sum_{q != p} f_pq, so the total
-// vorticity is conserved to rounding, and the second moment of the vorticity grows by 2 nu dt per
-// dimension (to the solver's 1e-12).
-//
-// Near a wall the heat kernel is not the free-space one: with no flux through the wall it is the
-// free-space kernel plus that of the particle's mirror image, and its moments carry a drift away
-// from the wall and a smaller spread across it. The optional `moments` hook gives such targets
-// per particle (the wall's images, docs/methods/bodies.md section 3); the fractions then reproduce
-// them instead of the free-space moments.
-//
-// Particles are solved in parallel (OpenMP; the first round's free-space owners on the GPU with
-// VrmOptions::backend); strengths are handed over in a fixed order (particle order on the host,
-// the grid's order on the device), so the result does not depend on the thread count. The neighbour
-// search is built once per call (the particles inserted by a round get a small search of their
-// own), every solve works in its thread's storage, and a VrmWorkspace passed from call to call
-// keeps all of it, so that a repeated step allocates only where the particle set outgrows what an
-// earlier step had.
+// Viscous diffusion by the Vorticity Redistribution Method: each particle hands its strength to its
+// neighbours within R by non-negative fractions of least weighted norm that reproduce the heat
+// kernel's moments to second order (or a wall's image moments). The method, its dual solve, the
+// insertions and the determinism: docs/methods/vrm.md.
 
 #include <array>
 #include <cstddef>
