@@ -277,6 +277,58 @@ bodies::BodyCheckpoint read_restart(const Settings& s, const bodies::Surface& su
   return ck;
 }
 
+// The boundary-element solves' iterations, count and largest residual over the steps run.
+struct StepTotals {
+  double iterations;
+  long solves;
+  double residual_max;
+};
+
+// The time steps, with their rows, frames, checkpoints, projections and progress lines, until
+// the last step or the wall-time limit (--stop-after, which leaves a checkpoint).
+StepTotals run_steps(const Settings& s, const bodies::CheckpointIdentity& identity,
+                     bodies::BodyFlow& flow, RunState& r, BodyOutput& out, double diameter,
+                     Clock::time_point start) {
+  StepTotals t{0, 0, flow.bem().stats().residual};
+  auto last_progress = Clock::now();
+  const long last_step = r.step + (s.bem_only ? 0 : s.steps);
+  while (r.step < last_step) {
+    const StepRecord rec = advance(s, flow, r, M_PI * diameter * diameter / 4);
+    out.write_row(rec);
+    t.iterations += rec.stats.bem_iterations;
+    t.solves += rec.stats.bem_solves;
+    t.residual_max = std::max(t.residual_max, rec.stats.bem_residual_max);
+    if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
+    const bool checkpointed = s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0;
+    if (checkpointed) save_checkpoint(s, identity, flow, r);
+    if (s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step) &&
+        write_projections(r.particles, s.output, r.step, s.projection_cells) && !s.no_plot &&
+        !plot_projections(s.output, r.step, r.time))
+      std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no projection picture\n");
+    const auto now = Clock::now();
+    if (!s.quiet && s.progress > 0 &&
+        (r.step == last_step ||
+         std::chrono::duration<double>(now - last_progress).count() >= s.progress)) {
+      last_progress = now;
+      print_progress(rec, last_step, std::chrono::duration<double>(now - start).count());
+    }
+    // A wall-time limit (a batch slot): stop where the next step would end past it, with a
+    // checkpoint to continue from.
+    const double elapsed = std::chrono::duration<double>(now - start).count();
+    if (s.stop_after > 0 && r.step < last_step &&
+        elapsed + rec.stats.seconds_total > s.stop_after) {
+      const std::string path =
+          checkpointed ? checkpoint_path(s, r.step) : save_checkpoint(s, identity, flow, r);
+      std::printf(
+          "stopped after %.0f s at step %ld of %ld (t = %.4g, --stop-after %g): continue "
+          "with --restart %s\n",
+          elapsed, r.step, last_step, r.time, s.stop_after, path.c_str());
+      break;
+    }
+  }
+  return t;
+}
+
 int run(int argc, char** argv) {
   Settings s;
   cli::SolverCli solver_cli;
@@ -324,44 +376,7 @@ int run(int argc, char** argv) {
   if (!s.quiet) print_header();
   warn_coarse_panels(s, surface, h);
   if (!restart && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
-  double iterations = 0, residual_max = flow.bem().stats().residual;
-  long solves = 0;
-  auto last_progress = Clock::now();
-  const long last_step = r.step + (s.bem_only ? 0 : s.steps);
-  while (r.step < last_step) {
-    const StepRecord rec = advance(s, flow, r, M_PI * diameter * diameter / 4);
-    out.write_row(rec);
-    iterations += rec.stats.bem_iterations;
-    solves += rec.stats.bem_solves;
-    residual_max = std::max(residual_max, rec.stats.bem_residual_max);
-    if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
-    const bool checkpointed = s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0;
-    if (checkpointed) save_checkpoint(s, identity, flow, r);
-    if (s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step) &&
-        write_projections(r.particles, s.output, r.step, s.projection_cells) && !s.no_plot &&
-        !plot_projections(s.output, r.step, r.time))
-      std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no projection picture\n");
-    const auto now = Clock::now();
-    if (!s.quiet && s.progress > 0 &&
-        (r.step == last_step ||
-         std::chrono::duration<double>(now - last_progress).count() >= s.progress)) {
-      last_progress = now;
-      print_progress(rec, last_step, std::chrono::duration<double>(now - start).count());
-    }
-    // A wall-time limit (a batch slot): stop where the next step would end past it, with a
-    // checkpoint to continue from.
-    const double elapsed = std::chrono::duration<double>(now - start).count();
-    if (s.stop_after > 0 && r.step < last_step &&
-        elapsed + rec.stats.seconds_total > s.stop_after) {
-      const std::string path =
-          checkpointed ? checkpoint_path(s, r.step) : save_checkpoint(s, identity, flow, r);
-      std::printf(
-          "stopped after %.0f s at step %ld of %ld (t = %.4g, --stop-after %g): continue "
-          "with --restart %s\n",
-          elapsed, r.step, last_step, r.time, s.stop_after, path.c_str());
-      break;
-    }
-  }
+  const StepTotals totals = run_steps(s, identity, flow, r, out, diameter, start);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   // Every output checked before the summary says the run completed.
   out.close();
@@ -373,8 +388,9 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no plots\n");
   if (!s.json.empty())
     write_summary(s, so.backend, surface, r, out,
-                  solves ? iterations / static_cast<double>(solves) : flow.bem().stats().iterations,
-                  residual_max, seconds);
+                  totals.solves ? totals.iterations / static_cast<double>(totals.solves)
+                                : flow.bem().stats().iterations,
+                  totals.residual_max, seconds);
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "fits.hpp"
 #include "measurement_io.hpp"
@@ -33,6 +34,26 @@ double predict(const SizePoint& last, std::size_t n, int repeat) {
              ratio;
 }
 
+// The JSON summary's head: the sweep, the run, its provenance and the two fitted power laws.
+void write_json_head(JsonWriter& json, const ReportContext& context, const ScalingOptions& options,
+                     const PowerFit& tree_fit, const PowerFit& direct_fit, double elapsed_s) {
+  json.begin_object()
+      .field("sweep", "scaling")
+      .field("title", "time against N")
+      .field("run", options.run.label);
+  context.write_provenance(json);
+  json.field("elapsed_s", elapsed_s).field("budget_s", options.budget_s);
+  json.key("fit").begin_object();
+  for (const auto& [name, fit] : {std::pair{"tree", tree_fit}, std::pair{"direct", direct_fit}})
+    json.key(name)
+        .begin_object(true)
+        .field("exponent", fit.exponent)
+        .field("prefactor", fit.prefactor)
+        .field("points", static_cast<std::uint64_t>(fit.points))
+        .end();
+  json.end();
+}
+
 void write_results(const ReportContext& context, const ScalingOptions& options,
                    const std::vector<SizePoint>& points, double elapsed_s) {
   std::vector<double> n, tree_t, direct_t;
@@ -54,27 +75,7 @@ void write_results(const ReportContext& context, const ScalingOptions& options,
   TextTable text({"N", "t_total [s]", "t_tree", "t_multipole", "t_lists", "near", "far", "u err",
                   "du err", "direct [s]", "speed-up"});
   JsonWriter json;
-  json.begin_object()
-      .field("sweep", "scaling")
-      .field("title", "time against N")
-      .field("run", options.run.label);
-  context.write_provenance(json);
-  json.field("elapsed_s", elapsed_s).field("budget_s", options.budget_s);
-  json.key("fit")
-      .begin_object()
-      .key("tree")
-      .begin_object(true)
-      .field("exponent", tree_fit.exponent)
-      .field("prefactor", tree_fit.prefactor)
-      .field("points", static_cast<std::uint64_t>(tree_fit.points))
-      .end()
-      .key("direct")
-      .begin_object(true)
-      .field("exponent", direct_fit.exponent)
-      .field("prefactor", direct_fit.prefactor)
-      .field("points", static_cast<std::uint64_t>(direct_fit.points))
-      .end()
-      .end();
+  write_json_head(json, context, options, tree_fit, direct_fit, elapsed_s);
   json.key("points").begin_array();
   for (const SizePoint& p : points) {
     const double x = static_cast<double>(p.n);

@@ -21,13 +21,12 @@ namespace vortex::body_app {
 namespace {
 
 using cli::range_text;
+using cli::SharedOption;
 using cli::short_text;
 using cli::valid;
 
-}  // namespace
-
-void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
-  using cli::SharedOption;
+// The body, the flow and the time steps.
+void add_case_options(cli::OptionParser& p, Settings& s) {
   cli::add_shared(p, SharedOption::Case, s.case_file);
   p.add("--body", "sphere|ellipsoid", "generated body", s.body);
   p.add("--mesh", "FILE", "closed, outward-oriented mesh (.stl or .vtp) instead of --body", s.mesh,
@@ -49,6 +48,10 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
         "free stream in any direction (instead of --angle, --speed); valid: a length in " +
             range_text(kScale),
         s.stream, "-");
+}
+
+// The particles: spacing, shedding, cores next to the wall, particle control, stretching, the VRM.
+void add_particle_options(cli::OptionParser& p, Settings& s) {
   p.add("--spacing", "H",
         "particle spacing h (0: sqrt(8 nu dt)); valid: h in " + range_text(kSpacing) + " D",
         s.spacing);
@@ -85,6 +88,10 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   p.add("--vrm-backend", "same|auto|cpu|cuda",
         "where the VRM's first round solves the particles away from the wall (same: --backend)",
         s.vrm_backend);
+}
+
+// The boundary-element solve.
+void add_bem_options(cli::OptionParser& p, Settings& s) {
   p.add("--bem-tolerance", "TOL", "GMRES relative residual" + valid(kBemTolerance),
         s.bem_tolerance);
   p.add("--bem-cluster", "N",
@@ -96,6 +103,10 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
         s.bem_coarse);
   p.add_flag("--bem-only", "solve the boundary elements at t = 0+ and stop", s.bem_only);
   p.add_flag("--dense", "dense LU instead of GMRES (small meshes)", s.dense);
+}
+
+// Outputs, checkpoints, benchmarks and progress.
+void add_output_options(cli::OptionParser& p, Settings& s) {
   cli::add_shared(p, SharedOption::Output, s.output);
   cli::add_shared(p, SharedOption::Json, s.json);
   cli::add_shared(p, SharedOption::Every, s.every);
@@ -130,6 +141,15 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
         s.stop_after);
   cli::add_shared(p, SharedOption::NoPlot, s.no_plot);
   cli::add_shared(p, SharedOption::Quiet, s.quiet);
+}
+
+}  // namespace
+
+void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
+  add_case_options(p, s);
+  add_particle_options(p, s);
+  add_bem_options(p, s);
+  add_output_options(p, s);
   solver.add_to(p);
 }
 

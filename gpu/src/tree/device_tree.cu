@@ -246,25 +246,11 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   histograms_.reserve(histogram_count_);
 }
 
-void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
+void DeviceTree::cut_depths(const double* xyz, std::uint32_t*& perm, std::uint32_t*& spare,
+                            cudaStream_t stream) {
   using namespace detail;
   const int n = shape_.n;
-  if (n == 0) return;
-  const PointsRef p{points.x, points.y, points.z};
   constexpr int t = kThreads;
-  std::uint32_t* perm = perm_[0].data();
-  std::uint32_t* spare = perm_[1].data();
-  // Each selection leaves the histograms zero; cleared here too, so that no failed call leaves them
-  // otherwise.
-  if (finish_depth_ > 0)
-    VORTEX_CUDA_CHECK(
-        cudaMemsetAsync(histograms_.data(), 0, histogram_count_ * sizeof(unsigned int), stream));
-  iota_kernel<<<blocks_for(n, t), t, 0, stream>>>(perm, n);
-  VORTEX_CUDA_CHECK_LAUNCH("iota_kernel");
-  // The cuts read the points interleaved; `ordered_` holds them until the gather below reuses it.
-  double* xyz = ordered_.data();
-  interleave_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, n, xyz);
-  VORTEX_CUDA_CHECK_LAUNCH("interleave_kernel");
   for (int d = 0; d < finish_depth_; ++d) {
     DepthCuts c;
     c.n = n;
@@ -303,6 +289,52 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
     partition_cuts(c, stream);
     std::swap(perm, spare);
   }
+}
+
+void DeviceTree::node_boxes(const double* sigma, cudaStream_t stream) {
+  using namespace detail;
+  const int n = shape_.n;
+  constexpr int t = kThreads;
+  const int num_nodes = this->num_nodes();
+  const int num_chunks = static_cast<int>(shape_.node_chunk_node.size());
+  reset_nodes_kernel<<<blocks_for(num_nodes, 128), 128, 0, stream>>>(node_bits_.data(), num_nodes);
+  VORTEX_CUDA_CHECK_LAUNCH("reset_nodes_kernel");
+  node_bounds_kernel<<<num_chunks, t, 0, stream>>>(
+      ordered_.data(), n, perm_current_, sigma, node_chunk_node_.data(), node_chunk_begin_.data(),
+      node_chunk_end_.data(), node_bits_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("node_bounds_kernel");
+  finish_bounds_kernel<<<blocks_for(num_nodes, 128), 128, 0, stream>>>(node_bits_.data(), num_nodes,
+                                                                       nodes_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("finish_bounds_kernel");
+  node_radius_kernel<<<num_chunks, t, 0, stream>>>(
+      ordered_.data(), n, nodes_.data(), node_chunk_node_.data(), node_chunk_begin_.data(),
+      node_chunk_end_.data(), node_bits_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("node_radius_kernel");
+  finish_radius_kernel<<<blocks_for(num_nodes, 128), 128, 0, stream>>>(node_bits_.data(), num_nodes,
+                                                                       nodes_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("finish_radius_kernel");
+}
+
+void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
+  using namespace detail;
+  const int n = shape_.n;
+  if (n == 0) return;
+  const PointsRef p{points.x, points.y, points.z};
+  constexpr int t = kThreads;
+  std::uint32_t* perm = perm_[0].data();
+  std::uint32_t* spare = perm_[1].data();
+  // Each selection leaves the histograms zero; cleared here too, so that no failed call leaves them
+  // otherwise.
+  if (finish_depth_ > 0)
+    VORTEX_CUDA_CHECK(
+        cudaMemsetAsync(histograms_.data(), 0, histogram_count_ * sizeof(unsigned int), stream));
+  iota_kernel<<<blocks_for(n, t), t, 0, stream>>>(perm, n);
+  VORTEX_CUDA_CHECK_LAUNCH("iota_kernel");
+  // The cuts read the points interleaved; `ordered_` holds them until the gather below reuses it.
+  double* xyz = ordered_.data();
+  interleave_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, n, xyz);
+  VORTEX_CUDA_CHECK_LAUNCH("interleave_kernel");
+  cut_depths(xyz, perm, spare, stream);
   detail::FinishCuts finish;
   finish.xyz = xyz;
   finish.perm = perm;
@@ -319,24 +351,7 @@ void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
   gather_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, perm_current_, n, ordered_.data());
   VORTEX_CUDA_CHECK_LAUNCH("gather_kernel");
 
-  const int num_nodes = this->num_nodes();
-  const int num_chunks = static_cast<int>(shape_.node_chunk_node.size());
-  reset_nodes_kernel<<<blocks_for(num_nodes, 128), 128, 0, stream>>>(node_bits_.data(), num_nodes);
-  VORTEX_CUDA_CHECK_LAUNCH("reset_nodes_kernel");
-  node_bounds_kernel<<<num_chunks, t, 0, stream>>>(
-      ordered_.data(), n, perm_current_, points.sigma, node_chunk_node_.data(),
-      node_chunk_begin_.data(), node_chunk_end_.data(), node_bits_.data());
-  VORTEX_CUDA_CHECK_LAUNCH("node_bounds_kernel");
-  finish_bounds_kernel<<<blocks_for(num_nodes, 128), 128, 0, stream>>>(node_bits_.data(), num_nodes,
-                                                                       nodes_.data());
-  VORTEX_CUDA_CHECK_LAUNCH("finish_bounds_kernel");
-  node_radius_kernel<<<num_chunks, t, 0, stream>>>(
-      ordered_.data(), n, nodes_.data(), node_chunk_node_.data(), node_chunk_begin_.data(),
-      node_chunk_end_.data(), node_bits_.data());
-  VORTEX_CUDA_CHECK_LAUNCH("node_radius_kernel");
-  finish_radius_kernel<<<blocks_for(num_nodes, 128), 128, 0, stream>>>(node_bits_.data(), num_nodes,
-                                                                       nodes_.data());
-  VORTEX_CUDA_CHECK_LAUNCH("finish_radius_kernel");
+  node_boxes(points.sigma, stream);
 }
 
 }  // namespace vortex::gpu

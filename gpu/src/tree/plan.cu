@@ -224,23 +224,13 @@ int blocks_for(long long n, int threads) {
   return static_cast<int>((n + threads - 1) / threads);
 }
 
-}  // namespace
-}  // namespace detail
-
-DevicePlanView DevicePlanner::plan(const DeviceLists& in, const Balance& balance,
-                                   cudaStream_t stream) {
-  using namespace detail;
-  if (balance.block_threads < 1) throw std::invalid_argument("device plan: block_threads < 1");
-  const int leaves = in.num_leaves, stride = leaves + 1;
-  const Columns col{leaf_.reserve(std::size_t(kColumns) * std::max(leaves, 1)), leaves};
-  long long* totals = totals_.reserve(2 + kCounts);
-  int* counts = offsets_.reserve(2 * std::size_t(kCounts) * stride);
-  int* offsets = counts + std::size_t(kCounts) * stride;
-  unsigned long long* interactions = counts_.reserve(2);
-  VORTEX_CUDA_CHECK(cudaMemsetAsync(interactions, 0, 2 * sizeof(unsigned long long), stream));
+// The leaves' statistics and work totals, their item counts, and the offsets of every count
+// column (exclusive sums); the totals' sizes at totals + 2. Zeros without leaves.
+void count_items(const DeviceLists& in, const Balance& balance, const Columns& col,
+                 long long* totals, int* counts, int* offsets, DeviceBuffer<unsigned char>& temp_,
+                 cudaStream_t stream) {
   constexpr int t = 128;
-  DevicePlanView view;
-  view.block_threads = balance.block_threads;
+  const int leaves = in.num_leaves, stride = leaves + 1;
   if (leaves > 0) {
     leaf_stats_kernel<<<blocks_for(leaves, t), t, 0, stream>>>(in, balance.block_threads, col);
     VORTEX_CUDA_CHECK_LAUNCH("leaf_stats_kernel");
@@ -267,6 +257,43 @@ DevicePlanView DevicePlanner::plan(const DeviceLists& in, const Balance& balance
   } else {
     VORTEX_CUDA_CHECK(cudaMemsetAsync(totals, 0, (2 + kCounts) * sizeof(long long), stream));
   }
+}
+
+// Items [first, first + n) of `items` sorted stably by their 8-bit cost keys into `sorted` (the
+// keys at `keys`, their sorted copy after the `total` keys).
+void sort_by_cost(DeviceBuffer<unsigned char>& temp_, unsigned char* keys, std::size_t total,
+                  WorkItem* items, int first, int n, WorkItem* sorted, cudaStream_t stream) {
+  if (n == 0) return;
+  std::size_t bytes = 0;
+  VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+      nullptr, bytes, keys + first, keys + total + first, items + first, sorted, n, 0, 8, stream));
+  void* temp = temp_.capacity() >= bytes ? temp_.data() : nullptr;
+  if (!temp) {
+    VORTEX_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old temp may still be in use
+    temp = temp_.reserve(bytes);
+  }
+  VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, bytes, keys + first, keys + total + first,
+                                                    items + first, sorted, n, 0, 8, stream));
+}
+
+}  // namespace
+}  // namespace detail
+
+DevicePlanView DevicePlanner::plan(const DeviceLists& in, const Balance& balance,
+                                   cudaStream_t stream) {
+  using namespace detail;
+  if (balance.block_threads < 1) throw std::invalid_argument("device plan: block_threads < 1");
+  const int leaves = in.num_leaves, stride = leaves + 1;
+  const Columns col{leaf_.reserve(std::size_t(kColumns) * std::max(leaves, 1)), leaves};
+  long long* totals = totals_.reserve(2 + kCounts);
+  int* counts = offsets_.reserve(2 * std::size_t(kCounts) * stride);
+  int* offsets = counts + std::size_t(kCounts) * stride;
+  unsigned long long* interactions = counts_.reserve(2);
+  VORTEX_CUDA_CHECK(cudaMemsetAsync(interactions, 0, 2 * sizeof(unsigned long long), stream));
+  constexpr int t = 128;
+  DevicePlanView view;
+  view.block_threads = balance.block_threads;
+  count_items(in, balance, col, totals, counts, offsets, temp_, stream);
   long long* sizes = sizes_host_.reserve(kCounts);
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(sizes, totals + 2, kCounts * sizeof(long long),
                                     cudaMemcpyDeviceToHost, stream));
@@ -300,23 +327,8 @@ DevicePlanView DevicePlanner::plan(const DeviceLists& in, const Balance& balance
     VORTEX_CUDA_CHECK(cudaMemsetAsync(out.group_slots, 0, sizeof(int), stream));
   }
   // Launch order: a stable sort of each kind on its cost bucket (8 bits).
-  auto order = [&](int first, int n, WorkItem* sorted) {
-    if (n == 0) return;
-    std::size_t bytes = 0;
-    VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys + first,
-                                                      keys + items + first, out.items + first,
-                                                      sorted, n, 0, 8, stream));
-    void* temp = temp_.capacity() >= bytes ? temp_.data() : nullptr;
-    if (!temp) {
-      VORTEX_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old temp may still be in use
-      temp = temp_.reserve(bytes);
-    }
-    VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, bytes, keys + first,
-                                                      keys + items + first, out.items + first,
-                                                      sorted, n, 0, 8, stream));
-  };
-  order(0, view.num_near_items, near);
-  order(view.num_near_items, view.num_far_items, far);
+  sort_by_cost(temp_, keys, items, out.items, 0, view.num_near_items, near, stream);
+  sort_by_cost(temp_, keys, items, out.items, view.num_near_items, view.num_far_items, far, stream);
   unsigned long long* counts_host = counts_host_.reserve(2);
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(counts_host, interactions, 2 * sizeof(unsigned long long),
                                     cudaMemcpyDeviceToHost, stream));

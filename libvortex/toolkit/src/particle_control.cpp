@@ -235,6 +235,97 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
   return control_particles(p, o, workspace);
 }
 
+namespace {
+
+// Each candidate's receivers and fractions (lists, per rank in w.order). Candidates give their
+// strength only to particles that stay, so no candidate's strength changes and each one's
+// receivers and fractions are found on its own, in parallel and in the grid's order (neighbouring
+// candidates one after another read the same cells; blocks of them keep their lists, whichever
+// thread took them).
+void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Scratch& w) {
+  const std::vector<std::size_t>& order = w.order;
+  const GridView grid = w.search.view();
+  std::vector<std::size_t>& spatial = w.spatial;  // the candidates' ranks in `order`, grid order
+  std::vector<std::int32_t>& rank = w.rank;
+  rank.resize(p.size());
+  for (std::size_t k = 0; k < order.size(); ++k) rank[order[k]] = static_cast<std::int32_t>(k);
+  spatial.clear();
+  for (std::size_t at = 0; at < grid.size; ++at)
+    if (w.candidate[grid.index[at]]) spatial.push_back(rank[grid.index[at]]);
+  constexpr std::size_t kBlock = 256;
+  const std::size_t blocks = (spatial.size() + kBlock - 1) / kBlock;
+  clear_blocks(w.receivers, blocks);
+  clear_blocks(w.fractions, blocks);
+  w.lists.resize(order.size());
+#pragma omp parallel if (order.size() > 512)
+  {
+    AbsorbScratch scratch;
+#pragma omp for schedule(dynamic, 1)
+    for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
+      for (std::size_t q = b * kBlock; q < std::min(spatial.size(), (b + 1) * kBlock); ++q) {
+        const std::size_t k = spatial[q], before = w.receivers[b].size();
+        absorb(p, order[k], w.merge[order[k]] != 0, w.candidate, w.search, o, scratch,
+               w.receivers[b], w.fractions[b]);
+        w.lists[k] = {static_cast<std::size_t>(b), before, w.receivers[b].size() - before,
+                      scratch.signed_shares};
+      }
+  }
+}
+
+// The candidates that found receivers are removed (w.removed); their counts and shares.
+void tally_removals(std::size_t n, Scratch& w, ParticleControlStats& stats) {
+  std::vector<char>& removed = w.removed;
+  removed.assign(n, 0);
+  for (std::size_t k = 0; k < w.order.size(); ++k) {
+    const std::size_t i = w.order[k];
+    const ListSpan& l = w.lists[k];
+    if (l.count == 0) {
+      ++stats.kept;
+      continue;
+    }
+    removed[i] = 1;
+    stats.removed_strength += w.strength[i];
+    stats.signed_shares += l.signed_shares;
+    const double* f = w.fractions[l.block].data() + l.first;
+    for (std::size_t q = 0; q < l.count; ++q)
+      stats.largest_share = std::max(stats.largest_share, std::abs(f[q]));
+    if (w.merge[i])
+      ++stats.merged;
+    else
+      ++stats.removed;
+  }
+}
+
+// The hand-over: the receivers are split in ranges of indices, one per thread; each thread walks
+// every candidate's list in the order of `order` and adds what lands in its range, so that each
+// receiver sums in that order whatever the threads (receivers are never candidates: no thread
+// reads a strength another one writes).
+void hand_over(ParticleSet& p, const Scratch& w) {
+  const std::size_t n = p.size();
+  const std::vector<std::size_t>& order = w.order;
+  const int ranges = order.size() > 512 ? std::max(1, omp_get_max_threads()) : 1;
+  const std::size_t width = (n + ranges - 1) / ranges;
+#pragma omp parallel for schedule(static, 1) if (ranges > 1)
+  for (int range = 0; range < ranges; ++range) {
+    const auto lo = static_cast<int>(range * width), hi = static_cast<int>(std::min(n, lo + width));
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const std::size_t i = order[k];
+      const ListSpan& l = w.lists[k];
+      const int* to = w.receivers[l.block].data() + l.first;
+      const double* f = w.fractions[l.block].data() + l.first;
+      for (std::size_t q = 0; q < l.count; ++q) {
+        const int j = to[q];
+        if (j < lo || j >= hi) continue;
+        p.gx[j] += f[q] * p.gx[i];
+        p.gy[j] += f[q] * p.gy[i];
+        p.gz[j] += f[q] * p.gz[i];
+      }
+    }
+  }
+}
+
+}  // namespace
+
 ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOptions& o,
                                        ParticleControlWorkspace& workspace) {
   validate(o);
@@ -251,85 +342,12 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
   // query (1.5 h) at most 125.
   w.search.rebuild(p, o.spacing);
   removal_order(p, stats.threshold, o, w);
-  const std::vector<std::size_t>& order = w.order;
-  const std::vector<char>& candidate = w.candidate;
-  // Candidates give their strength only to particles that stay, so no candidate's strength
-  // changes and each one's receivers and fractions are found on its own, in parallel and in the
-  // grid's order (neighbouring candidates one after another read the same cells; blocks of them
-  // keep their lists, whichever thread took them); the strengths are then handed over in the
-  // order of `order`, so that the sums do not depend on the threads.
-  const GridView grid = w.search.view();
-  std::vector<std::size_t>& spatial = w.spatial;  // the candidates' ranks in `order`, grid order
-  std::vector<std::int32_t>& rank = w.rank;
-  rank.resize(n);
-  for (std::size_t k = 0; k < order.size(); ++k) rank[order[k]] = static_cast<std::int32_t>(k);
-  spatial.clear();
-  for (std::size_t at = 0; at < grid.size; ++at)
-    if (candidate[grid.index[at]]) spatial.push_back(rank[grid.index[at]]);
-  constexpr std::size_t kBlock = 256;
-  const std::size_t blocks = (spatial.size() + kBlock - 1) / kBlock;
-  clear_blocks(w.receivers, blocks);
-  clear_blocks(w.fractions, blocks);
-  std::vector<std::vector<int>>& receivers = w.receivers;
-  std::vector<std::vector<double>>& fractions = w.fractions;
-  std::vector<ListSpan>& lists = w.lists;  // per rank in `order`
-  lists.resize(order.size());
-#pragma omp parallel if (order.size() > 512)
-  {
-    AbsorbScratch scratch;
-#pragma omp for schedule(dynamic, 1)
-    for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
-      for (std::size_t q = b * kBlock; q < std::min(spatial.size(), (b + 1) * kBlock); ++q) {
-        const std::size_t k = spatial[q], before = receivers[b].size();
-        absorb(p, order[k], w.merge[order[k]] != 0, candidate, w.search, o, scratch, receivers[b],
-               fractions[b]);
-        lists[k] = {static_cast<std::size_t>(b), before, receivers[b].size() - before,
-                    scratch.signed_shares};
-      }
-  }
-  std::vector<char>& removed = w.removed;
-  removed.assign(n, 0);
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const std::size_t i = order[k];
-    if (lists[k].count == 0) {
-      ++stats.kept;
-      continue;
-    }
-    removed[i] = 1;
-    stats.removed_strength += s[i];
-    stats.signed_shares += lists[k].signed_shares;
-    const double* f = fractions[lists[k].block].data() + lists[k].first;
-    for (std::size_t q = 0; q < lists[k].count; ++q)
-      stats.largest_share = std::max(stats.largest_share, std::abs(f[q]));
-    if (w.merge[i])
-      ++stats.merged;
-    else
-      ++stats.removed;
-  }
-  // The hand-over: the receivers are split in ranges of indices, one per thread; each thread walks
-  // every candidate's list in the order of `order` and adds what lands in its range, so that each
-  // receiver sums in that order whatever the threads (receivers are never candidates: no thread
-  // reads a strength another one writes).
-  const int ranges = order.size() > 512 ? std::max(1, omp_get_max_threads()) : 1;
-  const std::size_t width = (n + ranges - 1) / ranges;
-#pragma omp parallel for schedule(static, 1) if (ranges > 1)
-  for (int range = 0; range < ranges; ++range) {
-    const auto lo = static_cast<int>(range * width), hi = static_cast<int>(std::min(n, lo + width));
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      const std::size_t i = order[k];
-      const ListSpan& l = lists[k];
-      const int* to = receivers[l.block].data() + l.first;
-      const double* f = fractions[l.block].data() + l.first;
-      for (std::size_t q = 0; q < l.count; ++q) {
-        const int j = to[q];
-        if (j < lo || j >= hi) continue;
-        p.gx[j] += f[q] * p.gx[i];
-        p.gy[j] += f[q] * p.gy[i];
-        p.gz[j] += f[q] * p.gz[i];
-      }
-    }
-  }
-  compact(p, removed);
+  find_receivers(p, o, w);
+  tally_removals(n, w, stats);
+  // The strengths are handed over in the order of `order`, so that the sums do not depend on the
+  // threads.
+  hand_over(p, w);
+  compact(p, w.removed);
   stats.strongest_before = smax;
   double largest = 0;
   const auto kept = static_cast<std::ptrdiff_t>(p.size());

@@ -90,6 +90,11 @@ class DeviceTree {
   const double* z() const { return ordered_.data() + 2 * std::size_t(shape_.n); }
 
  private:
+  // The steps of build: the cuts of the depths done by whole-tree passes (the permutation swapped
+  // into place at each), and the nodes' boxes, radii and core sizes once the points are in order.
+  void cut_depths(const double* xyz, std::uint32_t*& perm, std::uint32_t*& spare,
+                  cudaStream_t stream);
+  void node_boxes(const double* sigma, cudaStream_t stream);
   TreeShape shape_;
   // Shape on the device.
   DeviceBuffer<KdNode> nodes_;

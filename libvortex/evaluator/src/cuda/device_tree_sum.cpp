@@ -257,24 +257,13 @@ void pack_on_device(CudaWorkspace& ws, const UploadedPoints& in, const ResolvedO
   g::launch_pack_particles(p, ws.compute.get());
 }
 
-}  // namespace
-
-void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
-                          const ResolvedOptions& options, bool gradient, EvaluationStats& stats,
-                          double* const* out, bool on_device, Units units) {
-  const QuietenOnExit quieten(ws);
-  HostPhases phases;
+// The trees' shapes (sized for the counts; the source tree checked against the list walk's
+// stack), then both trees at once: the target tree on the copy stream, the source tree on the
+// compute stream. Returns the shapes' time.
+double build_trees(CudaWorkspace& ws, const UploadedPoints& in, int ns, int nt,
+                   const TreeOptions& t, HostPhases& phases) {
   DeviceTreeStorage& r = ws.resident;
-  const TreeOptions& t = options.tree;
-  const g::Arithmetic a = device_arithmetic(options.arithmetic);
-  const int ns = checked_count(sources.size(), "sources");
-  const int nt = checked_count(targets.size(), "targets");
   const cudaStream_t cs = ws.compute.get();
-
-  const UploadedPoints in = in_internal_units(
-      ws, on_device ? device_input(ws, sources, targets) : upload_input(ws, sources, targets),
-      sources, targets, units, !on_device);
-  phases.mark("upload");
   ensure_shape(r.source_tree, ns, t.source_bucket, t.arity, cs);
   ensure_shape(r.target_tree, nt, t.target_bucket, t.arity, cs);
   if (walk_stack_bound(r.source_tree.shape()) > g::kListStack)
@@ -283,36 +272,19 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
         std::to_string(walk_stack_bound(r.source_tree.shape())) +
         " stack entries); use a larger bucket or arity, or TreeBuild::Host");
   const double shape_time = phases.mark("shapes");
-  // The two trees at once: the target tree on the copy stream, then the upward pass there.
   ws.copy.wait(ws.uploaded.get());
   r.target_tree.build(in.targets, ws.copy.get());
   r.target_tree_end.record(ws.copy);
   r.source_tree.build(in.sources, cs);
   r.trees_end.record(ws.compute);
-  start_upward_pass(ws, in, options, a);
-  ws.compute.wait(r.target_tree_end.get());
-  pack_on_device(ws, in, options, a);
-  const ListSizes list_sizes = build_lists(ws, options);
-  phases.mark("trees_and_lists");
-  const g::DevicePlanView work = plan_on_device(ws, options, gradient);
-  const std::size_t nc = g::components(gradient);
-  ws.partial.reserve(std::size_t(work.num_slots) * nc * work.block_threads);
-  ws.out_device.reserve(nc * std::size_t(nt));
-  r.plan_end.record(ws.compute);
-  phases.mark("plan");
-  ws.near_start.record(ws.compute);
-  g::launch_pair_sum(pair_sum(ws, work, options.core, a, gradient), cs);
-  ws.near_end.record(ws.compute);
+  return shape_time;
+}
 
-  ws.compute.wait(r.multipoles_end.get());
-  ws.far_start.record(ws.compute);
-  g::launch_far_sum(
-      far_sum(ws, work, t.order, a, gradient, r.far_nodes.data(), r.far_orders.data()), cs);
-  launch_combine(ws, work, nt, gradient, r.target_tree.permutation());
-  results_to_caller_units(ws, units, g::components(gradient), nt);
-  ws.compute.synchronize();
-  phases.mark("wait_gpu");
-  // The results are checked where they are, before they leave the device.
+// The results are checked where they are, before they leave the device, then copied to the
+// caller's arrays (device or host memory).
+void results_out(CudaWorkspace& ws, double* const* out, int nt, bool gradient, bool on_device) {
+  DeviceTreeStorage& r = ws.resident;
+  const cudaStream_t cs = ws.compute.get();
   const g::FirstNonFinite bad = g::find_non_finite(ws.out_device.data(), g::components(gradient),
                                                    nt, r.non_finite.reserve(1), cs);
   if (bad.component >= 0) throw NonFiniteResult(bad.component, bad.index);
@@ -325,9 +297,12 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
       ws.ring.download(out[c], result, nt * sizeof(double), cs);
   }
   if (on_device) ws.compute.synchronize();
-  const double download = phases.mark("download");
+}
 
-  fill_names(ws, a, stats);
+// The stage times of the call from the device's events, the host's phases, and the counts.
+void fill_times(CudaWorkspace& ws, double shape_time, double download, const ListSizes& list_sizes,
+                HostPhases& phases, EvaluationStats& stats) {
+  DeviceTreeStorage& r = ws.resident;
   const double upload = ws.uploaded.seconds_since(ws.start);
   // The trees are built at once on two streams: both are done at the later end.
   const double trees = std::max(r.trees_end.seconds_since(ws.uploaded),
@@ -355,6 +330,55 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   stats.far_list_entries = static_cast<std::uint64_t>(list_sizes.far);
   stats.target_leaves = static_cast<std::uint64_t>(r.target_tree.shape().leaves.size());
   stats.source_nodes = static_cast<std::uint64_t>(r.source_tree.num_nodes());
+}
+
+}  // namespace
+
+void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
+                          const ResolvedOptions& options, bool gradient, EvaluationStats& stats,
+                          double* const* out, bool on_device, Units units) {
+  const QuietenOnExit quieten(ws);
+  HostPhases phases;
+  DeviceTreeStorage& r = ws.resident;
+  const TreeOptions& t = options.tree;
+  const g::Arithmetic a = device_arithmetic(options.arithmetic);
+  const int ns = checked_count(sources.size(), "sources");
+  const int nt = checked_count(targets.size(), "targets");
+  const cudaStream_t cs = ws.compute.get();
+
+  const UploadedPoints in = in_internal_units(
+      ws, on_device ? device_input(ws, sources, targets) : upload_input(ws, sources, targets),
+      sources, targets, units, !on_device);
+  phases.mark("upload");
+  const double shape_time = build_trees(ws, in, ns, nt, t, phases);
+  start_upward_pass(ws, in, options, a);
+  ws.compute.wait(r.target_tree_end.get());
+  pack_on_device(ws, in, options, a);
+  const ListSizes list_sizes = build_lists(ws, options);
+  phases.mark("trees_and_lists");
+  const g::DevicePlanView work = plan_on_device(ws, options, gradient);
+  const std::size_t nc = g::components(gradient);
+  ws.partial.reserve(std::size_t(work.num_slots) * nc * work.block_threads);
+  ws.out_device.reserve(nc * std::size_t(nt));
+  r.plan_end.record(ws.compute);
+  phases.mark("plan");
+  ws.near_start.record(ws.compute);
+  g::launch_pair_sum(pair_sum(ws, work, options.core, a, gradient), cs);
+  ws.near_end.record(ws.compute);
+
+  ws.compute.wait(r.multipoles_end.get());
+  ws.far_start.record(ws.compute);
+  g::launch_far_sum(
+      far_sum(ws, work, t.order, a, gradient, r.far_nodes.data(), r.far_orders.data()), cs);
+  launch_combine(ws, work, nt, gradient, r.target_tree.permutation());
+  results_to_caller_units(ws, units, g::components(gradient), nt);
+  ws.compute.synchronize();
+  phases.mark("wait_gpu");
+  results_out(ws, out, nt, gradient, on_device);
+  const double download = phases.mark("download");
+
+  fill_names(ws, a, stats);
+  fill_times(ws, shape_time, download, list_sizes, phases, stats);
 }
 
 }  // namespace vortex::detail
