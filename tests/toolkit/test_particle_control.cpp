@@ -1,0 +1,188 @@
+// Particle-count control: removal and merging conserve total vorticity and linear impulse, give the
+// same result on any thread count and with a workspace, and put no huge shares off a flat layer.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "support/reference.hpp"
+#include "vortex/diagnostics.hpp"
+#include "vortex/particle_control.hpp"
+
+namespace vortex {
+namespace {
+
+TEST(ParticleControl, RemovalConservesVorticityAndImpulse) {
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(-1, 1);
+  ParticleSet p;
+  for (int i = -4; i <= 4; ++i)
+    for (int j = -4; j <= 4; ++j)
+      for (int k = -4; k <= 4; ++k) {
+        const double scale = (i + j + k) % 3 == 0 ? 1e-8 : 1.0;  // a third of them negligible
+        p.push_back(0.25 * i + 0.02 * u(rng), 0.25 * j + 0.02 * u(rng), 0.25 * k, scale * u(rng),
+                    scale * u(rng), scale * u(rng), 0.3);
+      }
+  const Diagnostics d0 = compute_diagnostics(p);
+  ParticleControlOptions control;
+  control.spacing = 0.25;
+  control.remove_threshold = 1e-6;
+  const ParticleControlStats stats = control_particles(p, control);
+  EXPECT_GT(stats.removed, 200u);
+  EXPECT_EQ(stats.kept, 0u);
+  const Diagnostics d = compute_diagnostics(p);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(d.total_vorticity[k], d0.total_vorticity[k], 1e-13 * d0.sum_strength);
+    EXPECT_NEAR(d.linear_impulse[k], d0.linear_impulse[k], 1e-13 * d0.sum_strength);
+  }
+
+  // Keeping the count bounded removes the weakest until the bound holds.
+  ParticleControlOptions bounded = control;
+  bounded.max_particles = 300;
+  const ParticleControlStats s2 = control_particles(p, bounded);
+  EXPECT_LE(p.size(), 300u);
+  EXPECT_GT(s2.removed, 0u);
+  const Diagnostics d2 = compute_diagnostics(p);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(d2.total_vorticity[k], d0.total_vorticity[k], 1e-12 * d0.sum_strength);
+    EXPECT_NEAR(d2.linear_impulse[k], d0.linear_impulse[k], 1e-12 * d0.sum_strength);
+  }
+}
+
+// Every removal is found on its own and the strengths are handed over in a fixed order: the same
+// particles, bit for bit, on any number of threads; and no removed strength lands on a particle
+// that goes (each one's strength leaves with it, so the totals still balance).
+TEST(ParticleControl, SameResultOnAnyThreadCount) {
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<double> u(-1, 1);
+  ParticleSet p0;
+  for (int i = 0; i < 6000; ++i) {
+    const double scale = i % 4 == 0 ? 1e-9 : 1.0;  // a quarter negligible, many of them adjacent
+    p0.push_back(u(rng), u(rng), u(rng), scale * u(rng), scale * u(rng), scale * u(rng), 0.1);
+  }
+  ParticleControlOptions control;
+  control.spacing = 0.06;
+  control.merge_distance = 0.3;
+  control.remove_threshold = 1e-6;
+  const int saved = omp_get_max_threads();
+  ParticleSet one = p0, three = p0;
+  omp_set_num_threads(1);
+  const ParticleControlStats s1 = control_particles(one, control);
+  omp_set_num_threads(3);
+  const ParticleControlStats s3 = control_particles(three, control);
+  omp_set_num_threads(saved);
+  EXPECT_GE(s1.removed, 1400u);
+  EXPECT_GT(s1.merged, 0u);
+  EXPECT_EQ(s1.removed, s3.removed);
+  EXPECT_EQ(s1.merged, s3.merged);
+  ASSERT_EQ(one.size(), three.size());
+  EXPECT_EQ(one.x, three.x);
+  EXPECT_EQ(one.gx, three.gx);
+  EXPECT_EQ(one.gy, three.gy);
+  EXPECT_EQ(one.gz, three.gz);
+  const Diagnostics d0 = compute_diagnostics(p0), d = compute_diagnostics(one);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(d.total_vorticity[k], d0.total_vorticity[k], 1e-13 * d0.sum_strength);
+    EXPECT_NEAR(d.linear_impulse[k], d0.linear_impulse[k], 1e-13 * d0.sum_strength);
+  }
+  EXPECT_EQ(one.size() + s1.removed + s1.merged, p0.size());
+}
+
+// A workspace kept across calls (warmed on a larger set with other options) gives the result of a
+// call without one, bit for bit.
+TEST(ParticleControl, AWorkspaceGivesTheSameResult) {
+  std::mt19937_64 rng(8);
+  std::uniform_real_distribution<double> u(-1, 1);
+  ParticleSet p0, larger;
+  for (int i = 0; i < 5000; ++i) {
+    const double scale = i % 5 == 0 ? 1e-9 : 1.0;
+    p0.push_back(u(rng), u(rng), u(rng), scale * u(rng), scale * u(rng), scale * u(rng), 0.1);
+  }
+  for (int i = 0; i < 9000; ++i) {
+    const double scale = i % 3 == 0 ? 1e-9 : 1.0;
+    larger.push_back(2 * u(rng), u(rng), u(rng), scale * u(rng), scale * u(rng), scale, 0.1);
+  }
+  ParticleControlOptions control;
+  control.spacing = 0.06;
+  control.merge_distance = 0.3;
+  control.remove_threshold = 1e-6;
+  ParticleControlOptions other = control;
+  other.spacing = 0.08;
+  other.merge_distance = 0;
+  ParticleControlWorkspace workspace;
+  const ParticleControlStats warm = control_particles(larger, other, workspace);
+  EXPECT_GT(warm.removed, 0u);
+  ParticleSet a = p0, b = p0;
+  const ParticleControlStats sa = control_particles(a, control);
+  const ParticleControlStats sb = control_particles(b, control, workspace);
+  EXPECT_GT(sa.removed, 500u);
+  EXPECT_GT(sa.merged, 0u);
+  EXPECT_EQ(sa.removed, sb.removed);
+  EXPECT_EQ(sa.merged, sb.merged);
+  EXPECT_EQ(sa.kept, sb.kept);
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.gx, b.gx);
+  EXPECT_EQ(a.gy, b.gy);
+  EXPECT_EQ(a.gz, b.gz);
+}
+
+// Receivers that nearly lie in a plane, with the particle to hand over off it: the signed
+// fractions that keep the first moment are huge with both signs (about 1/jitter). A merge takes
+// none (the particle stays); a weak particle takes none beyond the bound on their sum. No
+// particle ends stronger than the strongest was.
+TEST(ParticleControl, NoHugeSharesOffAFlatLayer) {
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> u(-1, 1);
+  ParticleSet p;
+  for (int i = -4; i <= 4; ++i)
+    for (int j = -4; j <= 4; ++j) p.push_back(i, j, 1e-3 * u(rng), 0, 0, 1, 0.5);
+  p.push_back(0.1, 0.05, 0.3, 0, 0, 0.9, 0.5);   // merges into (0, 0, 0) if anywhere
+  p.push_back(2.5, -1.5, 0.4, 0, 0, 1e-9, 0.5);  // weak: removed if anywhere
+  const Diagnostics d0 = compute_diagnostics(p);
+  ParticleControlOptions control;
+  control.spacing = 1;
+  control.merge_distance = 0.5;
+  control.remove_threshold = 1e-6;
+  const ParticleControlStats stats = control_particles(p, control);
+  EXPECT_EQ(stats.merged, 0u);
+  EXPECT_LE(stats.largest_share, 3.0);
+  EXPECT_DOUBLE_EQ(stats.strongest_before, 1.0);
+  EXPECT_LE(stats.strongest_after, 1.0 + 1e-12);
+  double largest = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) largest = std::max(largest, p.strength(i));
+  EXPECT_DOUBLE_EQ(largest, stats.strongest_after);
+  EXPECT_EQ(p.size() + stats.removed, 83u);
+  const Diagnostics d = compute_diagnostics(p);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(d.total_vorticity[k], d0.total_vorticity[k], 1e-13);
+    EXPECT_NEAR(d.linear_impulse[k], d0.linear_impulse[k], 1e-13);
+  }
+}
+
+TEST(ParticleControl, MergesClosePairsIntoNeighbours) {
+  ParticleSet p;
+  for (int i = -2; i <= 2; ++i)
+    for (int j = -2; j <= 2; ++j)
+      for (int k = -2; k <= 2; ++k) p.push_back(i, j, k, 0.1 * i, 1, 0.2 * j, 0.5);
+  p.push_back(0.05, 0.02, 0.0, 0.3, 0.2, 0.1, 0.5);  // almost on top of the center particle
+  const Diagnostics d0 = compute_diagnostics(p);
+  ParticleControlOptions control;
+  control.spacing = 1;
+  control.merge_distance = 0.3;
+  const ParticleControlStats stats = control_particles(p, control);
+  EXPECT_EQ(stats.merged, 1u);
+  EXPECT_EQ(p.size(), 125u);
+  const Diagnostics d = compute_diagnostics(p);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(d.total_vorticity[k], d0.total_vorticity[k], 1e-13);
+    EXPECT_NEAR(d.linear_impulse[k], d0.linear_impulse[k], 1e-13);
+  }
+  ParticleControlOptions bad;
+  EXPECT_THROW(control_particles(p, bad), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace vortex
