@@ -15,8 +15,9 @@ and, unless --strict, in two short forms:
     as the trailing part of a file's path;
   - a top-level folder and a file name (kernels/acceptance.hpp) as a file of that folder.
 Not references: URLs, absolute paths, build outputs (build/, build-*/), paths git ignores (out/),
-placeholders ($OUT, OUT/, <dir>, {a,b}) and glob patterns (*). Documents kept outside the
-repository (NOT_CITED) must not be cited at all.
+placeholders ($OUT, OUT/, <dir>, {a,b}) and glob patterns (*). A document named by its file name
+alone must be one of the repository's, and no path may climb out of the repository (../): what
+the code relies on is written in the repository's own documents.
 
   /usr/bin/python3 scripts/dev/check_references.py [--strict]
 
@@ -35,7 +36,9 @@ TOP_FOLDERS = ("apps", "cmake", "data", "docs", "examples", "gpu", "kernels", "l
 SOURCE_EXTENSIONS = (".hpp", ".h", ".cpp", ".c", ".cu", ".cuh", ".md", ".py", ".sh", ".cmake",
                      ".f90", ".gp", ".toml")
 DATA_EXTENSIONS = (".json", ".csv", ".vtp", ".pvd", ".txt", ".png")
-NOT_CITED = ("DESIGN.md", "BODIES.md")  # documents that live outside the repository
+# A document named by its file name alone, and a path that starts by climbing a folder.
+BARE_DOCUMENT = re.compile(r"(?<![\w/.$-])([A-Za-z][\w-]*\.md)\b")
+CLIMBING = re.compile(r"(?<![\w/.])\.\./[\w.-]+")
 COMMENTED = (".hpp", ".h", ".cpp", ".c", ".cu", ".cuh", ".py", ".sh", ".cmake")
 
 LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -251,17 +254,23 @@ def check(strict):
     tree = Tree(files)
     ignored = git_ignored()
     violations, references, scanned = [], 0, 0
-    not_cited = re.compile(r"\b(" + "|".join(re.escape(n) for n in NOT_CITED) + r")\b")
+    documents = {os.path.basename(f) for f in files if f.endswith(".md")}
     for path in files:
         text = checked_text(path)
         if text is None:
             continue
         scanned += 1
         for number, line in enumerate(text.split("\n"), 1):
-            for m in not_cited.finditer(line):
-                violations.append((path, number, f"{m.group(1)} (not in the repository)"))
+            for m in BARE_DOCUMENT.finditer(line):
+                if m.group(1) not in documents:
+                    violations.append((path, number, f"{m.group(1)} (not in the repository)"))
+            for m in CLIMBING.finditer(line):
+                if not os.path.normpath(os.path.join(os.path.dirname(path), m.group(0))).startswith(
+                        ".."):
+                    continue
+                violations.append((path, number, f"{m.group(0)} (outside the repository)"))
             for ref, link in candidates(line, path.endswith(".md")):
-                if not is_reference(ref, link, ignored) or os.path.basename(ref) in NOT_CITED:
+                if not is_reference(ref, link, ignored):
                     continue
                 references += 1
                 if not resolves(ref, path, link, tree, strict):
