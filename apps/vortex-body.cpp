@@ -62,37 +62,6 @@ bodies::Vec3 vec(const std::array<double, 3>& a) {
   return {a[0], a[1], a[2]};
 }
 
-void write_summary(const Settings& s, Backend backend, const bodies::Surface& surface,
-                   const RunState& r, const BodyOutput& out, double bem_iterations_mean,
-                   double bem_residual_max, double seconds) {
-  const std::vector<double>&cd = out.column("cd"), &cl = out.column("cl");
-  const std::size_t quarter = cd.size() - cd.size() * 3 / 4;
-  auto tail_mean = [&](const std::vector<double>& v) {
-    double sum = 0;
-    for (std::size_t k = v.size() - quarter; k < v.size(); ++k) sum += v[k];
-    return quarter ? sum / static_cast<double>(quarter) : NAN;
-  };
-  cli::JsonWriter j;
-  j.begin_object()
-      .field("case", case_name(s))
-      .field("panels", static_cast<std::uint64_t>(surface.size()))
-      .field("backend", to_string(resolve_backend(backend)))
-      .field("re", s.re)
-      .field("dt", s.dt)
-      .field("steps", static_cast<std::int64_t>(r.step))
-      .field("t_final", r.time)
-      .field("n_particles", static_cast<std::uint64_t>(r.particles.size()))
-      .field("cd_final", cd.empty() ? NAN : cd.back())
-      .field("cd_mean_last_quarter", tail_mean(cd))
-      .field("cl_mean_last_quarter", tail_mean(cl));
-  j.field("impulse_t0", bodies::dot(r.impulse_t0, bodies::normalized(free_stream(s))))
-      .field("bem_iterations_mean", bem_iterations_mean)
-      .field("bem_residual_max", bem_residual_max)
-      .field("seconds", seconds)
-      .end();
-  write_output_text(s.json, j.str() + "\n");
-}
-
 // The sheet and the impulse at t = 0+ against the exact potential flow (generated sphere or
 // ellipsoid only).
 void report_exact(const Settings& s, bodies::BodyFlow& flow, const bodies::Vec3& impulse) {
@@ -387,7 +356,8 @@ int run(int argc, char** argv) {
   if (!s.no_plot && !s.bem_only && !plot_coefficients(s.output, s.re, s.body == "sphere"))
     std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no plots\n");
   if (!s.json.empty())
-    write_summary(s, so.backend, surface, r, out,
+    write_summary(s, so.backend, surface.size(), {r.step, r.time, r.particles.size(), r.impulse_t0},
+                  out,
                   totals.solves ? totals.iterations / static_cast<double>(totals.solves)
                                 : flow.bem().stats().iterations,
                   totals.residual_max, seconds);

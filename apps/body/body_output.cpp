@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "json_writer.hpp"
 #include "vortex/bodies/mesh_io.hpp"
 #include "vortex/bodies/sheet.hpp"
 #include "vortex/file_io.hpp"
@@ -248,6 +249,38 @@ bool run_gnuplot(const std::string& script, const std::string& text) {
     f.commit();
   }
   return std::system(("gnuplot '" + script + "' 2>/dev/null").c_str()) == 0;
+}
+
+// The run's JSON summary (--json).
+void write_summary(const Settings& s, Backend backend, std::size_t panels, const RunEnd& r,
+                   const BodyOutput& out, double bem_iterations_mean, double bem_residual_max,
+                   double seconds) {
+  const std::vector<double>&cd = out.column("cd"), &cl = out.column("cl");
+  const std::size_t quarter = cd.size() - cd.size() * 3 / 4;
+  auto tail_mean = [&](const std::vector<double>& v) {
+    double sum = 0;
+    for (std::size_t k = v.size() - quarter; k < v.size(); ++k) sum += v[k];
+    return quarter ? sum / static_cast<double>(quarter) : NAN;
+  };
+  cli::JsonWriter j;
+  j.begin_object()
+      .field("case", case_name(s))
+      .field("panels", static_cast<std::uint64_t>(panels))
+      .field("backend", to_string(resolve_backend(backend)))
+      .field("re", s.re)
+      .field("dt", s.dt)
+      .field("steps", static_cast<std::int64_t>(r.step))
+      .field("t_final", r.time)
+      .field("n_particles", static_cast<std::uint64_t>(r.particles))
+      .field("cd_final", cd.empty() ? NAN : cd.back())
+      .field("cd_mean_last_quarter", tail_mean(cd))
+      .field("cl_mean_last_quarter", tail_mean(cl));
+  j.field("impulse_t0", bodies::dot(r.impulse_t0, bodies::normalized(free_stream(s))))
+      .field("bem_iterations_mean", bem_iterations_mean)
+      .field("bem_residual_max", bem_residual_max)
+      .field("seconds", seconds)
+      .end();
+  write_output_text(s.json, j.str() + "\n");
 }
 
 }  // namespace vortex::body_app

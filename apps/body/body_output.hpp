@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "body_settings.hpp"
 #include "vortex/bodies/body_flow.hpp"
 #include "vortex/bodies/forces.hpp"
 #include "vortex/pvd.hpp"
@@ -68,6 +69,20 @@ void check_output_paths(const std::string& dir, const std::string& json);
 // Writes `text` to `path`: atomically for a regular file (or a new one); directly, checked, for
 // an existing device, pipe or the like (it cannot be replaced by a rename).
 void write_output_text(const std::string& path, const std::string& text);
+
+// Where a run ended: its step, time, particles and the impulse at t = 0+.
+struct RunEnd {
+  long step;
+  double time;
+  std::size_t particles;
+  bodies::Vec3 impulse_t0;
+};
+
+// The run's JSON summary at s.json: the case, the final and last-quarter mean forces, the
+// boundary-element solves' iterations and residual, the time taken.
+void write_summary(const Settings& s, Backend backend, std::size_t panels, const RunEnd& r,
+                   const BodyOutput& out, double bem_iterations_mean, double bem_residual_max,
+                   double seconds);
 
 // Writes the gnuplot script `text` to `script` and runs it; false when gnuplot failed.
 bool run_gnuplot(const std::string& script, const std::string& text);
