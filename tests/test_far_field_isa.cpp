@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "cpu/far_field_isa.hpp"
+#include "far/far_field_isa.hpp"
 #include "support/cases.hpp"
 #include "support/reference.hpp"
 #include "vortex/solver.hpp"

@@ -11,7 +11,7 @@ names a file or folder
   - for a Markdown link, from the document's folder;
   - with '...' standing for any folders in between (kernels/.../acceptance.hpp);
 and, unless --strict, in two short forms:
-  - a file whose first folder is not a top-level one (cpu/near_field.cpp, vortex/kernels/hd.hpp)
+  - a file whose first folder is not a top-level one (near/near_field_cpu.cpp, vortex/kernels/hd.hpp)
     as the trailing part of a file's path;
   - a top-level folder and a file name (kernels/acceptance.hpp) as a file of that folder.
 Not references: URLs, absolute paths, build outputs (build/, build-*/), paths git ignores (out/),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the data the tolerance's error and cost models are fitted to (libvortex/evaluator/src/
-# tolerance.cpp): the treecode on the cube, Plummer and thin-sheet cases at several N, for a grid
+# solver/tolerance.cpp): the treecode on the cube, Plummer and thin-sheet cases at several N, for a grid
 # of p and theta, double, kappa 2.67 (the core's deviation from the singular kernel then stays
 # below 1e-7), the buckets the tolerance picks for each p, errors at 2000 sampled targets.
 # Prints "case n p theta u_err du_err total near far layout" lines, layout the statistic of

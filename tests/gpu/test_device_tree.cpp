@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "backend/tree_plan.hpp"
-#include "cuda/tree_shape.hpp"
 #include "support/reference.hpp"
+#include "tree/tree_plan.hpp"
+#include "tree/tree_shape.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device_plan.hpp"

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "text_excerpt.hpp"
+#include "solver/text_excerpt.hpp"
 
 namespace vortex {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "byte_order.hpp"
-#include "text_excerpt.hpp"
+#include "solver/text_excerpt.hpp"
 #include "vortex/file_io.hpp"
 #include "vtk_binary.hpp"
 

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <utility>
 
-#include "text_excerpt.hpp"
+#include "solver/text_excerpt.hpp"
 #include "vortex/file_io.hpp"
 #include "xml_tags.hpp"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "text_excerpt.hpp"
+#include "solver/text_excerpt.hpp"
 #include "vortex/vtp.hpp"
 #include "vtp_data_array.hpp"
 #include "vtp_layout.hpp"

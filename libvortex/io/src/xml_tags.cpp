@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "text_excerpt.hpp"
+#include "solver/text_excerpt.hpp"
 #include "vortex/file_io.hpp"
 
 namespace vortex::xml {

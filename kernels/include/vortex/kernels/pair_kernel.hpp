@@ -77,7 +77,7 @@ VORTEX_HD void fold_rotation(VelocityGradientAccumulator<T>& acc) {
 //  - SourceAtTarget (the GPU): the limit where the two positions' point_keys (point_key.hpp)
 //    differ, nothing where they agree;
 //  - DropAtZero (the CPU's vectorized loops): nothing at any zero offset; the CPU adds the
-//    limits of the pairs that rounding made coincident afterwards (cpu/rounding_coincidences.cpp),
+//    limits of the pairs that rounding made coincident afterwards (near/rounding_coincidences.cpp),
 //    which costs its loops nothing per pair.
 template <class T>
 struct SourceAtTarget {

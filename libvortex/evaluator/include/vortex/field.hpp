@@ -29,7 +29,7 @@ struct StageTimes {
 };
 
 // Seconds of one operation of the CPU far field at the orders used: the cost model of
-// FarField::Auto (fitted to timings, fixed: cpu/far_field_costs.cpp).
+// FarField::Auto (fitted to timings, fixed: far/far_field_costs.cpp).
 struct FarFieldCosts {
   double m2l = 0;         // one source node into one local expansion
   double l2l = 0;         // one local expansion shifted to a child

@@ -1,6 +1,7 @@
 #pragma once
-// The internal interface between the Solver front-end and its backends (cpu/, cuda/), chosen once
-// per call from the resolved options. A backend keeps its work storage between calls.
+// The internal interface between the Solver front-end and its backends (cpu_backend.cpp,
+// cuda_backend.cpp), chosen once per call from the resolved options. A backend keeps its work
+// storage between calls.
 //
 // The methods leave their results in storage the backend owns, as 12 component arrays (velocity
 // 0..2, then the gradient du[3a+b] at 3 + 3a + b), in the order the backend summed them: the
@@ -11,7 +12,7 @@
 #include <stdexcept>
 
 #include "backend/resolved_options.hpp"
-#include "backend/tree_plan.hpp"
+#include "tree/tree_plan.hpp"
 #include "vortex/field.hpp"
 
 namespace vortex::detail {

@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "backend/tree_plan.hpp"
+#include "tree/tree_plan.hpp"
 #include "vortex/kernels/pair_kernel.hpp"
 #include "vortex/kernels/point_key.hpp"
 #include "vortex/multipole/expansion.hpp"

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "backend/bounding_box.hpp"
-#include "backend/tree_plan.hpp"
+#include "tree/bounding_box.hpp"
+#include "tree/tree_plan.hpp"
 
 #include "vortex/tolerance.hpp"
 

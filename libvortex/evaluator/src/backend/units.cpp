@@ -1,6 +1,6 @@
 #include "backend/units.hpp"
 
-#include "backend/bounding_box.hpp"
+#include "tree/bounding_box.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,36 @@
+// The cost model of the far field's choice between M2P and local expansions: the time of each
+// operation at order p, fitted to the operations timed on the 2-core AVX-512 Xeon (docs/
+// docs/journal/performance-to-2026-11-27.md, "Local expansions beside M2P": every thread timing 32
+// calls on a synthetic box and a leaf of 64 targets at once, best of 5 rounds, at p = 7 and 8 in
+// float and 11 and 13 in double). A fixed model rather than timings taken by each process: the same
+// particles and options then give the same lists, and the same results, in every run (a restart
+// continues a run bit for bit), where timings taken under a varying load chose differently from one
+// process to the next. Only the ratios matter to the choice.
+//
+//   M2P per target: c (p + 3)^2 (a gradient expansion of degree p + 2 read once per target),
+//                   c = 1.80e-4 us in float (16 lanes), 3.85e-4 us in double;
+//   L2P per target: 0.8 M2P per target (measured 0.79-0.90);
+//   M2L:            2.98 us ((p + 1) / 8)^2.69, in double whatever the far field's arithmetic
+//                   (measured 2.75-3.22 at p = 7, 3.8-5.0 at 8, 8.5-8.7 at 11, 13.3-13.6 at 13);
+//   L2L:            0.83 M2L (measured 0.81-0.87).
+
+#include <cmath>
+
+#include "backend/cpu_stages.hpp"
+#include "vortex/kernels/order_dispatch.hpp"
+
+namespace vortex::detail {
+
+FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic) {
+  dispatch_order(p, "far field costs", [](auto) {});  // the order's check
+  constexpr double us = 1e-6;
+  const double per_harmonic = arithmetic == FarArithmetic::Float ? 1.80e-4 : 3.85e-4;
+  FarFieldCosts c;
+  c.m2p_target = per_harmonic * (p + 3) * (p + 3) * us;
+  c.l2p_target = 0.8 * c.m2p_target;
+  c.m2l = 2.98 * std::pow((p + 1) / 8.0, 2.69) * us;
+  c.l2l = 0.83 * c.m2l;
+  return c;
+}
+
+}  // namespace vortex::detail

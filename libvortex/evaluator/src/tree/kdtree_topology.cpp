@@ -1,0 +1,97 @@
+#include "tree/kdtree_topology.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vortex::detail {
+
+// The multiple of the bucket size closest to the middle, so the left part fills its leaves exactly.
+int split_position(int count, int bucket) {
+  const long half_buckets = std::lround(static_cast<double>(count) / (2.0 * bucket));
+  const int mid = static_cast<int>(std::max<long>(1, half_buckets) * bucket);
+  return std::min(mid, count - 1);
+}
+
+namespace {
+
+// Lays out the nodes and cuts of one tree by a depth-first expansion of the ranges.
+class Topology {
+ public:
+  Topology(int bucket, int arity)
+      : bucket_(bucket),
+        levels_per_node_(arity == 2   ? 1
+                         : arity == 4 ? 2
+                                      : 3) {}
+
+  void build(std::vector<KdNode>& nodes, std::vector<KdCut>& cuts, int n) {
+    nodes.clear();
+    nodes.emplace_back();
+    nodes[0].begin = 0;
+    nodes[0].end = n;
+    expand(nodes, cuts, 0, 0, {0, n, -1, false});
+  }
+
+ private:
+  // A range still to be cut, and the cut that made it (-1 for the root; `right`: its right side).
+  struct Piece {
+    int begin = 0, end = 0;
+    int made_by = -1;
+    bool right = false;
+  };
+
+  void expand(std::vector<KdNode>& nodes, std::vector<KdCut>& cuts, int node, int depth,
+              Piece whole) {
+    if (whole.end - whole.begin <= bucket_) return;
+    // At most 8 pieces (three binary levels): fixed arrays, nothing allocated per node.
+    Piece pieces[8] = {whole}, next[8];
+    int count_pieces = 1;
+    int d = depth;
+    for (int level = 0; level < levels_per_node_; ++level, ++d) {
+      int count_next = 0;
+      for (int k = 0; k < count_pieces; ++k) {
+        const Piece piece = pieces[k];
+        const int count = piece.end - piece.begin;
+        if (count <= bucket_) {
+          next[count_next++] = piece;
+          continue;
+        }
+        const int mid = piece.begin + split_position(count, bucket_);
+        const int c = static_cast<int>(cuts.size());
+        cuts.push_back({piece.begin, mid, piece.end, d});
+        // A range's cut comes after the cut that made the range: it is that cut's left or right
+        // child.
+        if (piece.made_by >= 0)
+          (piece.right ? cuts[piece.made_by].right : cuts[piece.made_by].left) = c;
+        next[count_next++] = {piece.begin, mid, c, false};
+        next[count_next++] = {mid, piece.end, c, true};
+      }
+      std::copy(next, next + count_next, pieces);
+      count_pieces = count_next;
+    }
+    const int first = static_cast<int>(nodes.size());
+    nodes[node].first_child = first;
+    nodes[node].num_children = count_pieces;
+    for (int k = 0; k < count_pieces; ++k) {
+      KdNode child;
+      child.begin = pieces[k].begin;
+      child.end = pieces[k].end;
+      child.parent = node;
+      child.level = nodes[node].level + 1;
+      nodes.push_back(child);
+    }
+    for (int c = 0; c < count_pieces; ++c) expand(nodes, cuts, first + c, d, pieces[c]);
+  }
+
+  int bucket_;
+  int levels_per_node_;
+};
+
+}  // namespace
+
+void lay_out_kdtree(int n, int bucket, int arity, std::vector<KdNode>& nodes,
+                    std::vector<KdCut>& cuts) {
+  cuts.clear();
+  Topology(bucket, arity).build(nodes, cuts, n);
+}
+
+}  // namespace vortex::detail
