@@ -13,8 +13,8 @@
 
 #include <cuda_pipeline.h>
 
-#include "runtime/accumulate.cuh"
 #include "far_orders.hpp"
+#include "runtime/accumulate.cuh"
 #include "vortex/gpu/check.hpp"
 #include "vortex/multipole/m2p.hpp"
 

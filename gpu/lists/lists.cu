@@ -1,6 +1,6 @@
-// Interaction lists on the device (tree_launch.hpp): the host walk (lists/interaction_lists.cpp) split
-// at a frontier of source nodes, one thread per (frontier node, target leaf), so that the lists
-// are entry for entry the host's whatever the frontier.
+// Interaction lists on the device (tree_launch.hpp): the host walk (lists/interaction_lists.cpp)
+// split at a frontier of source nodes, one thread per (frontier node, target leaf), so that the
+// lists are entry for entry the host's whatever the frontier.
 
 #include <cub/device/device_scan.cuh>
 

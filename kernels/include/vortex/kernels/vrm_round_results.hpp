@@ -1,7 +1,8 @@
 #pragma once
 // What the VRM's first round on the GPU returns to the host, declared once for both sides: the
-// device's round (vortex/gpu/vrm_round.hpp) fills these, the toolkit's round (vrm_device.hpp in
-// the toolkit's sources) reads them. Host arrays, valid until the round's next load.
+// device's round (vortex/gpu/vrm_round.hpp) fills these, the toolkit's round
+// (vrm/vrm_round_cuda.hpp in the toolkit's sources) reads them. Host arrays, valid until the
+// round's next load.
 
 #include <cstddef>
 #include <cstdint>

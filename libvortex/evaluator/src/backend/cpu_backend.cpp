@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "backend/packing.hpp"
 #include "backend/cpu_stages.hpp"
+#include "backend/packing.hpp"
 #include "far/flush_subnormals.hpp"
 #include "vortex/multipole/gradient_expansion.hpp"
 

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "tree/tree_plan.hpp"
 #include "near/pair_sum.hpp"
+#include "tree/tree_plan.hpp"
 #include "vortex/local_expansion_lists.hpp"
 
 namespace vortex::detail {

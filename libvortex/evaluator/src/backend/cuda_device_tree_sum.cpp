@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "tree/tree_shape.hpp"
 #include "backend/cuda_stages.hpp"
+#include "tree/tree_shape.hpp"
 #include "vortex/gpu/tree_launch.hpp"
 #include "vortex/gpu/units.hpp"
 #include "vortex/multipole/expansion.hpp"

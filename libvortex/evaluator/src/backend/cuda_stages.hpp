@@ -1,6 +1,6 @@
 #pragma once
 // The stages of the treecode on the GPU (cuda_tree_sum.cpp runs them in order):
-//   host: plan work items, pack particles -> upload -> near kernel starts      (near_field_cuda.cpp)
+//   host: plan work items, pack particles -> upload -> near kernel starts (near_field_cuda.cpp)
 //   host: P2M/M2M and M2V (compute_multipoles) while the GPU sums the near field
 //   copy stream: far lists and velocity expansions -> far kernel               (far_field_cuda.cpp)
 //   combine -> download

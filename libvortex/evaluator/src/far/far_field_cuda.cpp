@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 
-#include "backend/packing.hpp"
 #include "backend/cuda_stages.hpp"
+#include "backend/packing.hpp"
 #include "vortex/multipole/expansion.hpp"
 
 namespace vortex::detail {

@@ -1,9 +1,10 @@
 #pragma once
 // The far field's loop over target leaves on raw arrays: M2P of each leaf's far boxes at its
 // targets in SIMD lanes (multipole/m2p_batch.hpp). Compiled once with the library's flags
-// (far_field_cpu.cpp) and, in portable builds, once more per wider instruction set (far_field_isa.cpp),
-// chosen at run time. Everything here has internal linkage and reads no standard container, so that
-// no function compiled for a wider instruction set can stand in for the library's own.
+// (far_field_cpu.cpp) and, in portable builds, once more per wider instruction set
+// (far_field_isa.cpp), chosen at run time. Everything here has internal linkage and reads no
+// standard container, so that no function compiled for a wider instruction set can stand in for the
+// library's own.
 
 #include <omp.h>
 

@@ -26,7 +26,7 @@ struct NearWallParticles {
 };
 
 namespace detail {
-class NearWallDevice;  // the panels on the GPU (near_wall_device.hpp)
+class NearWallDevice;  // the panels on the GPU (wall/near_wall_cuda.hpp)
 }
 
 class NearWallSums {

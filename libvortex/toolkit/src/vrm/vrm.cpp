@@ -1,7 +1,7 @@
 // The vorticity redistribution method: one diffusion step of a particle set, with particles
 // inserted at free lattice nodes where a neighbourhood has no non-negative solution. Here the
-// step's set-up and its order; its parts in vrm_host_rounds.cpp, vrm_device_round.cpp and
-// vrm_redistribute.cpp (vrm_step.hpp).
+// step's set-up and its order; its parts in vrm/vrm_host_rounds.cpp, vrm/vrm_device_rounds.cpp and
+// vrm/vrm_redistribute.cpp (vrm/vrm_step.hpp).
 
 #include <algorithm>
 #include <chrono>
@@ -16,7 +16,7 @@
 #include "vortex/kernels/vrm_nodes.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/vrm.hpp"
-#include "vrm_step.hpp"
+#include "vrm/vrm_step.hpp"
 
 namespace vortex {
 

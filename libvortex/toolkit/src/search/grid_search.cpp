@@ -7,8 +7,8 @@
 
 #include <omp.h>
 
-#include "parallel_sort.hpp"
-#include "radix_sort.hpp"
+#include "search/parallel_sort.hpp"
+#include "search/radix_sort.hpp"
 
 namespace vortex {
 

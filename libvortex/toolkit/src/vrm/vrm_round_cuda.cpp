@@ -1,6 +1,6 @@
 // vrm_diffuse's first round on the GPU (vortex/gpu/vrm_round.hpp).
 
-#include "vrm_device.hpp"
+#include "vrm/vrm_round_cuda.hpp"
 #include "vortex/gpu/vrm_round.hpp"
 
 namespace vortex::detail {

@@ -1,4 +1,4 @@
-// The VRM's hand-over of the strengths (vrm_step.hpp): every owner's strength to its neighbours
+// The VRM's hand-over of the strengths (vrm/vrm_step.hpp): every owner's strength to its neighbours
 // by its fractions, on top of what the device handed over, in a fixed order.
 
 #include <algorithm>
@@ -6,7 +6,7 @@
 
 #include <omp.h>
 
-#include "vrm_step.hpp"
+#include "vrm/vrm_step.hpp"
 
 namespace vortex::vrm_step {
 

@@ -1,7 +1,7 @@
 #include "vortex/bodies/wall.hpp"
 
 #include "vortex/place_in_order.hpp"
-#include "wall_points_device.hpp"
+#include "wall/wall_points_cuda.hpp"
 
 #include <algorithm>
 #include <array>

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "near_wall_device.hpp"
 #include "vortex/neighbor_search.hpp"
 #include "vortex/solver.hpp"
+#include "wall/near_wall_cuda.hpp"
 
 namespace vortex::bodies {
 

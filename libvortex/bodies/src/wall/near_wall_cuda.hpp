@@ -1,6 +1,6 @@
 #pragma once
 // The GPU side of NearWallSums: the panels and the rule on the device
-// (src/cuda/near_wall_device.cpp with CUDA; src/cuda/no_cuda.cpp makes none in a build without it).
+// (near_wall_cuda.cpp with CUDA; no_cuda.cpp makes none in a build without it).
 
 #include <memory>
 #include <vector>

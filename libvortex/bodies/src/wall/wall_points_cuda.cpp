@@ -5,7 +5,7 @@
 
 #include "vortex/gpu/wall_points.hpp"
 #include "vortex/grid_search.hpp"
-#include "wall_points_device.hpp"
+#include "wall/wall_points_cuda.hpp"
 
 namespace vortex::bodies::detail {
 

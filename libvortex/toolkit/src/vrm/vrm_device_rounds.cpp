@@ -1,5 +1,5 @@
-// The VRM's rounds on the device (vrm_step.hpp): the owners listed for it in batches, its thread,
-// what it gives back, the later rounds' owners.
+// The VRM's rounds on the device (vrm/vrm_step.hpp): the owners listed for it in batches, its
+// thread, what it gives back, the later rounds' owners.
 
 #include <algorithm>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <omp.h>
 
 #include "vortex/place_in_order.hpp"
-#include "vrm_step.hpp"
+#include "vrm/vrm_step.hpp"
 
 namespace vortex::vrm_step {
 

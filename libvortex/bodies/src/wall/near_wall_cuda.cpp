@@ -1,7 +1,7 @@
 // NearWallSums on the GPU: the panels go to the device once; each call hands the particles next to
 // the wall to the kernel (vortex/gpu/near_wall.hpp).
 
-#include "near_wall_device.hpp"
+#include "wall/near_wall_cuda.hpp"
 #include "vortex/gpu/near_wall.hpp"
 
 namespace vortex::bodies::detail {

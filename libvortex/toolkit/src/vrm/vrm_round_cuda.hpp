@@ -1,6 +1,6 @@
 #pragma once
 // The GPU side of vrm_diffuse: the first round's solves of the owners in free space and the
-// hand-over of their strengths (src/cuda/vrm_device.cpp with CUDA; src/cuda/no_cuda.cpp makes none
+// hand-over of their strengths (vrm_round_cuda.cpp with CUDA; no_cuda.cpp makes none
 // in a build without it). What it returns is declared once, for the device too, in
 // vortex/kernels/vrm_round_results.hpp.
 

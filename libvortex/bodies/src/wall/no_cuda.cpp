@@ -1,7 +1,7 @@
 // The bodies' GPU parts in a build without CUDA: none.
 
-#include "near_wall_device.hpp"
-#include "wall_points_device.hpp"
+#include "wall/near_wall_cuda.hpp"
+#include "wall/wall_points_cuda.hpp"
 
 namespace vortex::bodies::detail {
 

@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "vrm_dual.hpp"
-#include "vrm_solve.hpp"
+#include "vrm/vrm_dual.hpp"
+#include "vrm/vrm_solve.hpp"
 
 namespace vortex {
 

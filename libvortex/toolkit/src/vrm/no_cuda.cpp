@@ -1,6 +1,6 @@
 // The toolkit's GPU parts in a build without CUDA: none.
 
-#include "vrm_device.hpp"
+#include "vrm/vrm_round_cuda.hpp"
 
 namespace vortex::detail {
 

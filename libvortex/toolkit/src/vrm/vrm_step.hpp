@@ -1,8 +1,8 @@
 #pragma once
 // vrm_diffuse's step (vortex/vrm.hpp), shared by its sources: the step's set-up and order
-// (vrm.cpp), the host's rounds (vrm_host_rounds.cpp), the device's rounds
-// (vrm_device_round.cpp) and the hand-over of the strengths (vrm_redistribute.cpp); the owners'
-// states, the storage a workspace keeps from call to call.
+// (vrm/vrm.cpp), the host's rounds (vrm/vrm_host_rounds.cpp), the device's rounds
+// (vrm/vrm_device_rounds.cpp) and the hand-over of the strengths (vrm/vrm_redistribute.cpp); the
+// owners' states, the storage a workspace keeps from call to call.
 
 #include <array>
 #include <chrono>
@@ -14,8 +14,8 @@
 
 #include "vortex/grid_search.hpp"
 #include "vortex/vrm.hpp"
-#include "vrm_device.hpp"
-#include "vrm_solve.hpp"
+#include "vrm/vrm_round_cuda.hpp"
+#include "vrm/vrm_solve.hpp"
 
 namespace vortex {
 
@@ -261,13 +261,13 @@ class VrmStep {
   void run(VrmStats& stats);
 
  private:
-  // Set-up (vrm.cpp): the wall hooks' preparation and answers.
+  // Set-up (vrm/vrm.cpp): the wall hooks' preparation and answers.
   void prepare_wall();
   void wall_distances(std::size_t first);
   void set_targets(double two_nu_dt);
   const VrmMoments& target(std::ptrdiff_t i) const { return ws_.custom[i] ? ws_.target[i] : free_; }
 
-  // The host's rounds (vrm_host_rounds.cpp).
+  // The host's rounds (vrm/vrm_host_rounds.cpp).
   void neighbors(double x, double y, double z, double r, ThreadStore& w,
                  std::vector<int>& out) const;
   void solve_round(bool last_round, char which);
@@ -283,7 +283,7 @@ class VrmStep {
                           const std::uint64_t* mask = nullptr);
   std::size_t insert_proposed();
 
-  // The device's rounds (vrm_device_round.cpp).
+  // The device's rounds (vrm/vrm_device_rounds.cpp).
   bool beyond_wall(std::ptrdiff_t i) const;
   void start_device_round(DeviceRound& round);
   void list_near_owners(DeviceRound& round);
@@ -300,7 +300,7 @@ class VrmStep {
   void later_round_on_device(VrmStats& stats);
   bool take_later_device_result(std::ptrdiff_t i, ThreadStore& w);
 
-  // The hand-over of the strengths (vrm_redistribute.cpp).
+  // The hand-over of the strengths (vrm/vrm_redistribute.cpp).
   void redistribute(VrmStats& stats);
   static bool keeps(char state);
   void tally_owners(VrmStats& stats);

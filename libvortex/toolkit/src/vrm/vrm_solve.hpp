@@ -1,12 +1,12 @@
 #pragma once
 // The fractions of one particle with the caller's scratch (weights, dots), so that repeated solves
-// allocate nothing once the scratch has grown: vrm.cpp keeps one per thread.
+// allocate nothing once the scratch has grown: vrm/vrm.cpp keeps one per thread.
 
 #include <array>
 #include <vector>
 
 #include "vortex/vrm.hpp"
-#include "vrm_dual.hpp"
+#include "vrm/vrm_dual.hpp"
 
 namespace vortex::detail {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The GPU side of WallQueries' batch of closest points: the panels and a grid of their centroids on
-// the device (src/cuda/wall_points_device.cpp with CUDA; src/cuda/no_cuda.cpp makes none in a build
+// the device (wall_points_cuda.cpp with CUDA; no_cuda.cpp makes none in a build
 // without it).
 
 #include <memory>

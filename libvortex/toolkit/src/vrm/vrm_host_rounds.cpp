@@ -1,4 +1,4 @@
-// The VRM's rounds on the host (vrm_step.hpp): each owner's neighbours, its solve or its
+// The VRM's rounds on the host (vrm/vrm_step.hpp): each owner's neighbours, its solve or its
 // insertion proposals, the wall's tests, the insertions.
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 
 #include "vortex/kernels/vrm_nodes.hpp"
 #include "vortex/place_in_order.hpp"
-#include "vrm_step.hpp"
+#include "vrm/vrm_step.hpp"
 
 namespace vortex::vrm_step {
 
