@@ -83,6 +83,190 @@ VORTEX_HD Progress dual_setup(int m, const double* d, const double* b, DualArray
   return Progress::running;
 }
 
+namespace detail {
+
+// The parts of one dual_iterate call, as members so that they share its arrays and the solve
+// without passing them on: its one pass over the neighbours, the residual's test, the start's
+// step, the null-space step and the Newton step with its line search. The members are VORTEX_HD,
+// forced inline on the device, whose threads keep the arrays and the solve in registers.
+template <int K, class Fallback>
+struct DualIteration {
+  int m;
+  const double* d;
+  const double* b;
+  const double* inv_c;
+  double* dots;        // a_q . lambda at lambda (swapped with trial_dots by an accepted trial)
+  double* trial_dots;  // a_q . trial at the last dual_value's trial point
+  Fallback& fallback;
+  DualSolve<K>& s;
+
+  // a_q . v, with the row formed where it is needed (the caller keeps no rows).
+  VORTEX_HD double row_dot(int q, const double* v) const {
+    double row[K];
+    moment_row<K>(d + 3 * q, row);
+    return dot<K>(row, v);
+  }
+
+  // The dual at a trial point; keeps its dots (for residual_at_trial and the next iteration).
+  VORTEX_HD double dual_value(const double* trial) {
+    double v = dot<K>(b, trial);
+    for (int q = 0; q < m; ++q) {
+      const double t = positive_part(trial_dots[q] = row_dot(q, trial));
+      v -= 0.5 * t * t * inv_c[q];
+    }
+    return v;
+  }
+
+  // The moment residual at the trial point of the last dual_value call: the line search's second
+  // test, where the dual's rise is below its rounding.
+  VORTEX_HD double residual_at_trial() const {
+    double r[K];
+    for (int i = 0; i < K; ++i) r[i] = b[i];
+    for (int q = 0; q < m; ++q) {
+      const double t = trial_dots[q];
+      if (!(t > 0)) continue;
+      double row[K];
+      moment_row<K>(d + 3 * q, row);
+      for (int i = 0; i < K; ++i) r[i] -= (t * inv_c[q]) * row[i];
+    }
+    double worst = 0;
+    for (int i = 0; i < K; ++i) worst = larger(worst, fabs(r[i]));
+    return worst;
+  }
+
+  // The line search along a step from lambda (halving it from 1 down to 1e-4): whether a trial
+  // point was accepted, which then is lambda, its dots those of `dots`.
+  VORTEX_HD bool ascend(const double* step, double slope, double d0, double r0) {
+    if (!(slope > 0)) return false;
+    double* lambda = s.lambda;
+    for (double alpha = 1; alpha > 1e-4; alpha *= 0.5) {
+      double trial[K];
+      for (int i = 0; i < K; ++i) trial[i] = lambda[i] + alpha * step[i];
+      if (dual_value(trial) >= d0 + 1e-4 * alpha * slope || residual_at_trial() < 0.5 * r0) {
+        for (int i = 0; i < K; ++i) lambda[i] = trial[i];
+        s.swapped = !s.swapped;  // the trial's dots are lambda's now
+        double* swap = dots;
+        dots = trial_dots;
+        trial_dots = swap;
+        s.dots_known = true;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The end of an iteration that goes on to the next one.
+  VORTEX_HD Progress next() { return ++s.it < 80 ? Progress::running : Progress::done; }
+
+  // One pass over the neighbours: the fractions at lambda (not kept: dual_fractions forms those
+  // of the last iteration from its dots), the moment residual r, the Hessian's sums, the first K
+  // active neighbours and how many there are (k), and the dual at lambda, returned (its terms of
+  // the active neighbours; the others add zero). At the start lambda = 0: every dot, fraction
+  // and term is zero, r = b.
+  VORTEX_HD double pass(bool start, double (&r)[K], HessianSums<K>& sums, int (&active)[K],
+                        int& k) {
+    const double* lambda = s.lambda;
+    for (int i = 0; i < K; ++i) r[i] = b[i];
+    double d0 = dot<K>(b, lambda);
+    for (int q = 0; q < m; ++q) {
+      // A struct, not a bare array: the device compiler lets the arrays of the functions it
+      // inlines share their stack slots, and this row, sharing one with the Cholesky factor's
+      // array, would be stored there after the loop; on its own it stays in registers.
+      struct {
+        double v[K];
+      } row;
+      moment_row<K>(d + 3 * q, row.v);
+      const double t = s.dots_known ? dots[q] : (dots[q] = dot<K>(row.v, lambda));
+      if (start || t > 0) {
+        const double fq = t * inv_c[q];
+        for (int i = 0; i < K; ++i) r[i] -= fq * row.v[i];
+        d0 -= 0.5 * t * t * inv_c[q];
+        sums.add(d + 3 * q, inv_c[q]);
+        if (k < K) active[k] = q;
+        ++k;
+      }
+    }
+    return d0;
+  }
+
+  // Past the start: whether the solve ends at lambda, its residual not finite or converged (ok).
+  VORTEX_HD bool finished(double residual, bool finite) {
+    s.residual = residual;
+    if (!finite) return true;
+    if (residual <= s.tol) {
+      s.ok = true;
+      return true;
+    }
+    return false;
+  }
+
+  // The start's step, the multipliers without the sign constraints: the Cholesky solve's (step)
+  // where it factored H, a regularized solve otherwise.
+  VORTEX_HD Progress start_step(double (&h)[K][K], bool factored, double (&step)[K]) {
+    if (!factored) {  // regularized
+      for (int i = 0; i < K; ++i) h[i][i] += 1e-8 * s.scale;
+      if (!fallback.regularized_solve(h, 0.0, b, step)) return Progress::deferred;
+    }
+    for (int i = 0; i < K; ++i) s.lambda[i] = step[i];
+    s.started = true;
+    return Progress::running;
+  }
+
+  // Moments the active neighbours cannot reach: along v, the residual's part outside the active
+  // rows' range, the dual rises linearly until an inactive neighbour q with a_q . v > 0 turns
+  // active. Step just past the first such point; if there is none, the dual is unbounded and no
+  // non-negative solution exists.
+  VORTEX_HD Progress null_space_step(const double* v) {
+    double length = HUGE_VAL;
+    for (int q = 0; q < m; ++q) {
+      const double t = dots[q], rate = row_dot(q, v);
+      if (t <= 0 && rate > 0) length = -t / rate < length ? -t / rate : length;
+    }
+    if (length == HUGE_VAL) return Progress::done;
+    const double move = length * (1 + 1e-9) + 1e-12 / norm<K>(v);
+    for (int i = 0; i < K; ++i) s.lambda[i] += move * v[i];
+    s.dots_known = false;
+    return next();
+  }
+
+  // A Newton step with backtracking; damped steps (H + damping I, regularized by the fallback)
+  // if it does not ascend.
+  VORTEX_HD Progress newton_step(const double (&h)[K][K], const double (&r)[K],
+                                 const double (&step)[K], double d0, double residual) {
+    bool stepped = ascend(step, dot<K>(r, step), d0, residual);
+    for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
+      double damped[K];
+      if (!fallback.regularized_solve(h, damping * s.scale, r, damped)) return Progress::deferred;
+      stepped = ascend(damped, dot<K>(r, damped), d0, residual);
+    }
+    // No ascent left: rounding level, or the dual is unbounded.
+    if (!stepped) return Progress::done;
+    return next();
+  }
+};
+
+// The max-norm of the moment residual r, and whether every entry is finite.
+template <int K>
+VORTEX_HD double residual_norm(const double (&r)[K], bool& finite) {
+  double residual = 0;
+  for (int i = 0; i < K; ++i) {
+    const double e = fabs(r[i]);
+    finite = finite && e < HUGE_VAL;  // false for inf and NaN
+    residual = larger(residual, e);
+  }
+  return residual;
+}
+
+// The regularization's scale, set at the start: max(1, trace of the full Hessian / K).
+template <int K>
+VORTEX_HD double regularization_scale(const double (&h)[K][K]) {
+  double trace = 0;
+  for (int i = 0; i < K; ++i) trace += h[i][i];
+  return fmax(1.0, trace / K);
+}
+
+}  // namespace detail
+
 // One iteration. It works with the active neighbours (a_q . lambda > 0). Their rows need not span
 // all K moments (a lattice stencil has no xy products, say), so the generalized Hessian
 // H = sum_active a_q a_q^T / c_q may be singular: the residual's part in its null space is
@@ -98,152 +282,39 @@ VORTEX_HD Progress dual_setup(int m, const double* d, const double* b, DualArray
 template <int K, class Fallback>
 VORTEX_HD Progress dual_iterate(int m, const double* d, const double* b, DualArrays a,
                                 bool cholesky_first, Fallback& fallback, DualSolve<K>& s) {
-  const double* inv_c = a.inv_c;
-  double* dots = s.swapped ? a.trial_dots : a.dots;
+  double* dots = s.swapped ? a.trial_dots : a.dots;  // a_q . lambda, and at the trial points
   double* trial_dots = s.swapped ? a.dots : a.trial_dots;
-  double* lambda = s.lambda;
+  detail::DualIteration<K, Fallback> iteration{m, d, b, a.inv_c, dots, trial_dots, fallback, s};
   const bool start = !s.started;
   s.fractions_swapped = s.swapped;  // this iteration's fractions are those of `dots`
-
-  auto row_dot = [&](int q, const double* v) {
-    double row[K];
-    moment_row<K>(d + 3 * q, row);
-    return detail::dot<K>(row, v);
-  };
-  // The dual at a trial point; keeps its dots (for residual_at_trial and the next iteration).
-  auto dual_value = [&](const double* trial) {
-    double v = detail::dot<K>(b, trial);
-    for (int q = 0; q < m; ++q) {
-      const double t = detail::positive_part(trial_dots[q] = row_dot(q, trial));
-      v -= 0.5 * t * t * inv_c[q];
-    }
-    return v;
-  };
-  // The moment residual at the trial point of the last dual_value call.
-  auto residual_at_trial = [&]() {
-    double r[K];
-    for (int i = 0; i < K; ++i) r[i] = b[i];
-    for (int q = 0; q < m; ++q) {
-      const double t = trial_dots[q];
-      if (!(t > 0)) continue;
-      double row[K];
-      moment_row<K>(d + 3 * q, row);
-      for (int i = 0; i < K; ++i) r[i] -= (t * inv_c[q]) * row[i];
-    }
-    double worst = 0;
-    for (int i = 0; i < K; ++i) worst = detail::larger(worst, fabs(r[i]));
-    return worst;
-  };
-  auto ascend = [&](const double* step, double slope, double d0, double r0) {
-    if (!(slope > 0)) return false;
-    for (double alpha = 1; alpha > 1e-4; alpha *= 0.5) {
-      double trial[K];
-      for (int i = 0; i < K; ++i) trial[i] = lambda[i] + alpha * step[i];
-      if (dual_value(trial) >= d0 + 1e-4 * alpha * slope || residual_at_trial() < 0.5 * r0) {
-        for (int i = 0; i < K; ++i) lambda[i] = trial[i];
-        s.swapped = !s.swapped;  // the trial's dots are lambda's now
-        double* swap = dots;
-        dots = trial_dots;
-        trial_dots = swap;
-        s.dots_known = true;
-        return true;
-      }
-    }
-    return false;
-  };
-  // The end of an iteration that goes on to the next one.
-  auto next = [&]() { return ++s.it < 80 ? Progress::running : Progress::done; };
-
-  // One pass over the neighbours: the fractions at lambda (not kept: dual_fractions forms those
-  // of the last iteration from its dots), the moment residual r, the Hessian's
-  // sums and the dual d0 at lambda (its terms of the active neighbours; the others add zero). At
-  // the start lambda = 0: every dot, fraction and term is zero, r = b.
   double r[K];
   detail::HessianSums<K> sums;
-  for (int i = 0; i < K; ++i) r[i] = b[i];
-  double d0 = detail::dot<K>(b, lambda);
   int active[K], k = 0;  // the first K active neighbours, and how many there are
-  for (int q = 0; q < m; ++q) {
-    double row[K];
-    moment_row<K>(d + 3 * q, row);
-    const double t = s.dots_known ? dots[q] : (dots[q] = detail::dot<K>(row, lambda));
-    if (start || t > 0) {
-      const double fq = t * inv_c[q];
-      for (int i = 0; i < K; ++i) r[i] -= fq * row[i];
-      d0 -= 0.5 * t * t * inv_c[q];
-      sums.add(d + 3 * q, inv_c[q]);
-      if (k < K) active[k] = q;
-      ++k;
-    }
-  }
+  const double d0 = iteration.pass(start, r, sums, active, k);
   double h[K][K];
   sums.lower(h);
-  double residual = 0;
   bool finite = true;
-  for (int i = 0; i < K; ++i) {
-    const double e = fabs(r[i]);
-    finite = finite && e < HUGE_VAL;  // false for inf and NaN
-    residual = detail::larger(residual, e);
-  }
+  const double residual = detail::residual_norm<K>(r, finite);
   if (!start) {
-    s.residual = residual;
-    if (!finite) return Progress::done;
-    if (residual <= s.tol) {
-      s.ok = true;
-      return Progress::done;
-    }
+    if (iteration.finished(residual, finite)) return Progress::done;
   } else {
-    double trace = 0;
-    for (int i = 0; i < K; ++i) trace += h[i][i];
-    s.scale = fmax(1.0, trace / K);
+    s.scale = detail::regularization_scale<K>(h);
   }
   // The Newton direction H^-1 r where H is well conditioned: the start's step too (r = b).
   vortex::detail::SmallCholesky<K> cholesky;
   const bool factored = cholesky_first && cholesky.factor(K, [&](int i, int j) { return h[i][j]; });
   double step[K];
   if (factored) cholesky.solve(r, step);
-  if (start) {
-    if (!factored) {  // regularized
-      for (int i = 0; i < K; ++i) h[i][i] += 1e-8 * s.scale;
-      if (!fallback.regularized_solve(h, 0.0, b, step)) return Progress::deferred;
-    }
-    for (int i = 0; i < K; ++i) lambda[i] = step[i];
-    s.started = true;
-    return Progress::running;
-  }
+  if (start) return iteration.start_step(h, factored, step);
   Direction direction = factored ? Direction::newton : Direction::unknown;
   if (!factored && cholesky_first)
-    direction = detail::gram_direction<K>(cholesky, r, d, inv_c, active, k, s.null_floor, step);
+    direction = detail::gram_direction<K>(cholesky, r, d, a.inv_c, active, k, s.null_floor, step);
   if (direction == Direction::unknown) {
     direction = fallback.eigen_direction(h, r, s.null_floor, step);
     if (direction == Direction::unknown) return Progress::deferred;
   }
-  if (direction == Direction::null_space) {
-    // Moments the active neighbours cannot reach: along v, the residual's part outside the
-    // active rows' range, the dual rises linearly until an inactive neighbour q with
-    // a_q . v > 0 turns active. Step just past the first such point; if there is none, the
-    // dual is unbounded and no non-negative solution exists.
-    const double* v = step;
-    double length = HUGE_VAL;
-    for (int q = 0; q < m; ++q) {
-      const double t = dots[q], rate = row_dot(q, v);
-      if (t <= 0 && rate > 0) length = -t / rate < length ? -t / rate : length;
-    }
-    if (length == HUGE_VAL) return Progress::done;
-    const double move = length * (1 + 1e-9) + 1e-12 / detail::norm<K>(v);
-    for (int i = 0; i < K; ++i) lambda[i] += move * v[i];
-    s.dots_known = false;
-    return next();
-  }
-  // A Newton step with backtracking; damped steps if it does not ascend.
-  bool stepped = ascend(step, detail::dot<K>(r, step), d0, residual);
-  for (double damping = 1e-6; !stepped && damping <= 1e6; damping *= 1e2) {
-    double damped[K];
-    if (!fallback.regularized_solve(h, damping * s.scale, r, damped)) return Progress::deferred;
-    stepped = ascend(damped, detail::dot<K>(r, damped), d0, residual);
-  }
-  if (!stepped) return Progress::done;  // no ascent left: rounding level, or the dual is unbounded
-  return next();
+  if (direction == Direction::null_space) return iteration.null_space_step(step);
+  return iteration.newton_step(h, r, step, d0, residual);
 }
 
 // The start: set up, and the start's iteration (dual_iterate).
