@@ -19,7 +19,7 @@
 #include "vortex/kernels/small_eigen.hpp"
 #include "vortex/kernels/vrm_dual.hpp"
 #include "vortex/vrm.hpp"
-#include "vrm_solve.hpp"
+#include "vrm/vrm_solve.hpp"
 
 namespace vortex {
 namespace {
