@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "body_case.hpp"
 #include "vortex/diagnostics.hpp"
 #include "vortex/error_metrics.hpp"
+#include "vortex/solver.hpp"
 
 namespace vortex::body_app {
 
@@ -34,8 +36,6 @@ void print_invariants(const char* label, const Diagnostics& d) {
   row("linear impulse", d.linear_impulse);
   row("angular impulse", d.angular_impulse);
 }
-
-}  // namespace
 
 // --bench-diffusion: K diffusion sub-steps of dt/2, each from the checkpoint's particles.
 void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const ParticleSet& from) {
@@ -123,6 +123,27 @@ void bench_velocity(const Settings& s, Solver& solver, const ParticleSet& partic
       "%.3e; gradient mean relative %.3e, L2 %.3e\n",
       e.n_sampled, std::chrono::duration<double>(Clock::now() - start).count(), e.velocity_mean_rel,
       e.velocity_rel_l2, e.gradient_mean_rel, e.gradient_rel_l2);
+}
+
+}  // namespace
+
+bool benchmark_mode(const Settings& s) {
+  return s.bench_diffusion > 0 || s.bench_velocity > 0;
+}
+
+int run_benchmark(const Settings& s, const SolverOptions& so) {
+  const BodyCase c = make_case(s);
+  const bodies::BodyCheckpoint ck = read_restart(s, c);  // check() asks for --restart
+  Solver solver(so);
+  bodies::BodyFlow flow(c.surface, bem_options(s, so), solver,
+                        flow_options(s, c.nu, c.h, so.backend));
+  const RunState r = checkpoint_state(ck, flow);
+  print_header(s, c, so.backend);
+  if (s.bench_diffusion > 0)
+    bench_diffusion(s, flow, r.particles);
+  else
+    bench_velocity(s, solver, r.particles);
+  return 0;
 }
 
 }  // namespace vortex::body_app

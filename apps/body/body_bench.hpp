@@ -1,16 +1,16 @@
 #pragma once
-// vortex-body's benchmarks of one sub-step (--bench-diffusion, --bench-velocity).
+// vortex-body's benchmarks of one sub-step (--bench-diffusion, --bench-velocity), repeated from a
+// checkpoint's state; they write nothing into the output folder.
 
 #include "body_settings.hpp"
-#include "vortex/bodies/body_flow.hpp"
-#include "vortex/solver.hpp"
+#include "vortex/options.hpp"
 
 namespace vortex::body_app {
 
-// --bench-diffusion: s.bench_diffusion diffusion sub-steps of dt/2, each from those particles;
-// prints their times and the invariants they keep.
-void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const ParticleSet& particles);
-// --bench-velocity: s.bench_velocity velocity evaluations of the particles after a warm-up.
-void bench_velocity(const Settings& s, Solver& solver, const ParticleSet& particles);
+// Whether the settings ask for a benchmark (--bench-diffusion or --bench-velocity) instead of a
+// run.
+bool benchmark_mode(const Settings& s);
+// Runs the benchmark of the settings on the checkpoint of --restart; returns the exit status.
+int run_benchmark(const Settings& s, const SolverOptions& solver);
 
 }  // namespace vortex::body_app

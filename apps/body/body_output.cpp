@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "json_writer.hpp"
+#include "vortex/bodies/bem_solver.hpp"
 #include "vortex/bodies/mesh_io.hpp"
 #include "vortex/bodies/sheet.hpp"
 #include "vortex/file_io.hpp"

@@ -153,13 +153,17 @@ void add_options(cli::OptionParser& p, Settings& s, cli::SolverCli& solver) {
   solver.add_to(p);
 }
 
-std::vector<std::string> case_file_arguments(const std::string& path) {
-  // A parser of vortex-body's options, for their types; its values are thrown away.
-  Settings probe;
-  cli::SolverCli solver;
-  cli::OptionParser parser("vortex-body", "", "");
-  add_options(parser, probe, solver);
-  return cli::case_file_arguments(path, parser);
+bool parse_settings(int argc, char** argv, Settings& s, SolverOptions& solver) {
+  cli::SolverCli solver_cli;
+  cli::OptionParser parser("vortex-body", "[options]",
+                           "Flow past a body at rest, started impulsively: boundary elements, "
+                           "vorticity shedding, VRM diffusion, forces.");
+  add_options(parser, s, solver_cli);
+  if (!cli::parse_with_case_file(parser, argc, argv, add_options)) return false;
+  // Everything that can be wrong with the input is checked before anything is written.
+  check(s);
+  solver = solver_cli.options();
+  return true;
 }
 
 namespace {

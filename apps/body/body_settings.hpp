@@ -49,6 +49,11 @@ struct Settings {
 // Registers the options (those vortex-ring offers too from the shared table, toolkit_cli.hpp);
 // their help gives each numeric option's valid range.
 void add_options(cli::OptionParser& parser, Settings& s, cli::SolverCli& solver);
+
+// Reads the case file (--case) and the command line into `s` and the solver's options, and checks
+// them (check). Returns false after --help.
+bool parse_settings(int argc, char** argv, Settings& s, SolverOptions& solver);
+
 // Throws std::invalid_argument naming the first setting out of its range (the option, its value
 // and the range), of those that need no body; std::runtime_error when the generated body's panels
 // alone cannot fit in memory.

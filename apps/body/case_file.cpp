@@ -160,4 +160,20 @@ std::vector<std::string> case_file_arguments(const std::string& path, OptionPars
   return args;
 }
 
+bool parse_with_case_file(
+    OptionParser& parser, int argc, char** argv,
+    const std::function<std::vector<std::string>(const std::string& path)>& read_case) {
+  std::vector<std::string> args{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if ((a == "--case" && i + 1 < argc) || a.rfind("--case=", 0) == 0) {
+      for (auto& x : read_case(a == "--case" ? argv[i + 1] : a.substr(7))) args.push_back(x);
+    }
+  }
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  std::vector<char*> pointers;
+  for (auto& a : args) pointers.push_back(a.data());
+  return parser.parse(static_cast<int>(pointers.size()), pointers.data());
+}
+
 }  // namespace vortex::cli

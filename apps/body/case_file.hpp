@@ -10,6 +10,7 @@
 // the flag --no-plot). Each value becomes one "--key=value" word, so that it is never taken
 // together with a command-line word.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,26 @@ namespace vortex::cli {
 // vortex::FileError naming the file and the key, or the offset of a syntax error.
 std::vector<std::string> case_file_arguments(const std::string& path, OptionParser& options);
 
+// Parses the command line with `parser`, each --case FILE (or --case=FILE) in it read first by
+// `read_case` into arguments placed before the command line's own, so that the options given on
+// the command line win. Returns parser.parse's result: false after --help.
+bool parse_with_case_file(
+    OptionParser& parser, int argc, char** argv,
+    const std::function<std::vector<std::string>(const std::string& path)>& read_case);
+
+// The same for a program whose options `add_options` registers on a parser (as it registered
+// them on `parser`): the case file is read with a second parser of them (case_file_arguments),
+// over values of their own that are thrown away.
+template <class Settings, class Extra>
+bool parse_with_case_file(OptionParser& parser, int argc, char** argv,
+                          void (*add_options)(OptionParser&, Settings&, Extra&)) {
+  return parse_with_case_file(parser, argc, argv, [add_options](const std::string& path) {
+    Settings probe;
+    Extra extra;
+    OptionParser options("case", "", "");
+    add_options(options, probe, extra);
+    return case_file_arguments(path, options);
+  });
+}
+
 }  // namespace vortex::cli
-
-namespace vortex::body_app {
-
-// vortex-body's case file as arguments (its options, body_settings.hpp).
-std::vector<std::string> case_file_arguments(const std::string& path);
-
-}  // namespace vortex::body_app

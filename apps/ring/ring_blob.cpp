@@ -146,13 +146,8 @@ int blob_main(const Settings& s) {
   std::printf("  total vorticity drift %.3e, linear impulse drift %.3e (of sum |Gamma| h)\n",
               r.vorticity_rel_drift, r.impulse_rel_drift);
   if (s.json.empty()) return 0;
-  Summary summary;
-  summary.steps = r.steps;
-  summary.n_final = r.n_final;
-  summary.impulse_rel_drift = r.impulse_rel_drift;
-  summary.circulation_rel_drift = r.vorticity_rel_drift;
-  summary.seconds = r.seconds;
-  write_summary_json(s.json, summary);
+  write_summary_json(s.json,
+                     {r.steps, r.n_final, r.impulse_rel_drift, r.vorticity_rel_drift, r.seconds});
   return 0;
 }
 

@@ -46,11 +46,11 @@ std::string plot_title(const Settings& s, const RingSetup& setup, std::size_t n,
   if (s.second_ring)
     std::snprintf(
         title, sizeof title, "Two coaxial rings (leapfrogging), N = %zu, %s", n,
-        setup.viscous ? ("Re " + json_number(s.circulation / setup.nu)).c_str() : "inviscid");
+        setup.viscous ? ("Re " + json_number(s.ring.circulation / setup.nu)).c_str() : "inviscid");
   else
     std::snprintf(title, sizeof title, "Vortex ring, %s, N = %zu: speed error %.2f%%",
                   setup.viscous
-                      ? ("Re " + json_number(s.circulation / setup.nu) + " (Saffman)").c_str()
+                      ? ("Re " + json_number(s.ring.circulation / setup.nu) + " (Saffman)").c_str()
                       : "inviscid (thin-ring theory)",
                   n, 100 * rel_err);
   return title;
@@ -92,12 +92,12 @@ void write_summary_json(const std::string& path, const Summary& r) {
 void print_setup(const Settings& s, const RunPlan& plan, const RingSetup& setup) {
   std::printf(
       "vortex-ring: %zu particles (%d layers, %zu per cross-section, sigma %.4g, h %.4g)%s\n",
-      setup.particles.size(), s.layers, ring_cross_section(setup.first).weight.size(), setup.sigma,
-      setup.h, s.second_ring ? ", two rings" : "");
+      setup.particles.size(), s.ring.layers, ring_cross_section(setup.first).weight.size(),
+      setup.sigma, setup.h, s.second_ring ? ", two rings" : "");
   std::printf("  R %.4g  a %.4g  Gamma %.4g  %s  dt %.4g  steps %d  %s  %s stretching  %s\n",
-              s.radius, s.core_radius, s.circulation,
+              s.ring.radius, s.ring.core_radius, s.ring.circulation,
               plan.viscous ? ("nu " + json_number(plan.nu) + " (Re " +
-                              json_number(s.circulation / plan.nu) + ", " + s.diffusion + ")")
+                              json_number(s.ring.circulation / plan.nu) + ", " + s.diffusion + ")")
                                  .c_str()
                            : "inviscid",
               s.dt, s.steps, to_string(plan.scheme).c_str(), to_string(plan.stretching).c_str(),
@@ -118,16 +118,9 @@ void report_ring(const Settings& s, const RingSetup& setup, const RingHistory& h
   print_summary(s, setup, history, totals, fit);
   if (!s.no_plot) plot(s, setup, totals.n_final, fit.rel_err);
   if (s.json.empty()) return;
-  Summary summary;
-  summary.steps = s.steps;
-  summary.n_final = totals.n_final;
-  summary.speed_measured = fit.measured;
-  summary.speed_theory = fit.expected;
-  summary.speed_rel_err = fit.rel_err;
-  summary.impulse_rel_drift = history.max_impulse_drift;
-  summary.circulation_rel_drift = history.max_circulation_drift;
-  summary.seconds = totals.seconds;
-  write_summary_json(s.json, summary);
+  write_summary_json(
+      s.json, {s.steps, totals.n_final, history.max_impulse_drift, history.max_circulation_drift,
+               totals.seconds, fit.measured, fit.expected, fit.rel_err});
 }
 
 }  // namespace vortex::ring_app

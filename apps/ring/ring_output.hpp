@@ -16,13 +16,14 @@ namespace vortex::ring_app {
 // %.10g, or null for a value that is not finite.
 std::string json_number(double v);
 
+// The run's counts, drifts and time, and the ring's speed where one was measured (not the blob's).
 struct Summary {
   int steps = 0;
   std::size_t n_final = 0;
+  double impulse_rel_drift = 0, circulation_rel_drift = 0, seconds = 0;
   double speed_measured = std::numeric_limits<double>::quiet_NaN();
   double speed_theory = std::numeric_limits<double>::quiet_NaN();
   double speed_rel_err = std::numeric_limits<double>::quiet_NaN();
-  double impulse_rel_drift = 0, circulation_rel_drift = 0, seconds = 0;
 };
 void write_summary_json(const std::string& path, const Summary& summary);
 

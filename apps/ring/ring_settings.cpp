@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "case_file.hpp"
 #include "cli.hpp"
 #include "memory_check.hpp"
 #include "option_range.hpp"
-#include "ring_case.hpp"
 #include "toolkit_cli.hpp"
 
 namespace vortex::ring_app {
@@ -27,21 +27,6 @@ constexpr const char* kDescription =
     "+\n"
     "ring_*.vtp, diagnostics.csv, "
     "speeds.csv and ring.png into the output folder. The defaults run the inviscid check.";
-
-// The case file's arguments first, so that the command line overrides them.
-std::vector<std::string> arguments_with_case_file(int argc, char** argv) {
-  std::vector<std::string> args{argv[0]};
-  for (int i = 1; i + 1 < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--case") {
-      for (auto& x : case_file_arguments(argv[i + 1])) args.push_back(x);
-    } else if (a.rfind("--case=", 0) == 0) {
-      for (auto& x : case_file_arguments(a.substr(7))) args.push_back(x);
-    }
-  }
-  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
-  return args;
-}
 
 using cli::number_text;
 using cli::Range;
@@ -80,14 +65,15 @@ constexpr long double kBytesPerParticle = 1000;
 constexpr Range kBlobWidth{1, 20};  // lattice spacings: resolved, and at most about 2e6 particles
 
 void add_ring_options(cli::OptionParser& parser, Settings& s) {
-  parser.add("--radius", "R", "ring radius" + valid(kScale), s.radius);
+  parser.add("--radius", "R", "ring radius" + valid(kScale), s.ring.radius);
   parser.add("--core-radius", "A",
              "core radius a: the cross-section disk holding the particles" +
                  valid(kCoreRadius, " times --radius"),
-             s.core_radius);
-  parser.add("--circulation", "G", "circulation of the ring" + valid(kScale), s.circulation);
+             s.ring.core_radius);
+  parser.add("--circulation", "G", "circulation of the ring" + valid(kScale), s.ring.circulation);
   parser.add("--layers", "L",
-             "particle layers around the core center (0: one filament)" + valid(kLayers), s.layers);
+             "particle layers around the core center (0: one filament)" + valid(kLayers),
+             s.ring.layers);
   parser.add("--per-section", "N",
              "particles per cross-section, 1 + 3 L (L + 1): 1, 7, 19, 37, 61, ... up to L = 20 "
              "(sets --layers)",
@@ -95,12 +81,12 @@ void add_ring_options(cli::OptionParser& parser, Settings& s) {
   parser.add(
       "--stations", "S",
       "cross-sections around the ring; 0: spacing as in the core" + valid(kStations, "", true),
-      s.stations);
+      s.ring.stations);
   parser.add("--gaussian-width", "W",
              "Gaussian vorticity exp(-(r/(W a))^2) over the core" + valid(kGaussianWidth),
-             s.gaussian_width);
+             s.ring.gaussian_width);
   parser.add("--overlap", "F", "particle core radius sigma = F * spacing" + valid(kOverlap),
-             s.overlap);
+             s.ring.overlap);
   parser.add_flag("--second-ring", "add a second, coaxial ring behind the first (leapfrogging)",
                   s.second_ring);
   parser.add(
@@ -208,18 +194,15 @@ void add_options(cli::OptionParser& parser, Settings& s, std::string& case_file)
 }
 
 bool parse_settings(int argc, char** argv, Settings& s) {
-  std::vector<std::string> args = arguments_with_case_file(argc, argv);
-  std::vector<char*> arg_ptrs;
-  for (auto& a : args) arg_ptrs.push_back(a.data());
-  std::string case_file;  // read above; registered for --help and the parser's checks
+  std::string case_file;  // read by parse_with_case_file; registered for --help and the checks
   cli::OptionParser parser("vortex-ring", "[options]", kDescription);
   add_options(parser, s, case_file);
-  if (!parser.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return false;
+  if (!cli::parse_with_case_file(parser, argc, argv, add_options)) return false;
   s.dt_given = parser.given("--dt");
   s.steps_given = parser.given("--steps");
   s.merge_distance_given = parser.given(cli::option_name(SharedOption::MergeDistance));
   s.every_given = parser.given(cli::option_name(SharedOption::Every));
-  if (s.per_section != 0) s.layers = layers_for_section(s.per_section);
+  if (s.per_section != 0) s.ring.layers = layers_for_section(s.per_section);
   check_settings(s);
   return true;
 }
@@ -232,33 +215,33 @@ void check_settings(const Settings& s) {
   cli::check_shared(SharedOption::RemoveThreshold, s.remove_threshold);
   cli::check_shared(SharedOption::Progress, s.progress);
   if (s.blob) return check_blob(s);
-  require("--radius", s.radius, kScale);
-  require("--core-radius", s.core_radius, "a / R", s.core_radius / s.radius, kCoreRadius,
-          "--radius " + number_text(s.radius));
-  require("--circulation", s.circulation, kScale);
-  require("--layers", s.layers, kLayers);
-  if (s.stations != 0) require("--stations", s.stations, kStations, "or 0");
-  require("--gaussian-width", s.gaussian_width, kGaussianWidth, "times the core radius");
-  require("--overlap", s.overlap, kOverlap, "sigma over the particle spacing");
-  require("--separation", s.separation, "separation / R", s.separation / s.radius, kSeparation,
-          "--radius " + number_text(s.radius));
+  require("--radius", s.ring.radius, kScale);
+  require("--core-radius", s.ring.core_radius, "a / R", s.ring.core_radius / s.ring.radius,
+          kCoreRadius, "--radius " + number_text(s.ring.radius));
+  require("--circulation", s.ring.circulation, kScale);
+  require("--layers", s.ring.layers, kLayers);
+  if (s.ring.stations != 0) require("--stations", s.ring.stations, kStations, "or 0");
+  require("--gaussian-width", s.ring.gaussian_width, kGaussianWidth, "times the core radius");
+  require("--overlap", s.ring.overlap, kOverlap, "sigma over the particle spacing");
+  require("--separation", s.separation, "separation / R", s.separation / s.ring.radius, kSeparation,
+          "--radius " + number_text(s.ring.radius));
   if (s.second_radius != 0) {
-    require("--second-radius", s.second_radius, "R2 / a", s.second_radius / s.core_radius,
-            kSecondRadius, "--core-radius " + number_text(s.core_radius) + "; or 0: R");
-    require("--second-radius", s.second_radius, "R2 / R", s.second_radius / s.radius,
-            Range{0, 10, true}, "--radius " + number_text(s.radius) + "; or 0: R");
+    require("--second-radius", s.second_radius, "R2 / a", s.second_radius / s.ring.core_radius,
+            kSecondRadius, "--core-radius " + number_text(s.ring.core_radius) + "; or 0: R");
+    require("--second-radius", s.second_radius, "R2 / R", s.second_radius / s.ring.radius,
+            Range{0, 10, true}, "--radius " + number_text(s.ring.radius) + "; or 0: R");
   }
   if (s.re != 0) require("--re", s.re, kRe, "or 0: inviscid");
   if (s.nu > 0)
-    require("--nu", s.nu, "the Reynolds number circulation / nu", s.circulation / s.nu, kMaxRe,
-            "--circulation " + number_text(s.circulation));
-  const double core_time = s.core_radius * s.core_radius / s.circulation;
+    require("--nu", s.nu, "the Reynolds number circulation / nu", s.ring.circulation / s.nu, kMaxRe,
+            "--circulation " + number_text(s.ring.circulation));
+  const double core_time = s.ring.core_radius * s.ring.core_radius / s.ring.circulation;
   if (!(s.dt > 0)) throw cli::UsageError("--dt must be positive, got " + number_text(s.dt));
   require("--dt", s.dt, "dt G / a^2", s.dt / core_time, kDt,
           "a^2 / G = " + short_text(core_time) + ", the core's time scale");
   require("--steps", s.steps, kSteps);
   cli::check_time_step_options(s.stretching, s.relaxation, s.relaxation_rate, s.dt);
-  const double h = s.core_radius / (s.layers + 0.5);
+  const double h = s.ring.core_radius / (s.ring.layers + 0.5);
   if (s.spacing != 0)
     require("--spacing", s.spacing, "spacing / h", s.spacing / h, kSpacing,
             "h = a / (L + 0.5) = " + short_text(h) + ", the ring's particle spacing; or 0: h");
@@ -278,7 +261,7 @@ void check_settings(const Settings& s) {
 }
 
 RunPlan plan_run(Settings& s) {
-  if (s.per_section > 0) s.layers = layers_for_section(s.per_section);
+  if (s.per_section > 0) s.ring.layers = layers_for_section(s.per_section);
   check_settings(s);
   RunPlan plan;
   plan.solver = s.solver.options();
@@ -299,19 +282,7 @@ RunPlan plan_run(Settings& s) {
 
 double viscosity(const Settings& s) {
   if (s.nu > 0) return s.nu;
-  return s.re > 0 ? s.circulation / s.re : 0.0;
-}
-
-RingOptions ring_options(const Settings& s) {
-  RingOptions o;
-  o.radius = s.radius;
-  o.core_radius = s.core_radius;
-  o.circulation = s.circulation;
-  o.gaussian_width = s.gaussian_width;
-  o.overlap = s.overlap;
-  o.layers = s.layers;
-  o.stations = s.stations;
-  return o;
+  return s.re > 0 ? s.ring.circulation / s.re : 0.0;
 }
 
 }  // namespace vortex::ring_app

@@ -13,9 +13,10 @@
 namespace vortex::ring_app {
 
 struct Settings {
-  // The ring (vortex::RingOptions) and an optional second one behind it on the same axis.
-  double radius = 1.0, core_radius = 0.1, circulation = 1.0, gaussian_width = 0.5, overlap = 1.5;
-  int layers = 2, stations = 0, per_section = 0;
+  // The ring (its center and axis as RingOptions has them) and an optional second one behind it
+  // on the same axis.
+  RingOptions ring;
+  int per_section = 0;
   bool second_ring = false;
   double separation = 0.4, second_radius = 0;
   // Physics and time stepping.
@@ -46,7 +47,9 @@ struct Settings {
 void add_options(cli::OptionParser& parser, Settings& s, std::string& case_file);
 
 // Reads the case file (--case) and the command line into `s` and checks them (check_settings).
-// Returns false after --help.
+// Returns false after --help. A case file is one flat JSON object whose keys are the long option
+// names without the dashes, e.g. {"core-radius": 0.1, "layers": 2, "re": 500, "second-ring": true}
+// (the strict reader of case_file.hpp); options given on the command line win.
 bool parse_settings(int argc, char** argv, Settings& s);
 
 // Checks every numeric setting against its range (shown by --help) before anything runs;
@@ -68,6 +71,5 @@ struct RunPlan {
 RunPlan plan_run(Settings& s);
 
 double viscosity(const Settings& s);
-RingOptions ring_options(const Settings& s);
 
 }  // namespace vortex::ring_app

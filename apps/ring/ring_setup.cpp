@@ -11,7 +11,7 @@ namespace {
 void check_memory(const Settings& s, const RingOptions& ring) {
   constexpr long double kBytesPerParticle = 1000;
   const long double ring_particles = static_cast<long double>(ring_particle_count(ring));
-  cli::require_memory("--layers " + std::to_string(s.layers) + " (" +
+  cli::require_memory("--layers " + std::to_string(s.ring.layers) + " (" +
                           std::to_string(static_cast<unsigned long long>(ring_particles)) +
                           " particles per ring)",
                       kBytesPerParticle * ring_particles * (s.second_ring ? 2 : 1));
@@ -26,7 +26,7 @@ double RingSetup::theory_speed(double t) const {
 
 RingSetup make_setup(const Settings& s, const RunPlan& plan) {
   RingSetup setup;
-  setup.first = ring_options(s);
+  setup.first = s.ring;
   check_memory(s, setup.first);
   setup.particles = vortex_ring(setup.first);
   setup.second = setup.first;
@@ -38,8 +38,8 @@ RingSetup make_setup(const Settings& s, const RunPlan& plan) {
       setup.particles.push_back(behind.x[i], behind.y[i], behind.z[i], behind.gx[i], behind.gy[i],
                                 behind.gz[i], behind.sigma[i]);
   }
-  setup.h = s.core_radius / (s.layers + 0.5);
-  setup.sigma = s.overlap * setup.h;
+  setup.h = s.ring.core_radius / (s.ring.layers + 0.5);
+  setup.sigma = s.ring.overlap * setup.h;
   setup.spacing = s.spacing > 0 ? s.spacing : setup.h;
   setup.theory = particle_ring_theory(setup.first, plan.solver.core);
   setup.nu = plan.nu;

@@ -98,4 +98,14 @@ RunTotals run_ring(const Settings& s, const RunPlan& plan, RingSetup& setup, Rec
   return totals;
 }
 
+int simulate_ring(Settings& s) {
+  const RunPlan plan = plan_run(s);
+  RingSetup setup = make_setup(s, plan);
+  Recorder recorder(s, setup, plan.every);
+  if (!s.quiet) print_setup(s, plan, setup);
+  const RunTotals totals = run_ring(s, plan, setup, recorder);
+  report_ring(s, setup, recorder.history(), totals);
+  return 0;
+}
+
 }  // namespace vortex::ring_app
