@@ -10,6 +10,8 @@ namespace vortex::python {
 
 namespace {
 
+using namespace py::literals;
+
 struct PySolver {
   explicit PySolver(const SolverOptions& options) : solver(options) {}
   Solver solver;
@@ -52,42 +54,25 @@ SolverOptions make_options(const std::string& core, const std::string& method,
 }
 
 py::dict tree_dict(const TreeOptions& t) {
-  py::dict d;
-  d["order"] = t.order;
-  d["theta"] = t.theta;
-  d["kappa"] = t.kappa;
-  d["target_bucket"] = t.target_bucket;
-  d["source_bucket"] = t.source_bucket;
-  d["arity"] = t.arity;
-  d["uniform_order"] = t.uniform_order;
-  return d;
+  return py::dict("order"_a = t.order, "theta"_a = t.theta, "kappa"_a = t.kappa,
+                  "target_bucket"_a = t.target_bucket, "source_bucket"_a = t.source_bucket,
+                  "arity"_a = t.arity, "uniform_order"_a = t.uniform_order);
+}
+
+py::dict times_dict(const StageTimes& t) {
+  return py::dict("total"_a = t.total, "tree"_a = t.tree, "multipole"_a = t.multipole,
+                  "lists"_a = t.lists, "near"_a = t.near, "far"_a = t.far,
+                  "transfer"_a = t.transfer, "setup"_a = t.setup);
 }
 
 py::dict stats_dict(const EvaluationStats& s, const py::list& copied) {
-  py::dict times;
-  times["total"] = s.times.total;
-  times["tree"] = s.times.tree;
-  times["multipole"] = s.times.multipole;
-  times["lists"] = s.times.lists;
-  times["near"] = s.times.near;
-  times["far"] = s.times.far;
-  times["transfer"] = s.times.transfer;
-  times["setup"] = s.times.setup;
-  py::dict d;
-  d["times"] = times;
-  d["backend"] = s.backend;
-  d["precision"] = s.precision;
-  d["device"] = s.device;
-  d["pair_interactions"] = s.pair_interactions;
-  d["multipole_interactions"] = s.multipole_interactions;
-  d["near_list_entries"] = s.near_list_entries;
-  d["far_list_entries"] = s.far_list_entries;
-  d["target_leaves"] = s.target_leaves;
-  d["source_nodes"] = s.source_nodes;
-  d["tree"] = tree_dict(s.tree);
-  d["tolerance"] = s.tolerance;
-  d["copied_inputs"] = copied;
-  return d;
+  return py::dict(
+      "times"_a = times_dict(s.times), "backend"_a = s.backend, "precision"_a = s.precision,
+      "device"_a = s.device, "pair_interactions"_a = s.pair_interactions,
+      "multipole_interactions"_a = s.multipole_interactions,
+      "near_list_entries"_a = s.near_list_entries, "far_list_entries"_a = s.far_list_entries,
+      "target_leaves"_a = s.target_leaves, "source_nodes"_a = s.source_nodes,
+      "tree"_a = tree_dict(s.tree), "tolerance"_a = s.tolerance, "copied_inputs"_a = copied);
 }
 
 // Runs the evaluation without the GIL; the caller holds the Solver (take).
@@ -177,15 +162,10 @@ void bind_solver(py::module_& m) {
            py::arg("gradient"))
       .def_property_readonly("options", [](const PySolver& s) {
         const SolverOptions& o = s.solver.options();
-        py::dict d;
-        d["core"] = to_string(o.core);
-        d["method"] = to_string(o.method);
-        d["backend"] = to_string(o.backend);
-        d["precision"] = to_string(o.precision);
-        d["tree"] = tree_dict(o.tree);
-        d["threads"] = o.threads;
-        d["tolerance"] = o.tolerance;
-        return d;
+        return py::dict("core"_a = to_string(o.core), "method"_a = to_string(o.method),
+                        "backend"_a = to_string(o.backend), "precision"_a = to_string(o.precision),
+                        "tree"_a = tree_dict(o.tree), "threads"_a = o.threads,
+                        "tolerance"_a = o.tolerance);
       });
   m.def("cuda_available", &cuda_available, "Whether a CUDA device can be used by this build");
 }

@@ -16,6 +16,8 @@ namespace vortex::python {
 
 namespace {
 
+using namespace py::literals;
+
 py::tuple field_tuple(const VelocityField& f) {
   return py::make_tuple(velocity_array(f), gradient_array(f));
 }
@@ -31,45 +33,24 @@ struct PyTimeIntegrator {
 };
 
 py::dict diagnostics_dict(const Diagnostics& d) {
-  py::dict out;
-  out["time"] = d.time;
-  out["count"] = d.count;
-  out["total_vorticity"] = d.total_vorticity;
-  out["linear_impulse"] = d.linear_impulse;
-  out["angular_impulse"] = d.angular_impulse;
-  out["energy"] = d.energy;
-  out["enstrophy"] = d.enstrophy;
-  out["helicity"] = d.helicity;
-  out["max_strength"] = d.max_strength;
-  out["sum_strength"] = d.sum_strength;
-  return out;
+  return py::dict("time"_a = d.time, "count"_a = d.count, "total_vorticity"_a = d.total_vorticity,
+                  "linear_impulse"_a = d.linear_impulse, "angular_impulse"_a = d.angular_impulse,
+                  "energy"_a = d.energy, "enstrophy"_a = d.enstrophy, "helicity"_a = d.helicity,
+                  "max_strength"_a = d.max_strength, "sum_strength"_a = d.sum_strength);
 }
 
 py::dict vrm_stats_dict(const VrmStats& s) {
-  py::dict d;
-  d["diffused"] = s.diffused;
-  d["kept"] = s.kept;
-  d["unresolved"] = s.unresolved;
-  d["inserted"] = s.inserted;
-  d["rounds"] = s.rounds;
-  d["radius"] = s.radius;
-  d["max_residual"] = s.max_residual;
-  d["seconds"] = s.seconds;
-  return d;
+  return py::dict("diffused"_a = s.diffused, "kept"_a = s.kept, "unresolved"_a = s.unresolved,
+                  "inserted"_a = s.inserted, "rounds"_a = s.rounds, "radius"_a = s.radius,
+                  "max_residual"_a = s.max_residual, "seconds"_a = s.seconds);
 }
 
 py::dict control_stats_dict(const ParticleControlStats& s) {
-  py::dict d;
-  d["removed"] = s.removed;
-  d["merged"] = s.merged;
-  d["kept"] = s.kept;
-  d["removed_strength"] = s.removed_strength;
-  d["threshold"] = s.threshold;
-  d["signed_shares"] = s.signed_shares;
-  d["largest_share"] = s.largest_share;
-  d["strongest_before"] = s.strongest_before;
-  d["strongest_after"] = s.strongest_after;
-  return d;
+  return py::dict("removed"_a = s.removed, "merged"_a = s.merged, "kept"_a = s.kept,
+                  "removed_strength"_a = s.removed_strength, "threshold"_a = s.threshold,
+                  "signed_shares"_a = s.signed_shares, "largest_share"_a = s.largest_share,
+                  "strongest_before"_a = s.strongest_before,
+                  "strongest_after"_a = s.strongest_after);
 }
 
 void bind_time_integrator(py::module_& m) {

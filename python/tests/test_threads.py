@@ -23,6 +23,34 @@ def inputs(seed, layout):
     return (p,), {"targets": targets}  # particles, with C-order targets staged
 
 
+def run_threads(targets, errors):
+    """Runs each callable in a thread of its own and waits for all; an exception that ends one is
+    a failure of the test, recorded in `errors`."""
+    def guarded(target):
+        try:
+            target()
+        except Exception as e:
+            errors.append(repr(e))
+
+    workers = [threading.Thread(target=guarded, args=(t,)) for t in targets]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+
+
+def unless_busy(call, refused, k, errors):
+    """call()'s result, or None when the Solver was busy in another thread (counted in
+    refused[k]); a RuntimeError of another kind is recorded in `errors`."""
+    try:
+        return call()
+    except RuntimeError as e:
+        if BUSY not in str(e):
+            errors.append(repr(e))
+        refused[k] += 1
+        return None
+
+
 @pytest.mark.parametrize("layout", ["c-order", "in-place", "particles"])
 def test_refused_call_leaves_the_running_one_alone(layout):
     solver = vortex.Solver(method="direct", backend="cpu", threads=1)
@@ -34,27 +62,17 @@ def test_refused_call_leaves_the_running_one_alone(layout):
     def work(k):
         args, kwargs = cases[k]
         while (done[k] < 15 or sum(refused) < 10) and time.monotonic() < deadline:
-            try:
-                f = solver.evaluate(*args, gradient=True, **kwargs)
-            except RuntimeError as e:
-                if BUSY not in str(e):
-                    errors.append(repr(e))
-                refused[k] += 1
+            f = unless_busy(lambda: solver.evaluate(*args, gradient=True, **kwargs), refused, k,
+                            errors)
+            if f is None:
                 continue
-            except Exception as e:  # anything else is a failure of the test
-                errors.append(repr(e))
-                return
             done[k] += 1
             for got, want in ((f.velocity, expected[k].velocity),
                               (f.gradient, expected[k].gradient)):
                 if not np.allclose(got, want, rtol=1e-12, atol=0):
                     wrong.append((k, float(np.max(np.abs(got - want)) / np.max(np.abs(want)))))
 
-    workers = [threading.Thread(target=work, args=(k,)) for k in (0, 1)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    run_threads([lambda: work(0), lambda: work(1)], errors)
     assert not errors
     assert not wrong, f"{len(wrong)} results differ from their own input's, e.g. {wrong[:3]}"
     assert min(done) > 0, "a thread never completed an evaluation"
@@ -65,18 +83,15 @@ def test_separate_solvers_run_at_once():
     cases = [inputs(seed, "c-order") for seed in (21, 22)]
     expected = [vortex.Solver(method="direct", backend="cpu").evaluate(*a, **kw).velocity
                 for a, kw in cases]
-    results = [None, None]
+    results, errors = [None, None], []
 
     def work(k):
         solver = vortex.Solver(method="direct", backend="cpu")
         args, kwargs = cases[k]
         results[k] = [solver.evaluate(*args, **kwargs).velocity for _ in range(5)]
 
-    workers = [threading.Thread(target=work, args=(k,)) for k in (0, 1)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    run_threads([lambda: work(0), lambda: work(1)], errors)
+    assert not errors
     for k in (0, 1):
         for r in results[k]:
             np.testing.assert_allclose(r, expected[k], rtol=1e-12, atol=0)
@@ -94,39 +109,25 @@ def test_integrator_holds_its_solver():
     wrong, refused, errors = [], [0], []
     deadline = time.monotonic() + 30
 
-    def stepping():
+    def repeat(velocity, want, name):
+        """Calls velocity() until both threads have run enough; a result unlike want is wrong."""
         n = 0
         while (n < 15 or refused[0] < 5) and time.monotonic() < deadline:
-            try:
-                u, du = stepper.evaluate(start.copy())
-            except RuntimeError as e:
-                if BUSY not in str(e):
-                    errors.append(repr(e))
-                refused[0] += 1
+            u = unless_busy(velocity, refused, 0, errors)
+            if u is None:
                 continue
             n += 1
-            if not np.allclose(u, want_step[0], rtol=1e-12, atol=0):
-                wrong.append("integrator")
+            if not np.allclose(u, want, rtol=1e-12, atol=0):
+                wrong.append(name)
+
+    def stepping():
+        repeat(lambda: stepper.evaluate(start.copy())[0], want_step[0], "integrator")
 
     def evaluating():
-        n = 0
-        while (n < 15 or refused[0] < 5) and time.monotonic() < deadline:
-            try:
-                f = solver.evaluate(other, gradient=True)
-            except RuntimeError as e:
-                if BUSY not in str(e):
-                    errors.append(repr(e))
-                refused[0] += 1
-                continue
-            n += 1
-            if not np.allclose(f.velocity, want_other.velocity, rtol=1e-12, atol=0):
-                wrong.append("solver")
+        repeat(lambda: solver.evaluate(other, gradient=True).velocity, want_other.velocity,
+               "solver")
 
-    workers = [threading.Thread(target=t) for t in (stepping, evaluating)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    run_threads([stepping, evaluating], errors)
     assert not errors
     assert not wrong, f"{len(wrong)} results overwritten: {wrong[:3]}"
     assert refused[0] > 0, "the two threads never met"
