@@ -9,7 +9,7 @@
 #include "cli.hpp"
 #include "memory_check.hpp"
 #include "vortex/generators.hpp"
-#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/math/pair_kernel.hpp"
 #include "vortex/solver.hpp"
 
 namespace vortex::cli {

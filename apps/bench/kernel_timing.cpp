@@ -14,7 +14,7 @@
 #include "vortex/gpu/launch.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/work_plan.hpp"
-#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/math/pair_kernel.hpp"
 
 namespace vortex::gpu {
 namespace {

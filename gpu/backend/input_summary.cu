@@ -6,8 +6,8 @@
 #include "tree/reduce.cuh"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/input_summary.hpp"
-#include "vortex/kernels/input_check.hpp"
-#include "vortex/kernels/layout_grid.hpp"
+#include "vortex/math/input_check.hpp"
+#include "vortex/math/layout_grid.hpp"
 
 namespace vortex::gpu {
 namespace detail {

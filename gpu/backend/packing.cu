@@ -2,8 +2,8 @@
 
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/tree_launch.hpp"
-#include "vortex/kernels/pair_kernel.hpp"
-#include "vortex/kernels/point_key.hpp"
+#include "vortex/math/pair_kernel.hpp"
+#include "vortex/math/point_key.hpp"
 
 namespace vortex::gpu {
 namespace {

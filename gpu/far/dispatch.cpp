@@ -2,7 +2,7 @@
 
 #include "far_orders.hpp"
 #include "vortex/gpu/launch.hpp"
-#include "vortex/kernels/order_dispatch.hpp"
+#include "vortex/math/order_dispatch.hpp"
 
 namespace vortex::gpu {
 void launch_far_sum(const FarSum& sum, cudaStream_t stream) {

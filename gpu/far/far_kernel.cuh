@@ -1,6 +1,6 @@
 #pragma once
 // Far field: M2P of the velocity expansions of each item's source nodes at the targets of its
-// group, each node at its own order (far_order in kernels/acceptance.hpp): the first degrees of
+// group, each node at its own order (far_order in math/acceptance.hpp): the first degrees of
 // an expansion of order P are the expansion of the lower order.
 //
 // One block per work item, one thread per target. The nodes' expansions are copied into shared

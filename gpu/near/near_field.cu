@@ -8,7 +8,7 @@
 #include "runtime/accumulate.cuh"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/launch.hpp"
-#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/math/pair_kernel.hpp"
 
 namespace vortex::gpu {
 namespace {

@@ -4,7 +4,7 @@
 #include <type_traits>
 
 #include "vortex/gpu/layout.hpp"
-#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/math/pair_kernel.hpp"
 
 namespace vortex::gpu::detail {
 

@@ -39,6 +39,16 @@ __device__ int first_piece_at_or_after(const int* piece_begin, int lo, int hi, i
   return lo;
 }
 
+// Piece k's cut from the partial moments that `parts` warps left for it, merged in a fixed order.
+__device__ __forceinline__ void merge_partial_moments(const FinishCuts& f, FinishShared& sh, int k,
+                                                      int parts) {
+  double m[kMoments];
+  moments_reset(m);
+  for (int part = 0; part < parts; ++part) moments_add(m, sh.partial[k * parts + part]);
+  const int b = sh.begin[k], e = sh.begin[k + 1];
+  sh.cut[k] = choose_cut(m, e - b, f.xyz + 3 * static_cast<long long>(sh.perm[b]), kCutKeyBits);
+}
+
 __global__ void __launch_bounds__(kFinishThreads, 2) finish_cuts_kernel(FinishCuts f) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   FinishShared& sh = *reinterpret_cast<FinishShared*>(shared_bytes);
@@ -84,14 +94,7 @@ __global__ void __launch_bounds__(kFinishThreads, 2) finish_cuts_kernel(FinishCu
     }
     __syncthreads();
     if (parts > 1) {
-      if (tid < np && sh.cut[tid].dim >= 0) {
-        double m[kMoments];
-        moments_reset(m);
-        for (int part = 0; part < parts; ++part) moments_add(m, sh.partial[tid * parts + part]);
-        const int b = sh.begin[tid], e = sh.begin[tid + 1];
-        sh.cut[tid] =
-            choose_cut(m, e - b, f.xyz + 3 * static_cast<long long>(sh.perm[b]), kCutKeyBits);
-      }
+      if (tid < np && sh.cut[tid].dim >= 0) merge_partial_moments(f, sh, tid, parts);
       __syncthreads();
     }
     // Keys: the piece inside the block, then the quantized coordinate; points past the piece's

@@ -5,7 +5,7 @@
 
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/tree_launch.hpp"
-#include "vortex/kernels/order_dispatch.hpp"
+#include "vortex/math/order_dispatch.hpp"
 #include "vortex/multipole/expansion.hpp"
 #include "vortex/multipole/expansion_scale.hpp"
 

@@ -8,9 +8,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "vortex/kernels/grid_cells.hpp"
-#include "vortex/kernels/vrm_handover.hpp"
-#include "vortex/kernels/vrm_round_results.hpp"
+#include "vortex/math/grid_cells.hpp"
+#include "vortex/math/vrm_handover.hpp"
+#include "vortex/math/vrm_round_results.hpp"
 
 namespace vortex::gpu::vrm_kernels {
 

@@ -10,7 +10,7 @@
 #include "vortex/gpu/staging_ring.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/vrm_round.hpp"
-#include "vortex/kernels/vrm_nodes.hpp"
+#include "vortex/math/vrm_nodes.hpp"
 #include "vrm_kernels.hpp"
 
 namespace vortex::gpu {

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "vortex/gpu/check.hpp"
-#include "vortex/kernels/vrm_dual.hpp"
-#include "vortex/kernels/vrm_nodes.hpp"
+#include "vortex/math/vrm_dual.hpp"
+#include "vortex/math/vrm_nodes.hpp"
 #include "vrm_kernels.hpp"
 
 namespace vortex::gpu::vrm_kernels {
@@ -229,7 +229,7 @@ __global__ void vrm_fallback_kernel(RoundArrays a) {
 }
 
 // Where the owners left without a solution may take new particles: one thread per owner, its free
-// lattice nodes (vortex/kernels/vrm_nodes.hpp) among its neighbours in its slots, as a mask of
+// lattice nodes (vortex/math/vrm_nodes.hpp) among its neighbours in its slots, as a mask of
 // `words` words, listed at the next place of the list (the host reads them by owner).
 __global__ void vrm_free_nodes_kernel(RoundArrays a, int count, double h, double radius,
                                       double hole, int words, std::int32_t* __restrict__ listed,

@@ -8,7 +8,7 @@
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/near_wall.hpp"
 #include "vortex/gpu/stream.hpp"
-#include "vortex/kernels/near_wall_term.hpp"
+#include "vortex/math/near_wall_term.hpp"
 
 namespace vortex::gpu {
 

@@ -4,7 +4,7 @@
 The targets, the folders they own and their links are read from the CMake files (the top-level
 CMakeLists.txt and every add_subdirectory/include under it). A target sits below T when T links it,
 directly or through other targets, in any configuration. Every `#include "..."` of the folders
-that hold targets (kernels/, multipole/, gpu/, libvortex/, apps/, tests/, python/, ...) is resolved
+that hold targets (math/, multipole/, gpu/, libvortex/, apps/, tests/, python/, ...) is resolved
 to the target owning the header, and every target_include_directories that names another target's
 folder is checked the same way.
 
@@ -419,7 +419,7 @@ def check(model, root):
                                    f"{names(owners)} (target_include_directories)"))
 
     # Sources: every quoted include of every folder that holds a target (the library folders
-    # kernels/, multipole/, gpu/, libvortex/, and the apps, tests and bindings above them).
+    # math/, multipole/, gpu/, libvortex/, and the apps, tests and bindings above them).
     unresolved = []
     for top in scanned_folders(model):
         for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):

@@ -9,11 +9,11 @@ with a top-level folder, since elsewhere they name what a run writes. A referenc
 names a file or folder
   - from the repository root, or from the referring file's folder or one of its parents;
   - for a Markdown link, from the document's folder;
-  - with '...' standing for any folders in between (kernels/.../acceptance.hpp);
+  - with '...' standing for any folders in between (math/.../acceptance.hpp);
 and, unless --strict, in two short forms:
-  - a file whose first folder is not a top-level one (near/near_field_cpu.cpp, vortex/kernels/hd.hpp)
+  - a file whose first folder is not a top-level one (near/near_field_cpu.cpp, vortex/math/hd.hpp)
     as the trailing part of a file's path;
-  - a top-level folder and a file name (kernels/acceptance.hpp) as a file of that folder.
+  - a top-level folder and a file name (math/acceptance.hpp) as a file of that folder.
 Not references: URLs, absolute paths, build outputs (build/, build-*/), paths git ignores (out/),
 placeholders ($OUT, OUT/, <dir>, {a,b}) and glob patterns (*). A document named by its file name
 alone must be one of the repository's, and no path may climb out of the repository (../): what
@@ -31,7 +31,7 @@ import sys
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
-TOP_FOLDERS = ("apps", "cmake", "data", "docs", "examples", "gpu", "kernels", "libvortex",
+TOP_FOLDERS = ("apps", "cmake", "data", "docs", "examples", "gpu", "libvortex", "math",
                "multipole", "python", "scripts", "tests")
 SOURCE_EXTENSIONS = (".hpp", ".h", ".cpp", ".c", ".cu", ".cuh", ".md", ".py", ".sh", ".cmake",
                      ".f90", ".gp", ".toml")

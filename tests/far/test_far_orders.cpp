@@ -1,4 +1,4 @@
-// Per-box orders of the far field (far_order in kernels/acceptance.hpp): each far box gets the
+// Per-box orders of the far field (far_order in math/acceptance.hpp): each far box gets the
 // lowest order whose truncation factor meets the bound, and the Solver evaluated with them stays
 // as accurate, against the double direct sum, as with every box at the full order.
 

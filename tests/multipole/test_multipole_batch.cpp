@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/math/pair_kernel.hpp"
 #include "vortex/multipole/multipole.hpp"
 
 namespace mp = vortex::multipole;

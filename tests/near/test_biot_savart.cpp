@@ -8,7 +8,7 @@
 #include <random>
 
 #include "support/core_params.hpp"
-#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/math/pair_kernel.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex {

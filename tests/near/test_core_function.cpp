@@ -10,7 +10,7 @@
 
 #include "support/core_params.hpp"
 #include "support/reference.hpp"
-#include "vortex/kernels/core_function.hpp"
+#include "vortex/math/core_function.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex {

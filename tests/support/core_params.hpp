@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "vortex/kernels/core_function.hpp"
+#include "vortex/math/core_function.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex::testing {

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/math/pair_kernel.hpp"
 #include "vortex/multipole/multipole.hpp"
 
 namespace mp = vortex::multipole;

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "vortex/field.hpp"
-#include "vortex/kernels/core_function.hpp"
+#include "vortex/math/core_function.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex::testing {

@@ -1,4 +1,4 @@
-// The VRM's hand-over as a gather (vortex/kernels/vrm_handover.hpp, the device's path run here):
+// The VRM's hand-over as a gather (vortex/math/vrm_handover.hpp, the device's path run here):
 // what each particle gathers from the solved owners' lists equals the owners' strengths scattered
 // by their fractions, summed directly; particles that no solved owner reaches get exactly zero.
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "vortex/grid_search.hpp"
-#include "vortex/kernels/vrm_handover.hpp"
+#include "vortex/math/vrm_handover.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {

@@ -1,4 +1,4 @@
-// The free lattice nodes of a VRM owner (vortex/kernels/vrm_nodes.hpp, the walk the host's
+// The free lattice nodes of a VRM owner (vortex/math/vrm_nodes.hpp, the walk the host's
 // proposals and the device's masks share): the nodes taken are exactly those within R of the owner
 // that no particle holds within the hole distance, found here by a search of its own over a wider
 // box; a mask of them read back gives the same nodes in the same order.
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "vortex/kernels/vrm_nodes.hpp"
+#include "vortex/math/vrm_nodes.hpp"
 
 namespace vortex {
 namespace {

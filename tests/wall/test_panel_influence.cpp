@@ -10,7 +10,7 @@
 #include "vortex/bodies/mesh_generators.hpp"
 #include "vortex/bodies/quadrature.hpp"
 #include "vortex/bodies/surface.hpp"
-#include "vortex/kernels/panel_influence.hpp"
+#include "vortex/math/panel_influence.hpp"
 
 namespace vortex::bodies {
 namespace {

@@ -10,7 +10,7 @@
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/layout.hpp"
 #include "vortex/gpu/work_plan.hpp"
-#include "vortex/kernels/tree_node.hpp"
+#include "vortex/math/tree_node.hpp"
 
 namespace vortex::gpu {
 

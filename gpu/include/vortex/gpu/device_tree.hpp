@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "vortex/gpu/buffer.hpp"
-#include "vortex/kernels/tree_node.hpp"
+#include "vortex/math/tree_node.hpp"
 
 namespace vortex::gpu {
 

@@ -1,8 +1,8 @@
 #pragma once
 // Particles that already live in device memory, checked and summarized where they are: every
-// entry against the Solver's input rules (kernels/input_check.hpp), then what option resolution
+// entry against the Solver's input rules (math/input_check.hpp), then what option resolution
 // reads of the sources (their bounding box, their mean offset from its middle in sigmas, the
-// layout grid's counts; kernels/layout_grid.hpp). Nothing of the particles goes to the host.
+// layout grid's counts; math/layout_grid.hpp). Nothing of the particles goes to the host.
 
 #include <cuda_runtime_api.h>
 

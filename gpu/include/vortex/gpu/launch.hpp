@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "vortex/gpu/layout.hpp"
-#include "vortex/kernels/core_function.hpp"
+#include "vortex/math/core_function.hpp"
 
 namespace vortex::gpu {
 

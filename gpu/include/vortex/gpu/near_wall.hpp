@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "vortex/kernels/core_function.hpp"
+#include "vortex/math/core_function.hpp"
 
 namespace vortex::bodies {
 struct Panel;

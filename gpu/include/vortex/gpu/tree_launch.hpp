@@ -11,8 +11,8 @@
 
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/layout.hpp"
-#include "vortex/kernels/acceptance.hpp"
-#include "vortex/kernels/core_function.hpp"
+#include "vortex/math/acceptance.hpp"
+#include "vortex/math/core_function.hpp"
 
 namespace vortex::gpu {
 

@@ -1,8 +1,8 @@
 #pragma once
 // The VRM's first round on the GPU (vortex/vrm.hpp): for each owner it is given, one thread finds
-// the particles within R on the host's grid of cells (vortex/kernels/grid_cells.hpp), in ascending
+// the particles within R on the host's grid of cells (vortex/math/grid_cells.hpp), in ascending
 // order as the host's search returns them, and another solves for their non-negative fractions by
-// the dual method the host runs too (vortex/kernels/vrm_dual.hpp): the first few Newton iterations
+// the dual method the host runs too (vortex/math/vrm_dual.hpp): the first few Newton iterations
 // in that thread, the rest of the owners still unsolved in a second kernel whose threads each take
 // the next of them as soon as their own is done (a warp no longer waits for its slowest owner's
 // many iterations); the few owners whose solve needs an eigendecomposition or a regularized
@@ -16,16 +16,16 @@
 // Owners with more neighbours than vrm::kRoundSlots come back `crowded`, solves whose regularized
 // factorization fails even there (a shifted matrix with a pivot not positive) `deferred`: the host
 // solves both. Owners without a solution come back with the free lattice nodes around them, where
-// new particles may go (vortex/kernels/vrm_nodes.hpp), in batches whose lists leave no particle
+// new particles may go (vortex/math/vrm_nodes.hpp), in batches whose lists leave no particle
 // out. The solved owners' lists stay on the device: every particle gathers what they give it
-// (vortex/kernels/vrm_handover.hpp), and only these sums come back.
+// (vortex/math/vrm_handover.hpp), and only these sums come back.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
-#include "vortex/kernels/grid_cells.hpp"
-#include "vortex/kernels/vrm_round_results.hpp"
+#include "vortex/math/grid_cells.hpp"
+#include "vortex/math/vrm_round_results.hpp"
 
 namespace vortex::gpu {
 

@@ -1,18 +1,18 @@
 #pragma once
 // The closest wall points of many points on the GPU (vortex/bodies/wall.hpp's closest_within):
-// the panels and a grid of their centroids (vortex/kernels/grid_cells.hpp) stay on the device;
+// the panels and a grid of their centroids (vortex/math/grid_cells.hpp) stay on the device;
 // one thread per point finds the nearest centroid within the grid's cell, and where the wall may
 // lie within the reach, the closest point among the panels whose centroid lies within that
 // distance plus the largest distance from a centroid to its panel's corners
-// (vortex/kernels/closest_panel.hpp). The candidates are taken in the grid's order, not by
+// (vortex/math/closest_panel.hpp). The candidates are taken in the grid's order, not by
 // ascending index: a tie to rounding between two panels (a point closest to their shared edge)
 // may go to the other one, with the same point and distance to rounding.
 
 #include <cstddef>
 #include <memory>
 
-#include "vortex/kernels/closest_panel.hpp"
-#include "vortex/kernels/grid_cells.hpp"
+#include "vortex/math/closest_panel.hpp"
+#include "vortex/math/grid_cells.hpp"
 
 namespace vortex::gpu {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "vortex/kernels/panel_influence.hpp"
+#include "vortex/math/panel_influence.hpp"
 #include "vortex/neighbor_search.hpp"
 
 namespace vortex::bodies {

@@ -1,6 +1,6 @@
 #include "vortex/bodies/sheet.hpp"
 
-#include "vortex/kernels/panel_influence.hpp"
+#include "vortex/math/panel_influence.hpp"
 
 namespace vortex::bodies {
 

@@ -7,7 +7,11 @@
 
 #include <omp.h>
 
+#include "vortex/bodies/bem_solver.hpp"
+#include "vortex/bodies/near_wall.hpp"
+#include "vortex/bodies/shedding.hpp"
 #include "vortex/bodies/sheet.hpp"
+#include "vortex/bodies/wall.hpp"
 
 namespace vortex::bodies {
 
@@ -47,14 +51,29 @@ void validate(const BodyFlowOptions& o) {
     throw std::invalid_argument("body flow: sheet_core and wall_core must be >= 0");
 }
 
+struct BodyFlow::Stages {
+  Stages(const Surface& surface, const BemOptions& options, Backend backend)
+      : bem(surface, options),
+        wall(surface),
+        near_wall_sums(surface, bem.op().rules().target, backend) {}
+  BemSolver bem;
+  WallQueries wall;
+  NearWallSums near_wall_sums;
+  KnownWallPoints wall_points;
+  NearWallParticles wall_near;
+};
+
 BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& particle_solver,
                    BodyFlowOptions options)
-    : surface_(&surface),
-      bem_(surface, bem),
+    : stages_(std::make_unique<Stages>(surface, bem, particle_solver.options().backend)),
+      surface_(&surface),
+      bem_(stages_->bem),
       solver_(&particle_solver),
       options_(std::move(options)),
-      wall_(surface),
-      near_wall_sums_(surface, bem_.op().rules().target, particle_solver.options().backend),
+      wall_(stages_->wall),
+      near_wall_sums_(stages_->near_wall_sums),
+      wall_points_(stages_->wall_points),
+      wall_near_(stages_->wall_near),
       integrator_(
           [this](const ParticleSet& stage, bool gradient, VelocityField& out) {
             solve_for(stage);
@@ -109,6 +128,16 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   patches_ = shedding_patches(surface, options_.shedding.spacing);
   sheet_rule_ = bem_.op().rules().source;
   sheet_points_ = quadrature_points(surface, sheet_rule_);
+}
+
+BodyFlow::~BodyFlow() = default;
+
+const std::vector<double>& BodyFlow::sheet() const {
+  return bem_.gamma();
+}
+
+const BemStats& BodyFlow::sheet_stats() const {
+  return bem_.stats();
 }
 
 void BodyFlow::record(const BemStats& s, BodyStepStats& stats) {

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <utility>
 
-#include "vortex/kernels/panel_influence.hpp"
-#include "vortex/kernels/vec3.hpp"
+#include "vortex/math/panel_influence.hpp"
+#include "vortex/math/vec3.hpp"
 #include "vortex/neighbor_search.hpp"
 
 namespace vortex::bodies {

@@ -8,7 +8,7 @@
 #include <tuple>
 #include <utility>
 
-#include "vortex/kernels/vec3.hpp"
+#include "vortex/math/vec3.hpp"
 
 namespace vortex::bodies {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "vortex/field.hpp"
-#include "vortex/kernels/core_function.hpp"
+#include "vortex/math/core_kind.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {

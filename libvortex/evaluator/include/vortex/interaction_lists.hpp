@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "vortex/kdtree.hpp"
-#include "vortex/kernels/acceptance.hpp"
-#include "vortex/kernels/index_range.hpp"
+#include "vortex/math/acceptance.hpp"
+#include "vortex/math/index_range.hpp"
 
 namespace vortex {
 

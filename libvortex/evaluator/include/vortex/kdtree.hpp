@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "vortex/kernels/tree_node.hpp"
+#include "vortex/math/tree_node.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {

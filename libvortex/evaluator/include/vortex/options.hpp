@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <string>
 
-#include "vortex/kernels/core_function.hpp"
+#include "vortex/math/core_kind.hpp"
 
 namespace vortex {
 
@@ -37,7 +37,7 @@ struct TreeOptions {
   int source_bucket = 0;  // N_b of the source tree
   int arity = 8;          // 2, 4 or 8 children per node
   // Every far box at order p; by default each at the lowest order that is as accurate there as p
-  // at the acceptance limit (far_order in kernels/acceptance.hpp).
+  // at the acceptance limit (far_order in math/acceptance.hpp).
   bool uniform_order = false;
 };
 

@@ -76,7 +76,7 @@ void gradient_expansions_cpu(const TreePlan& plan, std::vector<T>& expansions);
 struct FarList {
   const int* offsets;
   const int* nodes;
-  const unsigned char* orders;  // each entry's order (far_order in kernels/acceptance.hpp)
+  const unsigned char* orders;  // each entry's order (far_order in math/acceptance.hpp)
   std::size_t entries;
 };
 

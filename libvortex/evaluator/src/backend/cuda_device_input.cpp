@@ -9,7 +9,7 @@
 #include <string>
 
 #include "backend/cuda_workspace.hpp"
-#include "vortex/kernels/layout_grid.hpp"
+#include "vortex/math/layout_grid.hpp"
 #include "vortex/tolerance.hpp"
 
 namespace vortex::detail {

@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "backend/packing.hpp"
-#include "vortex/kernels/constants.hpp"
+#include "vortex/math/constants.hpp"
 
 namespace vortex::detail {
 

@@ -4,7 +4,7 @@
 // records; each passes a `store` callable that writes one entry in its layout into storage the
 // backend keeps between calls.
 //
-// Sources are read as PairSource (kernels/pair_kernel.hpp): strength / sigma^3 and 1/sigma^2.
+// Sources are read as PairSource (math/pair_kernel.hpp): strength / sigma^3 and 1/sigma^2.
 // Positions and expansion centers are taken relative to an Origin (tree_plan.hpp) before they are
 // rounded to float.
 
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "tree/tree_plan.hpp"
-#include "vortex/kernels/pair_kernel.hpp"
-#include "vortex/kernels/point_key.hpp"
+#include "vortex/math/pair_kernel.hpp"
+#include "vortex/math/point_key.hpp"
 #include "vortex/multipole/expansion.hpp"
 #include "vortex/multipole/expansion_scale.hpp"
 

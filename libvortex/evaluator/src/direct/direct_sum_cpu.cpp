@@ -1,7 +1,7 @@
 // Direct O(N^2) sum on CPU threads.
 
 #include "backend/cpu_stages.hpp"
-#include "vortex/kernels/constants.hpp"
+#include "vortex/math/constants.hpp"
 
 namespace vortex::detail {
 

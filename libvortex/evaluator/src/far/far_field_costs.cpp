@@ -17,7 +17,7 @@
 #include <cmath>
 
 #include "backend/cpu_stages.hpp"
-#include "vortex/kernels/order_dispatch.hpp"
+#include "vortex/math/order_dispatch.hpp"
 
 namespace vortex::detail {
 

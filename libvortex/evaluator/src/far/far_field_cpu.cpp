@@ -12,7 +12,7 @@
 #include "backend/cpu_stages.hpp"
 #include "far/far_field_isa.hpp"
 #include "far/far_field_leaves.hpp"
-#include "vortex/kernels/order_dispatch.hpp"
+#include "vortex/math/order_dispatch.hpp"
 
 namespace vortex::detail {
 

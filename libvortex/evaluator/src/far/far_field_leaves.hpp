@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "tree/tree_plan.hpp"
-#include "vortex/kernels/constants.hpp"
+#include "vortex/math/constants.hpp"
 #include "vortex/multipole/m2p_batch.hpp"
 
 namespace vortex::detail {

@@ -15,7 +15,7 @@
 #include "backend/cpu_stages.hpp"
 #include "far/far_field_leaves.hpp"
 #include "tree/subtree_walks.hpp"
-#include "vortex/kernels/order_dispatch.hpp"
+#include "vortex/math/order_dispatch.hpp"
 #include "vortex/multipole/l2l.hpp"
 #include "vortex/multipole/l2p.hpp"
 #include "vortex/multipole/m2l.hpp"

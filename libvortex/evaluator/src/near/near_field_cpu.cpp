@@ -1,7 +1,7 @@
 // Near field of the treecode on CPU threads: pair sums over each target leaf's near ranges.
 
 #include "backend/cpu_stages.hpp"
-#include "vortex/kernels/constants.hpp"
+#include "vortex/math/constants.hpp"
 
 namespace vortex::detail {
 

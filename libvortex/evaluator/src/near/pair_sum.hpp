@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "backend/packing.hpp"
-#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/math/pair_kernel.hpp"
 
 namespace vortex::detail {
 
@@ -41,7 +41,7 @@ class SourceColumns {
 };
 
 // Adds the contributions of sources [begin, end) at target (tx, ty, tz) to acc (no 1/(4 pi)). A
-// source at a zero offset adds nothing here (DropAtZero, kernels/pair_kernel.hpp); the pairs that
+// source at a zero offset adds nothing here (DropAtZero, math/pair_kernel.hpp); the pairs that
 // rounding made coincident are added by add_rounding_coincidences.
 // The arrays are taken by value: read through a reference, their pointers are reloaded after the
 // accumulator's zeroing (a memset in float), which may write anywhere, and the loop stays scalar.

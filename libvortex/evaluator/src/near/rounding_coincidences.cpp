@@ -1,5 +1,5 @@
 // Pairs that rounding made coincident, on the CPU: the pair sums drop every zero offset
-// (DropAtZero, kernels/pair_kernel.hpp), and this adds back the pairs whose positions differ but
+// (DropAtZero, math/pair_kernel.hpp), and this adds back the pairs whose positions differ but
 // round to the same point in the arithmetic of the sums.
 
 #include <cmath>
@@ -10,8 +10,8 @@
 #include <omp.h>
 
 #include "backend/cpu_stages.hpp"
-#include "vortex/kernels/constants.hpp"
-#include "vortex/kernels/point_key.hpp"
+#include "vortex/math/constants.hpp"
+#include "vortex/math/point_key.hpp"
 
 namespace vortex::detail {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "solver/text_excerpt.hpp"
-#include "vortex/kernels/input_check.hpp"
+#include "vortex/math/input_check.hpp"
 
 namespace vortex {
 

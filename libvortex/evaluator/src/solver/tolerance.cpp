@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "vortex/kernels/layout_grid.hpp"
+#include "vortex/math/core_function.hpp"
+#include "vortex/math/layout_grid.hpp"
 
 namespace vortex {
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "vortex/kernels/tree_node.hpp"
+#include "vortex/math/tree_node.hpp"
 
 namespace vortex::detail {
 

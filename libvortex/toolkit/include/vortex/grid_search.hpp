@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "vortex/kernels/grid_cells.hpp"
+#include "vortex/math/grid_cells.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {

@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "vortex/generators.hpp"
-#include "vortex/kernels/core_function.hpp"
+#include "vortex/math/core_function.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {

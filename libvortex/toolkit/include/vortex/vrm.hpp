@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "vortex/kernels/vrm_round_results.hpp"
+#include "vortex/math/vrm_round_results.hpp"
 #include "vortex/options.hpp"
 #include "vortex/particles.hpp"
 
@@ -73,8 +73,8 @@ struct VrmOptions {
   std::function<bool(const std::array<double, 3>& p, double dt)> wall_far;
   // Backend::Cuda (or Auto where a device is present): the first round's owners that no wall can
   // block (none within R/2, given the wall_distance hook; with the moments hook's moments) are
-  // solved on the GPU by the same dual method (vortex/kernels/vrm_dual.hpp), which also hands
-  // their strengths over (vortex/kernels/vrm_handover.hpp); the others, the insertions and the
+  // solved on the GPU by the same dual method (vortex/math/vrm_dual.hpp), which also hands
+  // their strengths over (vortex/math/vrm_handover.hpp); the others, the insertions and the
   // handover of the rest, on the host. The owners `wall_far` names go first, beside prepare_wall;
   // the others once the wall hooks can answer. In the later rounds the device solves those of
   // the first batch again with the inserted particles, and the host takes their lists. For those
@@ -91,7 +91,7 @@ double vrm_radius(const VrmOptions& options, double nu, double dt);
 // The device's solves of one VRM call by kernel (CUDA events): the owners' neighbour lists, their
 // first Newton iterations, the unfinished owners resumed, the deferred owners' solves with the
 // fallback's steps, the free lattice nodes of the owners without a solution; and how many owners
-// needed the fallback (vortex/kernels/vrm_round_results.hpp).
+// needed the fallback (vortex/math/vrm_round_results.hpp).
 using VrmKernelSeconds = vrm::RoundKernelTimes;
 
 struct VrmStats {

@@ -13,7 +13,7 @@
 
 #include <omp.h>
 
-#include "vortex/kernels/vrm_nodes.hpp"
+#include "vortex/math/vrm_nodes.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm/vrm_step.hpp"

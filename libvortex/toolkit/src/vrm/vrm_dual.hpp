@@ -1,5 +1,5 @@
 #pragma once
-// The host's side of the VRM's dual solve (vortex/kernels/vrm_dual.hpp): the fallback that takes
+// The host's side of the VRM's dual solve (vortex/math/vrm_dual.hpp): the fallback that takes
 // the rare steps the shared solve leaves to it, the device's (vrm::SmallFallback), with Eigen's
 // LDL^T where its Cholesky factorization of a shifted matrix declines; and Eigen's
 // eigendecomposition and LDL^T alone (EigenFallback, the reference the tests compare with).
@@ -9,7 +9,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 
-#include "vortex/kernels/vrm_dual.hpp"
+#include "vortex/math/vrm_dual.hpp"
 
 namespace vortex::detail {
 

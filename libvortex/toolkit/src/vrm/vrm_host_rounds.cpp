@@ -7,7 +7,7 @@
 
 #include <omp.h>
 
-#include "vortex/kernels/vrm_nodes.hpp"
+#include "vortex/math/vrm_nodes.hpp"
 #include "vortex/place_in_order.hpp"
 #include "vrm/vrm_step.hpp"
 

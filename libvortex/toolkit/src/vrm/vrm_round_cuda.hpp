@@ -2,15 +2,15 @@
 // The GPU side of vrm_diffuse: the first round's solves of the owners in free space and the
 // hand-over of their strengths (vrm_round_cuda.cpp with CUDA; no_cuda.cpp makes none
 // in a build without it). What it returns is declared once, for the device too, in
-// vortex/kernels/vrm_round_results.hpp.
+// vortex/math/vrm_round_results.hpp.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
-#include "vortex/kernels/grid_cells.hpp"
-#include "vortex/kernels/vrm_round_results.hpp"
+#include "vortex/math/grid_cells.hpp"
+#include "vortex/math/vrm_round_results.hpp"
 #include "vortex/particles.hpp"
 #include "vortex/vrm.hpp"
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/hd.hpp"
 #include "vortex/multipole/ladder.hpp"
 #include "vortex/multipole/solid_harmonics.hpp"
 

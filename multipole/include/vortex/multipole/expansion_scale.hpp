@@ -18,7 +18,7 @@
 
 #include <cmath>
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/hd.hpp"
 #include "vortex/multipole/expansion.hpp"
 
 namespace vortex::multipole {

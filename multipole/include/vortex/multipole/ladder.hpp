@@ -18,7 +18,7 @@
 // The "coefficient" versions apply the transposes: given an expansion f = sum_k A_k X_k they
 // return the coefficients of df/dx, df/dy, df/dz in the neighbouring degrees.
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/hd.hpp"
 #include "vortex/multipole/solid_harmonics.hpp"
 
 namespace vortex::multipole {

@@ -16,8 +16,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "vortex/kernels/hd.hpp"
-#include "vortex/kernels/order_dispatch.hpp"
+#include "vortex/math/hd.hpp"
+#include "vortex/math/order_dispatch.hpp"
 #include "vortex/multipole/expansion.hpp"
 #include "vortex/multipole/solid_harmonics.hpp"
 

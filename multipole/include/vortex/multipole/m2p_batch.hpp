@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-#include "vortex/kernels/pair_kernel.hpp"
+#include "vortex/math/pair_kernel.hpp"
 #include "vortex/multipole/gradient_expansion.hpp"
 #include "vortex/multipole/m2p.hpp"
 #include "vortex/multipole/target_lanes.hpp"

@@ -29,8 +29,8 @@
 
 #include <cmath>
 
-#include "vortex/kernels/constants.hpp"
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/constants.hpp"
+#include "vortex/math/hd.hpp"
 
 // Loops over m inside one degree unroll on the device (registers); on the CPU they stay loops,
 // which vectorize.

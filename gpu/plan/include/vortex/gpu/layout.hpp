@@ -3,12 +3,12 @@
 
 #include <cstdint>
 
-#include "vortex/kernels/hd.hpp"
-#include "vortex/kernels/index_range.hpp"
+#include "vortex/math/hd.hpp"
+#include "vortex/math/index_range.hpp"
 
 namespace vortex::gpu {
 
-// Particle data in tree order, as the pair kernel reads it (kernels/pair_kernel.hpp): source
+// Particle data in tree order, as the pair kernel reads it (math/pair_kernel.hpp): source
 // positions as (x, y, z, 1/sigma^2), strengths as (Gx, Gy, Gz)/sigma^3 with 0, targets as
 // (x, y, z, 0), box centers as (x, y, z, 0); positions relative to the packing origin.
 template <class T>

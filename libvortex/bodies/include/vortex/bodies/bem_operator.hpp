@@ -10,34 +10,11 @@
 #include <vector>
 
 #include "vortex/bodies/bem_near_field.hpp"
+#include "vortex/bodies/body_options.hpp"
 #include "vortex/bodies/surface.hpp"
 #include "vortex/solver.hpp"
 
 namespace vortex::bodies {
-
-enum class BemMethod { Gmres, Dense };
-
-struct BemOptions {
-  BemMethod method = BemMethod::Gmres;
-  int target_points = 3;     // rule of the far-field averages (1, 3, 6 or 7)
-  int source_points = 3;     // rule of the sheet's point sources
-  int near_points = 7;       // rule of the exact near blocks
-  double near_factor = 2.5;  // near radius = near_factor * the largest panel diameter
-  double tolerance = 1e-8;   // GMRES relative residual
-  int restart = 60;
-  int max_iterations = 400;
-  int cluster_size = 32;  // panels per block of the block-Jacobi preconditioner
-  // Aggregates of the preconditioner's coarse level (6 smooth sheet fields each, one operator
-  // product per field at setup); 0: block Jacobi alone.
-  int coarse_aggregates = 8;
-  bool warm_start = true;
-  // The treecode of the far-field product; its core is replaced by the singular kernel and an
-  // Auto precision by Double.
-  SolverOptions solver;
-};
-
-// Throws std::invalid_argument naming the bad option.
-void validate(const BemOptions& options);
 
 class BemOperator {
  public:

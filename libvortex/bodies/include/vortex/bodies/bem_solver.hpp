@@ -22,17 +22,6 @@
 
 namespace vortex::bodies {
 
-struct BemStats {
-  int iterations = 0;
-  double residual = 0;  // relative residual of the tangential equations
-  bool converged = false;
-  double max_normal_velocity = 0;   // max_i |<u+ . n>_i|
-  double mean_normal_velocity = 0;  // mean_i |<u+ . n>_i|
-  Vec3 sheet_vorticity;             // sum_j A_j gamma_j
-  double seconds = 0;               // the whole solve
-  double rhs_seconds = 0;           // the particles' velocity at the panels
-};
-
 class BemSolver {
  public:
   BemSolver(const Surface& surface, BemOptions options = {});

@@ -15,17 +15,25 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
-#include "vortex/bodies/bem_solver.hpp"
-#include "vortex/bodies/near_wall.hpp"
-#include "vortex/bodies/shedding.hpp"
-#include "vortex/bodies/wall.hpp"
+#include "vortex/bodies/body_options.hpp"
+#include "vortex/bodies/quadrature.hpp"
+#include "vortex/bodies/surface.hpp"
 #include "vortex/particle_control.hpp"
 #include "vortex/time_integration.hpp"
 #include "vortex/vrm.hpp"
 
 namespace vortex::bodies {
+
+// The stages' own state, declared in the library's sources (bem_solver.hpp, wall.hpp,
+// near_wall.hpp): a program that only steps the flow needs none of their headers.
+class BemSolver;
+class WallQueries;
+class NearWallSums;
+struct KnownWallPoints;
+struct NearWallParticles;
 
 struct BodyFlowOptions {
   double nu = 0;  // kinematic viscosity (> 0)
@@ -112,6 +120,7 @@ class BodyFlow {
   // `surface` and `particle_solver` must outlive the BodyFlow.
   BodyFlow(const Surface& surface, const BemOptions& bem, Solver& particle_solver,
            BodyFlowOptions options);
+  ~BodyFlow();
   BodyFlow(const BodyFlow&) = delete;  // the VRM's wall test refers to this object
   BodyFlow& operator=(const BodyFlow&) = delete;
 
@@ -138,6 +147,10 @@ class BodyFlow {
   // Total vorticity of the particles plus the current sheet.
   Vec3 total_vorticity(const ParticleSet& particles) const;
 
+  // The sheet: two tangential components per panel, and the last solve's statistics.
+  const std::vector<double>& sheet() const;
+  const BemStats& sheet_stats() const;
+  // The stages themselves, for programs built against the library's sources.
   BemSolver& bem() { return bem_; }
   const WallQueries& wall() const { return wall_; }
   const BodyFlowOptions& options() const { return options_; }
@@ -161,17 +174,19 @@ class BodyFlow {
   template <class Work>
   BodyStepStats recorded(double dt, Work&& work);
 
+  struct Stages;  // owns the stages' state below, referred to by name
+  std::unique_ptr<Stages> stages_;
   const Surface* surface_;
-  BemSolver bem_;
+  BemSolver& bem_;
   Solver* solver_;
   BodyFlowOptions options_;
-  WallQueries wall_;
-  NearWallSums near_wall_sums_;  // the exact near-wall part of the BEM right-hand sides
+  WallQueries& wall_;
+  NearWallSums& near_wall_sums_;  // the exact near-wall part of the BEM right-hand sides
   std::vector<std::vector<int>> patches_;
   Points sheet_points_;
   TriangleRule sheet_rule_;
   ParticleSet wall_view_;
-  KnownWallPoints wall_points_;     // of the particles of a sub-step's start near the wall
+  KnownWallPoints& wall_points_;    // of the particles of a sub-step's start near the wall
   std::vector<VrmMoments> spread_;  // per place of wall_points_: the wall's image kernel's
   std::vector<char> has_spread_;
   VrmWorkspace vrm_workspace_;                  // kept from one diffusion sub-step to the next
@@ -179,7 +194,7 @@ class BodyFlow {
   std::vector<Vec3> near_wall_;          // per panel: exact point-vortex average - cored quadrature
   std::vector<double> strength_before_;  // per particle: |Gamma| before the convection stage
   std::vector<double> wall_reach_;       // per particle: its reach if next to the wall, else 0
-  NearWallParticles wall_near_;          // the particles next to the wall, ascending
+  NearWallParticles& wall_near_;         // the particles next to the wall, ascending
   BodyStepStats* current_ = nullptr;     // the step being taken, for the stage hook's statistics
   // The convection's integrator (its stage hook re-solves the sheet) and the sources of the
   // particles' velocity (particles and sheet), kept so that a step allocates none of them anew.

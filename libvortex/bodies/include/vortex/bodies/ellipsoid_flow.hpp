@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "vortex/bodies/surface.hpp"
-#include "vortex/kernels/vec3.hpp"
+#include "vortex/math/vec3.hpp"
 
 namespace vortex::bodies {
 

@@ -7,7 +7,7 @@
 
 #include <array>
 
-#include "vortex/kernels/vec3.hpp"
+#include "vortex/math/vec3.hpp"
 
 namespace vortex::bodies {
 

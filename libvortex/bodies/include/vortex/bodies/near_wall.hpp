@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "vortex/bodies/surface.hpp"
-#include "vortex/kernels/near_wall_term.hpp"
+#include "vortex/math/near_wall_term.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex::bodies {

@@ -22,22 +22,13 @@
 
 #include <vector>
 
+#include "vortex/bodies/body_options.hpp"
 #include "vortex/bodies/surface.hpp"
 #include "vortex/bodies/wall.hpp"
 #include "vortex/particles.hpp"
 #include "vortex/vrm.hpp"
 
 namespace vortex::bodies {
-
-struct SheddingOptions {
-  double spacing = 0;           // h (> 0): the patch size
-  double offset = 1.0;          // height above the wall, in units of h (diffusion_length = 0)
-  double core_radius = 0;       // sigma of shed particles (0: the spacing)
-  double min_strength = 0;      // patches weaker than this |Gamma| are not shed (stay in the sheet)
-  double diffusion_length = 0;  // s = sqrt(2 nu t) of the sub-step (0: one particle at offset)
-  double layer = 1.0;           // layer thickness, in units of h
-  double tail = 1e-2;           // the last layer takes the tail once below this fraction
-};
 
 // One layer of the shed profile: the height of its centroid and its share of the slip.
 struct ShedLayer {

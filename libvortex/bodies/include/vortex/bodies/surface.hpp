@@ -6,7 +6,7 @@
 
 #include "vortex/bodies/mesh.hpp"
 #include "vortex/bodies/quadrature.hpp"
-#include "vortex/kernels/panel.hpp"
+#include "vortex/math/panel.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex::bodies {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "vortex/bodies/surface.hpp"
-#include "vortex/kernels/closest_panel.hpp"
+#include "vortex/math/closest_panel.hpp"
 #include "vortex/neighbor_search.hpp"
 #include "vortex/solver.hpp"
 

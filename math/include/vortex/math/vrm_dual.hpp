@@ -15,8 +15,8 @@
 #include <cmath>
 #include <utility>
 
-#include "vortex/kernels/hd.hpp"
-#include "vortex/kernels/vrm_dual_algebra.hpp"
+#include "vortex/math/hd.hpp"
+#include "vortex/math/vrm_dual_algebra.hpp"
 
 namespace vortex::vrm {
 

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "vortex/kernels/hd.hpp"
-#include "vortex/kernels/tree_node.hpp"
+#include "vortex/math/hd.hpp"
+#include "vortex/math/tree_node.hpp"
 
 namespace vortex {
 

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "vortex/kernels/panel.hpp"
+#include "vortex/math/panel.hpp"
 
 namespace vortex::bodies {
 

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/hd.hpp"
 
 namespace vortex::detail {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/hd.hpp"
 
 namespace vortex::layout_grid {
 

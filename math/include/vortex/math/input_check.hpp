@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/hd.hpp"
 
 namespace vortex::input_check {
 

@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
-#include "vortex/kernels/grid_cells.hpp"
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/grid_cells.hpp"
+#include "vortex/math/hd.hpp"
 
 namespace vortex::vrm {
 

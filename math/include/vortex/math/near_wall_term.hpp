@@ -5,8 +5,8 @@
 // (K of panel_influence.hpp, by reciprocity with the panel's source field), less what the cored
 // particle gives at the panel's quadrature points, which the far-field product already counts.
 
-#include "vortex/kernels/core_function.hpp"
-#include "vortex/kernels/panel_influence.hpp"
+#include "vortex/math/core_function.hpp"
+#include "vortex/math/panel_influence.hpp"
 
 namespace vortex::bodies {
 

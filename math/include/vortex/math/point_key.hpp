@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/hd.hpp"
 
 namespace vortex {
 

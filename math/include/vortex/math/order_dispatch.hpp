@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "vortex/kernels/constants.hpp"
+#include "vortex/math/constants.hpp"
 
 namespace vortex {
 

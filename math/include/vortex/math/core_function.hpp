@@ -11,11 +11,10 @@
 #include <cmath>
 #include <type_traits>
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/core_kind.hpp"
+#include "vortex/math/hd.hpp"
 
 namespace vortex {
-
-enum class Core { Exponential, Gaussian, RosenheadMoore, WinckelmansLeonard, Singular };
 
 // f(rho) and h(rho) = f'(rho)/rho of a core at rho^2.
 template <class T>

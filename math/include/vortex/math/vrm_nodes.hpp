@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/hd.hpp"
 
 namespace vortex::vrm {
 

@@ -14,8 +14,8 @@
 
 #include <cmath>
 
-#include "vortex/kernels/core_function.hpp"
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/core_function.hpp"
+#include "vortex/math/hd.hpp"
 
 namespace vortex {
 

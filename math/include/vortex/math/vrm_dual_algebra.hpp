@@ -7,9 +7,9 @@
 #include <cmath>
 #include <utility>
 
-#include "vortex/kernels/hd.hpp"
-#include "vortex/kernels/small_cholesky.hpp"
-#include "vortex/kernels/small_eigen.hpp"
+#include "vortex/math/hd.hpp"
+#include "vortex/math/small_cholesky.hpp"
+#include "vortex/math/small_eigen.hpp"
 
 namespace vortex::vrm {
 

@@ -14,7 +14,7 @@
 // which jumps by gamma x n across the panel (Omega goes from -2 pi to 2 pi). Far from the panel
 // the point-source form K ~ sum_q A w_q (x - y_q) / |x - y_q|^3 is used.
 
-#include "vortex/kernels/panel.hpp"
+#include "vortex/math/panel.hpp"
 
 namespace vortex::bodies {
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "vortex/kernels/hd.hpp"
+#include "vortex/math/hd.hpp"
 
 namespace vortex {
 

@@ -1,7 +1,7 @@
 #pragma once
 // One flat triangular panel and its frame, as plain data for host and device code.
 
-#include "vortex/kernels/vec3.hpp"
+#include "vortex/math/vec3.hpp"
 
 namespace vortex::bodies {
 
