@@ -1,6 +1,6 @@
 # Runs vortex-eval on one kind of bad input and checks that it fails cleanly: non-zero exit, a
 # message "vortex-eval: error: ..." naming the problem, and no output file (nor a temporary one).
-#   cmake -DEVAL=<vortex-eval> -DDIR=<empty work folder> -DKIND=<kind> -P bad_input.cmake
+#   cmake -DEVAL=<vortex-eval> -DDIR=<empty work folder> -DKIND=<kind> -P eval_bad_input.cmake
 
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${DIR}")

@@ -7,30 +7,19 @@
 #   cmake -DBENCH=<vortex-bench> -DDIR=<work folder> -DCASE=<case> -DRUNS=<runs> -P bench_json.cmake
 
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/json_checks.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/run_checks.cmake)
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 set(json_file "${DIR}/bench.json")
-execute_process(COMMAND "${BENCH}" --case ${CASE} --n 1500 --seed 7 --runs ${RUNS} --sample 200
-  --order 6 --json "${json_file}" RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "vortex-bench failed (${status}): ${err}")
-endif()
+run_or_fail("vortex-bench" "${BENCH}" --case ${CASE} --n 1500 --seed 7 --runs ${RUNS} --sample 200
+  --order 6 --json "${json_file}")
 if(NOT out MATCHES "seed = 7")
   message(FATAL_ERROR "the seed is not printed: ${out}")
 endif()
 file(READ "${json_file}" json)
 
-function(require_number json_text)
-  string(JSON type TYPE "${json_text}" ${ARGN})
-  if(NOT type STREQUAL "NUMBER")
-    message(FATAL_ERROR "${ARGN} is ${type}, not a number")
-  endif()
-  string(JSON value GET "${json_text}" ${ARGN})
-  if(value LESS 0)
-    message(FATAL_ERROR "${ARGN} is negative: ${value}")
-  endif()
-endfunction()
-
+# The members of the object at ARGN are exactly `expected`.
 function(require_keys json_text expected)
   string(JSON count LENGTH "${json_text}" ${ARGN})
   set(keys "")

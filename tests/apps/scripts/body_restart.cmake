@@ -1,6 +1,7 @@
 # A short run with checkpoints, then a restart from the first checkpoint: the continued run
 # repeats the forces of the original to rounding (the CSV rows are identical); restarts of
 # another case are refused.
+include(${CMAKE_CURRENT_LIST_DIR}/run_checks.cmake)
 file(REMOVE_RECURSE ${DIR})
 # Fails unless line `line` of the CSV lines in lists `a` and `b` agrees in every column but the
 # timing and memory columns (named seconds* and *_bytes_per_particle in the header).
@@ -31,11 +32,7 @@ function(expect_same_row a b line what)
   endforeach()
 endfunction()
 set(common --frequency 3 --re 50 --dt 0.05 --spacing 0.15 --quiet --no-plot --every 0)
-execute_process(COMMAND ${BODY} ${common} --steps 2 --checkpoint-every 1 --output ${DIR}/a
-  RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "first run failed: ${err}")
-endif()
+run_or_fail("first run" ${BODY} ${common} --steps 2 --checkpoint-every 1 --output ${DIR}/a)
 # A checkpoint of another case is refused before anything is written, naming the setting and
 # both values.
 foreach(case "--re;60|re = 50, this run has re = 60"
@@ -59,26 +56,15 @@ foreach(case "--re;60|re = 50, this run has re = 60"
   endif()
 endforeach()
 file(COPY ${DIR}/a/ DESTINATION ${DIR}/b)
-execute_process(COMMAND ${BODY} ${common} --steps 1 --restart ${DIR}/a/checkpoint-000001.bin
-  --output ${DIR}/b RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "restarted run failed: ${err}")
-endif()
+run_or_fail("restarted run" ${BODY} ${common} --steps 1
+  --restart ${DIR}/a/checkpoint-000001.bin --output ${DIR}/b)
 file(STRINGS ${DIR}/a/diagnostics.csv original)
-file(STRINGS ${DIR}/b/diagnostics.csv continued)
-list(LENGTH continued rows)
-if(NOT rows EQUAL 3)
-  message(FATAL_ERROR "restarted CSV has ${rows} lines, expected 3")
-endif()
+read_lines_expecting(${DIR}/b/diagnostics.csv 3 continued "restarted run")
 expect_same_row(original continued 2 "restart")
 # The velocity benchmark on the checkpoint's particles: its treecode within the default tolerance
 # (2e-4) of the double-precision direct sum.
-execute_process(COMMAND ${BODY} ${common} --restart ${DIR}/a/checkpoint-000002.bin
-  --bench-velocity 2 --bench-sample 200 --backend cpu --output ${DIR}/c
-  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "--bench-velocity failed: ${err}")
-endif()
+run_or_fail("--bench-velocity" ${BODY} ${common} --restart ${DIR}/a/checkpoint-000002.bin
+  --bench-velocity 2 --bench-sample 200 --backend cpu --output ${DIR}/c)
 if(NOT out MATCHES "median of 2 calls" OR
    NOT out MATCHES "velocity mean relative ([0-9.e+-]+), L2 [0-9.e+-]+; gradient mean relative ([0-9.e+-]+)")
   message(FATAL_ERROR "--bench-velocity printed no timing or errors:\n${out}")
@@ -90,21 +76,13 @@ if(NOT u_err LESS 2e-4 OR NOT du_err LESS 2e-4)
 endif()
 # A wall-time limit that every step passes: the run stops after its first step with that step's
 # checkpoint, and the restart from it continues to the same rows as the uninterrupted run.
-execute_process(COMMAND ${BODY} ${common} --steps 2 --stop-after 1e-9 --output ${DIR}/d
-  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0 OR NOT out MATCHES "stopped after [0-9]+ s at step 1 of 2" OR
+run_or_fail("--stop-after" ${BODY} ${common} --steps 2 --stop-after 1e-9 --output ${DIR}/d)
+if(NOT out MATCHES "stopped after [0-9]+ s at step 1 of 2" OR
    NOT EXISTS ${DIR}/d/checkpoint-000001.bin)
   message(FATAL_ERROR "--stop-after did not stop after step 1 with a checkpoint:\n${out}${err}")
 endif()
-execute_process(COMMAND ${BODY} ${common} --steps 1 --restart ${DIR}/d/checkpoint-000001.bin
-  --output ${DIR}/d RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "run continued after --stop-after failed: ${err}")
-endif()
-file(STRINGS ${DIR}/d/diagnostics.csv stopped)
-list(LENGTH stopped rows)
-if(NOT rows EQUAL 3)
-  message(FATAL_ERROR "stopped and continued CSV has ${rows} lines, expected 3")
-endif()
+run_or_fail("run continued after --stop-after" ${BODY} ${common} --steps 1
+  --restart ${DIR}/d/checkpoint-000001.bin --output ${DIR}/d)
+read_lines_expecting(${DIR}/d/diagnostics.csv 3 stopped "stopped and continued run")
 expect_same_row(original stopped 1 "stopped and continued run")
 expect_same_row(original stopped 2 "stopped and continued run")

@@ -1,13 +1,10 @@
 # vortex-body --bem-only on a small sphere from a JSON case file: the summary has every key and
 # the impulse at t = 0+ is -2 pi a^3 U within 5 % at this coarse mesh.
+include(${CMAKE_CURRENT_LIST_DIR}/run_checks.cmake)
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
 file(WRITE ${DIR}/case.json "{\"body\": \"sphere\", \"frequency\": 4, \"bem-only\": true, \"quiet\": true}")
-execute_process(COMMAND ${BODY} --case ${DIR}/case.json --output ${DIR}/out --json ${DIR}/s.json
-  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "vortex-body failed: ${err}")
-endif()
+run_or_fail("vortex-body" ${BODY} --case ${DIR}/case.json --output ${DIR}/out --json ${DIR}/s.json)
 file(READ ${DIR}/s.json json)
 foreach(key case panels re dt steps t_final n_particles cd_final cd_mean_last_quarter
     cl_mean_last_quarter impulse_t0 bem_iterations_mean bem_residual_max seconds)

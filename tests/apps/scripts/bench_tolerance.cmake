@@ -3,17 +3,14 @@
 # its tolerance (measured against the direct sum), and (where gnuplot with pngcairo is present)
 # the plot.
 #   cmake -DBENCH=<vortex-bench> -DDIR=<work folder> -DPLOT=<scripts/plot-report.sh>
-#         -P tolerance_smoke.cmake
+#         -P bench_tolerance.cmake
 
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/run_checks.cmake)
 file(REMOVE_RECURSE "${DIR}")
-execute_process(COMMAND "${BENCH}" --sweep tolerance --tolerance-n 3000 --tolerances 1e-3,1e-5
-  --tolerance-cases cube,plummer,sheet --tolerance-rounds 2 --sample 200 --repeat 1
-  --out "${DIR}" --commit smoke-test
-  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "vortex-bench failed (${status}): ${err}\n${out}")
-endif()
+run_or_fail("vortex-bench" "${BENCH}" --sweep tolerance --tolerance-n 3000
+  --tolerances 1e-3,1e-5 --tolerance-cases cube,plummer,sheet --tolerance-rounds 2 --sample 200
+  --repeat 1 --out "${DIR}" --commit smoke-test)
 foreach(name sweep-tolerance.csv sweep-tolerance.json sweep-tolerance.txt)
   if(NOT EXISTS "${DIR}/${name}")
     message(FATAL_ERROR "${DIR}/${name} is missing; vortex-bench said:\n${out}")

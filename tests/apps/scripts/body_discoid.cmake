@@ -2,27 +2,17 @@
 # for three steps continues from the second checkpoint in the same folder (one more CSV row) and
 # writes the wake's projections at its last step, and the 60-degree stream gives the thin body
 # lift.
+include(${CMAKE_CURRENT_LIST_DIR}/run_checks.cmake)
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
 function(write_case steps)
   file(WRITE ${DIR}/case.json "{\"body\": \"ellipsoid\", \"axes\": \"0.5,0.5,0.05\", \"frequency\": 6, \"re\": 1000, \"dt\": 0.04, \"steps\": ${steps}, \"angle\": 60, \"every\": 0, \"checkpoint-every\": 1, \"projections\": 3, \"plot\": false, \"quiet\": true}")
 endfunction()
-function(run_script)
-  execute_process(COMMAND bash ${SCRIPT} --build ${BUILD} --out ${DIR}/out ${DIR}/case.json
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "discoid.sh failed (${rc}):\n${out}\n${err}")
-  endif()
-endfunction()
 # Runs the script on a case of `steps` steps; the CSV must then hold `lines` lines (in `rows`).
 function(run_case steps lines)
   write_case(${steps})
-  run_script()
-  file(STRINGS ${DIR}/out/diagnostics.csv csv)
-  list(LENGTH csv n)
-  if(NOT n EQUAL lines)
-    message(FATAL_ERROR "${steps} steps: ${n} CSV lines, expected ${lines}")
-  endif()
+  run_or_fail("discoid.sh" bash ${SCRIPT} --build ${BUILD} --out ${DIR}/out ${DIR}/case.json)
+  read_lines_expecting(${DIR}/out/diagnostics.csv ${lines} csv "${steps} steps")
   set(rows "${csv}" PARENT_SCOPE)
 endfunction()
 run_case(2 3)
@@ -51,10 +41,10 @@ if(cl LESS_EQUAL 0.1)
 endif()
 # --bench-last: the velocity evaluation of the last checkpoint, timed and checked against the
 # direct sum (here on the CPU), without another step.
-execute_process(COMMAND bash ${SCRIPT} --build ${BUILD} --out ${DIR}/out --bench-last ${DIR}/case.json
-  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0 OR NOT EXISTS ${DIR}/out/bench-velocity-cpu.txt)
-  message(FATAL_ERROR "discoid.sh --bench-last failed (${rc}):\n${out}\n${err}")
+run_or_fail("discoid.sh --bench-last" bash ${SCRIPT} --build ${BUILD} --out ${DIR}/out
+  --bench-last ${DIR}/case.json)
+if(NOT EXISTS ${DIR}/out/bench-velocity-cpu.txt)
+  message(FATAL_ERROR "discoid.sh --bench-last wrote no bench-velocity-cpu.txt:\n${out}\n${err}")
 endif()
 file(READ ${DIR}/out/bench-velocity-cpu.txt bench)
 if(NOT bench MATCHES "median of 3 calls" OR NOT bench MATCHES "velocity mean relative ([0-9.e+-]+),")
@@ -63,8 +53,5 @@ endif()
 if(NOT CMAKE_MATCH_1 LESS 2e-4)
   message(FATAL_ERROR "velocity error ${CMAKE_MATCH_1} at the last checkpoint exceeds 2e-4")
 endif()
-file(STRINGS ${DIR}/out/diagnostics.csv csv)
-list(LENGTH csv n)
-if(NOT n EQUAL 4)
-  message(FATAL_ERROR "--bench-last changed the CSV (${n} lines, expected 4)")
-endif()
+# --bench-last changes nothing of the run.
+read_lines_expecting(${DIR}/out/diagnostics.csv 4 csv "--bench-last")

@@ -2,11 +2,13 @@
 # there, the JSON files carry the documented fields, and (where gnuplot with pngcairo is present)
 # scripts/plot-report.sh makes every plot.
 #   cmake -DBENCH=<vortex-bench> -DDIR=<work folder> -DPLOT=<scripts/plot-report.sh>
-#         [-DEXTRAPOLATE=ON] -P report_smoke.cmake
+#         [-DEXTRAPOLATE=ON] -P bench_report.cmake
 # EXTRAPOLATE=ON runs only the table, with --direct-limit 0, so the direct sums are timed at the
 # sampled targets and extrapolated.
 
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/json_checks.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/run_checks.cmake)
 file(REMOVE_RECURSE "${DIR}")
 set(sample 150)
 if(EXTRAPOLATE)
@@ -15,12 +17,8 @@ else()
   set(args --report --sweep all --n 3000 --sweep-n 3000 --buckets 32,128 --orders 4,6
     --thetas 0.5,0.7 --arities 2,8 --scaling-n 2000,4000,8000 --scaling-sample 100)
 endif()
-execute_process(COMMAND "${BENCH}" ${args} --seed 5 --sample ${sample} --repeat 1 --order 6
-  --out "${DIR}" --commit smoke-test
-  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "vortex-bench failed (${status}): ${err}\n${out}")
-endif()
+run_or_fail("vortex-bench" "${BENCH}" ${args} --seed 5 --sample ${sample} --repeat 1 --order 6
+  --out "${DIR}" --commit smoke-test)
 
 function(require_file name)
   if(NOT EXISTS "${DIR}/${name}")
@@ -29,22 +27,6 @@ function(require_file name)
   file(SIZE "${DIR}/${name}" size)
   if(size EQUAL 0)
     message(FATAL_ERROR "${DIR}/${name} is empty")
-  endif()
-endfunction()
-
-# A field that is a number of any sign (a fitted exponent of small, noisy timings may be < 0).
-function(require_signed_number json_text)
-  string(JSON type TYPE "${json_text}" ${ARGN})
-  if(NOT type STREQUAL "NUMBER")
-    message(FATAL_ERROR "${ARGN} is ${type}, not a number")
-  endif()
-endfunction()
-
-function(require_number json_text)
-  require_signed_number("${json_text}" ${ARGN})
-  string(JSON value GET "${json_text}" ${ARGN})
-  if(value LESS 0)
-    message(FATAL_ERROR "${ARGN} is negative: ${value}")
   endif()
 endfunction()
 

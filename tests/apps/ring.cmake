@@ -1,0 +1,19 @@
+# vortex-ring: runs too large for the machine and a relaxation rate too fast for the step are
+# refused with the numbers; its input checks, and its case files (read by vortex-body's strict
+# reader, so checked by the same script as vortex-body's).
+
+add_test(NAME app.ring.too-many-layers COMMAND vortex-ring --layers 100 --steps 1 --no-plot
+  --output ${VORTEX_APP_TEST_DIR}/ring-too-many-layers)
+set_tests_properties(app.ring.too-many-layers PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION
+  "error: --layers 100 \\([0-9]+ particles per ring\\) needs about [0-9.e+]+ GB of memory")
+add_test(NAME app.ring.relaxation-rate COMMAND vortex-ring --relaxation-rate 300 --dt 0.005
+  --steps 1 --no-plot --output ${VORTEX_APP_TEST_DIR}/ring-relaxation-rate)
+set_tests_properties(app.ring.relaxation-rate PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION
+  "--relaxation-rate 300.000000 with --dt 0.005000 turns the strengths by more")
+
+foreach(kind re-negative nu-negative dt-small core-radius merge-distance progress-negative
+    case-bool-for-number case-bool-for-integer case-unicode-escape)
+  add_test(NAME app.ring.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
+    -DRING=$<TARGET_FILE:vortex-ring> -DDIR=${VORTEX_APP_TEST_DIR}/body/bad-ring-${kind}
+    -DKIND=ring-${kind} -P ${VORTEX_APP_SCRIPTS}/body_ring_bad_input.cmake)
+endforeach()
