@@ -18,10 +18,10 @@ int main() {
     bodies::BodyFlow flow(surface, bodies::BemOptions{}, solver, options);
     ParticleSet particles;
     flow.solve_sheet(particles);
-    const Vec3 before = flow.impulse(particles);
+    const bodies::Vec3 before = flow.impulse(particles);
     const double dt = 0.01;
     const bodies::BodyStepStats stats = flow.step(particles, dt);
-    const Vec3 stream{1, 0, 0};
+    const bodies::Vec3 stream{1, 0, 0};
     const bodies::ForceCoefficients f = bodies::force_from_impulse(
         before, flow.impulse(particles), dt, stream, bodies::lift_direction(stream, {0, 0, 1}),
         3.14159265358979 * 0.25);

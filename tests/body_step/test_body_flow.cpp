@@ -9,10 +9,12 @@
 #include <fstream>
 
 #include "support/scratch_dir.hpp"
+#include "vortex/bodies/bem_solver.hpp"
 #include "vortex/bodies/body_flow.hpp"
 #include "vortex/bodies/checkpoint.hpp"
 #include "vortex/bodies/forces.hpp"
 #include "vortex/bodies/mesh_generators.hpp"
+#include "vortex/bodies/wall.hpp"
 #include "vortex/file_io.hpp"
 
 namespace vortex::bodies {

@@ -12,6 +12,7 @@
 #include "vortex/bodies/body_flow.hpp"
 #include "vortex/bodies/forces.hpp"
 #include "vortex/bodies/mesh_generators.hpp"
+#include "vortex/bodies/wall.hpp"
 
 namespace vortex::bodies {
 namespace {
