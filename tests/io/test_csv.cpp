@@ -12,11 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "support/message_of.hpp"
+#include "support/same_particles.hpp"
 #include "support/scratch_dir.hpp"
 #include "vortex/csv.hpp"
 #include "vortex/generators.hpp"
 
-namespace fs = std::filesystem;
 using namespace vortex;
 
 namespace {
@@ -27,13 +28,8 @@ class CsvTest : public vortex::testing::ScratchDirTest {
   // The message of the FileError that reading `text` as sources throws.
   std::string source_error(const std::string& text) {
     const std::string file = write_text("bad.csv", text);
-    try {
-      read_particles_csv(file);
-    } catch (const FileError& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "no error for:\n" << text;
-    return "";
+    SCOPED_TRACE("reading:\n" + text);
+    return vortex::testing::message_of<FileError>([&] { read_particles_csv(file); });
   }
 };
 
@@ -52,11 +48,13 @@ std::vector<double> parse_row(const std::string& line) {
   return values;
 }
 
-void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  ASSERT_EQ(a.size(), b.size());
+// Array `name` of a and of b hold the same values, with the same signs (-0 is not 0).
+void expect_same_bits(const char* name, const std::vector<double>& a,
+                      const std::vector<double>& b) {
+  ASSERT_EQ(a.size(), b.size()) << name;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(std::signbit(a[i]), std::signbit(b[i])) << i;
-    EXPECT_EQ(a[i], b[i]) << i;
+    EXPECT_EQ(std::signbit(a[i]), std::signbit(b[i])) << name << " " << i;
+    EXPECT_EQ(a[i], b[i]) << name << " " << i;
   }
 }
 
@@ -72,16 +70,10 @@ TEST_F(CsvTest, ParticlesRoundTripExactly) {
   write_particles_csv(file, p);
   EXPECT_EQ(read_lines(file).front(), "x,y,z,Gx,Gy,Gz,sigma");
   const ParticleSet q = read_particles_csv(file);
-  expect_same_bits(q.x, p.x);
-  expect_same_bits(q.y, p.y);
-  expect_same_bits(q.z, p.z);
-  expect_same_bits(q.gx, p.gx);
-  expect_same_bits(q.gy, p.gy);
-  expect_same_bits(q.gz, p.gz);
-  expect_same_bits(q.sigma, p.sigma);
+  vortex::testing::for_each_particle_array(q, p, expect_same_bits);
   const Points targets = read_points_csv(file);
-  expect_same_bits(targets.x, p.x);
-  expect_same_bits(targets.z, p.z);
+  expect_same_bits("x", targets.x, p.x);
+  expect_same_bits("z", targets.z, p.z);
 }
 
 TEST_F(CsvTest, ResultColumnsAreExactAndInTargetOrder) {
@@ -133,18 +125,10 @@ TEST_F(CsvTest, ColumnsInAnyOrderWithCommentsBlankLinesAndExtraColumns) {
                                       "2,0.25,+6,5e0,4,1e-3,.5,7,second\n");
   const ParticleSet p = read_particles_csv(file);
   ASSERT_EQ(p.size(), 2u);
-  EXPECT_EQ(p.x[0], -1);
-  EXPECT_EQ(p.y[0], -2);
-  EXPECT_EQ(p.z[0], -3);
-  EXPECT_EQ(p.gx[0], 1);
-  EXPECT_EQ(p.gy[0], 2);
-  EXPECT_EQ(p.gz[0], 3);
-  EXPECT_EQ(p.sigma[0], 0.5);
-  EXPECT_EQ(p.x[1], 7);
-  EXPECT_EQ(p.y[1], 0.5);
-  EXPECT_EQ(p.z[1], 1e-3);
-  EXPECT_EQ(p.gz[1], 6);
-  EXPECT_EQ(p.sigma[1], 0.25);
+  ParticleSet expected;
+  expected.push_back(-1, -2, -3, 1, 2, 3, 0.5);
+  expected.push_back(7, 0.5, 1e-3, 4, 5, 6, 0.25);
+  vortex::testing::expect_same_particles(p, expected);
 }
 
 TEST_F(CsvTest, TargetsNeedOnlyCoordinates) {

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "support/same_particles.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/vtp.hpp"
 
@@ -42,14 +43,7 @@ TEST(VtkAdapter, ParticlesRoundTrip) {
   EXPECT_EQ(polydata->GetNumberOfPoints(), 200);
   EXPECT_EQ(polydata->GetVerts()->GetNumberOfCells(), 200);
   EXPECT_EQ(polydata->GetPointData()->GetNumberOfArrays(), 2);
-  const ParticleSet q = particles_from_vtk(polydata);
-  EXPECT_EQ(q.x, p.x);
-  EXPECT_EQ(q.y, p.y);
-  EXPECT_EQ(q.z, p.z);
-  EXPECT_EQ(q.gx, p.gx);
-  EXPECT_EQ(q.gy, p.gy);
-  EXPECT_EQ(q.gz, p.gz);
-  EXPECT_EQ(q.sigma, p.sigma);
+  vortex::testing::expect_same_particles(particles_from_vtk(polydata), p);
   EXPECT_EQ(points_from_vtk(polydata).x, p.x);
 }
 

@@ -20,7 +20,6 @@
 #include "vortex/pvd.hpp"
 #include "vortex/vtp.hpp"
 
-namespace fs = std::filesystem;
 using namespace vortex;
 
 namespace {
@@ -165,7 +164,7 @@ TEST_F(VtkReaderTest, EmptyParticleSet) {
 }
 
 TEST_F(VtkReaderTest, CollectionOfSteps) {
-  fs::create_directories(dir_ / "steps");
+  std::filesystem::create_directories(dir_ / "steps");
   PvdWriter series(path("series.pvd"));
   ParticleSet p = random_cube(64, 24);
   std::vector<ParticleSet> written;

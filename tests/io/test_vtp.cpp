@@ -11,13 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "support/message_of.hpp"
+#include "support/same_particles.hpp"
 #include "support/scratch_dir.hpp"
 #include "support/vtk_files.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/pvd.hpp"
 #include "vortex/vtp.hpp"
 
-namespace fs = std::filesystem;
 using namespace vortex;
 
 namespace {
@@ -25,17 +26,13 @@ namespace {
 class VtpTest : public vortex::testing::ScratchDirTest {
  protected:
   VtpTest() : ScratchDirTest("vtp") {}
-  template <class Read>
-  std::string error_of(Read&& read) {
-    try {
-      read();
-    } catch (const FileError& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "no error";
-    return "";
-  }
 };
+
+// The message of the FileError that `read` throws.
+template <class Read>
+std::string error_of(Read&& read) {
+  return vortex::testing::message_of<FileError>(read);
+}
 
 std::string slurp(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
@@ -112,14 +109,7 @@ TEST_F(VtpTest, ParticlesAndFieldRoundTripBitForBit) {
   const VelocityField field = numbered_field(p.size(), true);
   write_vtp(path("p.vtp"), p, &field);
 
-  const ParticleSet q = read_particles_vtp(path("p.vtp"));
-  EXPECT_EQ(q.x, p.x);
-  EXPECT_EQ(q.y, p.y);
-  EXPECT_EQ(q.z, p.z);
-  EXPECT_EQ(q.gx, p.gx);
-  EXPECT_EQ(q.gy, p.gy);
-  EXPECT_EQ(q.gz, p.gz);
-  EXPECT_EQ(q.sigma, p.sigma);
+  vortex::testing::expect_same_particles(read_particles_vtp(path("p.vtp")), p);
 
   const VelocityField back = read_field_vtp(path("p.vtp"));
   ASSERT_TRUE(back.has_gradient);
@@ -190,12 +180,10 @@ TEST_F(VtpTest, ReadsAsciiFilesOfOtherTypes) {
       write_text("ascii.vtp", ascii_file("0 0 0\n 1.5 2 3", "1 2 3 4 5 6", "1 2"));
   const ParticleSet p = read_particles_vtp(file);
   ASSERT_EQ(p.size(), 2u);
-  EXPECT_EQ(p.x[1], 1.5);
-  EXPECT_EQ(p.z[1], 3);
-  EXPECT_EQ(p.gx[1], 4);
-  EXPECT_EQ(p.gz[1], 6);
-  EXPECT_EQ(p.sigma[0], 1);
-  EXPECT_EQ(p.sigma[1], 2);
+  ParticleSet expected;
+  expected.push_back(0, 0, 0, 1, 2, 3, 1);
+  expected.push_back(1.5, 2, 3, 4, 5, 6, 2);
+  vortex::testing::expect_same_particles(p, expected);
 }
 
 TEST_F(VtpTest, ReadsInlineBase64WithEitherHeaderEncoding) {
@@ -266,19 +254,26 @@ TEST_F(VtpTest, BadValuesNameFileLineAndArray) {
     write_text("bad.vtp", text);
     return error_of([&] { read_particles_vtp(file); });
   };
-  EXPECT_EQ(particles_error(ascii_file("0 0 0 1 1 1", "1 2 3 4 5 6", "1 0")),
-            file + ":13: array 'radius', point 1: core radius must be positive, got 0");
-  EXPECT_EQ(particles_error(ascii_file("0 0 0 1 1 1", "1 2 3 4 5 6", "-3 1")),
-            file + ":13: array 'radius', point 0: core radius must be positive, got -3");
-  EXPECT_EQ(particles_error(ascii_file("0 0 0 1 1 1", "1 2 3 4 nan 6", "1 1")),
-            file + ":12: array 'circulation', point 1: value nan is not finite");
-  EXPECT_EQ(particles_error(ascii_file("0 0 0 1 inf 1", "1 2 3 4 5 6", "1 1")),
-            file + ":7: point 1: coordinate y is not finite (inf)");
-  EXPECT_EQ(particles_error(ascii_file("0 0 0\n1 x 1", "1 2 3 4 5 6", "1 1")),
-            file + ":9: array 'Points': \"x\" is not a number");
-  EXPECT_EQ(particles_error(ascii_file("0 0 0 1 1", "1 2 3 4 5 6", "1 1")),
-            file + ":7: array 'Points': holds 5 values, expected 6 (from NumberOfPoints)");
-  EXPECT_EQ(particles_error(ascii_file("", "", "", 0)), file + ": empty file: no points");
+  // Each file's points, circulation, radius and count, and its error after the file's name.
+  const struct {
+    const char *points, *circulation, *radius;
+    int n;
+    const char* error;
+  } cases[] = {
+      {"0 0 0 1 1 1", "1 2 3 4 5 6", "1 0", 2,
+       ":13: array 'radius', point 1: core radius must be positive, got 0"},
+      {"0 0 0 1 1 1", "1 2 3 4 5 6", "-3 1", 2,
+       ":13: array 'radius', point 0: core radius must be positive, got -3"},
+      {"0 0 0 1 1 1", "1 2 3 4 nan 6", "1 1", 2,
+       ":12: array 'circulation', point 1: value nan is not finite"},
+      {"0 0 0 1 inf 1", "1 2 3 4 5 6", "1 1", 2, ":7: point 1: coordinate y is not finite (inf)"},
+      {"0 0 0\n1 x 1", "1 2 3 4 5 6", "1 1", 2, ":9: array 'Points': \"x\" is not a number"},
+      {"0 0 0 1 1", "1 2 3 4 5 6", "1 1", 2,
+       ":7: array 'Points': holds 5 values, expected 6 (from NumberOfPoints)"},
+      {"", "", "", 0, ": empty file: no points"},
+  };
+  for (const auto& c : cases)
+    EXPECT_EQ(particles_error(ascii_file(c.points, c.circulation, c.radius, c.n)), file + c.error);
   std::string renamed = ascii_file("0 0 0 1 1 1", "1 2 3 4 5 6", "1 1");
   renamed.replace(renamed.find("Name=\"radius\""), 13, "Name=\"sigma\"");
   EXPECT_EQ(particles_error(renamed), file + ": missing point array 'radius'");
@@ -323,7 +318,7 @@ TEST_F(VtpTest, FailedWritesLeaveNothingBehind) {
 }
 
 TEST_F(VtpTest, CollectionIsRewrittenAtEveryStep) {
-  fs::create_directories(dir_ / "steps");
+  std::filesystem::create_directories(dir_ / "steps");
   PvdWriter series(path("series.pvd"));
   const ParticleSet p = three_particles();
   for (int step = 0; step < 3; ++step) {

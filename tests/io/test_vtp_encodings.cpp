@@ -7,6 +7,7 @@
 #include <string>
 
 #include "support/reference.hpp"
+#include "support/same_particles.hpp"
 #include "support/scratch_dir.hpp"
 #include "support/vtk_files.hpp"
 #include "vortex/vtp.hpp"
@@ -14,6 +15,7 @@
 namespace vortex {
 namespace {
 
+using testing::expect_same_particles;
 using testing::VtkEncoding;
 using testing::VtkFileOptions;
 
@@ -21,16 +23,6 @@ class VtpEncodings : public testing::ScratchDirTest {
  protected:
   VtpEncodings() : ScratchDirTest("vtp-encodings") {}
 };
-
-void expect_same_particles(const ParticleSet& got, const ParticleSet& want) {
-  EXPECT_EQ(got.x, want.x);
-  EXPECT_EQ(got.y, want.y);
-  EXPECT_EQ(got.z, want.z);
-  EXPECT_EQ(got.gx, want.gx);
-  EXPECT_EQ(got.gy, want.gy);
-  EXPECT_EQ(got.gz, want.gz);
-  EXPECT_EQ(got.sigma, want.sigma);
-}
 
 TEST_F(VtpEncodings, EveryEncodingReadsTheSameParticles) {
   const ParticleSet p = testing::random_cube(37, 8);

@@ -6,9 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
+#include "support/draws.hpp"
 #include "support/reference.hpp"
+#include "support/same_particles.hpp"
 #include "vortex/diagnostics.hpp"
 #include "vortex/particle_control.hpp"
 
@@ -16,15 +17,14 @@ namespace vortex {
 namespace {
 
 TEST(ParticleControl, RemovalConservesVorticityAndImpulse) {
-  std::mt19937_64 rng(9);
-  std::uniform_real_distribution<double> u(-1, 1);
+  testing::Draws u(9, -1, 1);
   ParticleSet p;
   for (int i = -4; i <= 4; ++i)
     for (int j = -4; j <= 4; ++j)
       for (int k = -4; k <= 4; ++k) {
         const double scale = (i + j + k) % 3 == 0 ? 1e-8 : 1.0;  // a third of them negligible
-        p.push_back(0.25 * i + 0.02 * u(rng), 0.25 * j + 0.02 * u(rng), 0.25 * k, scale * u(rng),
-                    scale * u(rng), scale * u(rng), 0.3);
+        p.push_back(0.25 * i + 0.02 * u(), 0.25 * j + 0.02 * u(), 0.25 * k, scale * u(),
+                    scale * u(), scale * u(), 0.3);
       }
   const Diagnostics d0 = compute_diagnostics(p);
   ParticleControlOptions control;
@@ -56,12 +56,11 @@ TEST(ParticleControl, RemovalConservesVorticityAndImpulse) {
 // particles, bit for bit, on any number of threads; and no removed strength lands on a particle
 // that goes (each one's strength leaves with it, so the totals still balance).
 TEST(ParticleControl, SameResultOnAnyThreadCount) {
-  std::mt19937_64 rng(4);
-  std::uniform_real_distribution<double> u(-1, 1);
+  testing::Draws u(4, -1, 1);
   ParticleSet p0;
   for (int i = 0; i < 6000; ++i) {
     const double scale = i % 4 == 0 ? 1e-9 : 1.0;  // a quarter negligible, many of them adjacent
-    p0.push_back(u(rng), u(rng), u(rng), scale * u(rng), scale * u(rng), scale * u(rng), 0.1);
+    p0.push_back(u(), u(), u(), scale * u(), scale * u(), scale * u(), 0.1);
   }
   ParticleControlOptions control;
   control.spacing = 0.06;
@@ -79,10 +78,7 @@ TEST(ParticleControl, SameResultOnAnyThreadCount) {
   EXPECT_EQ(s1.removed, s3.removed);
   EXPECT_EQ(s1.merged, s3.merged);
   ASSERT_EQ(one.size(), three.size());
-  EXPECT_EQ(one.x, three.x);
-  EXPECT_EQ(one.gx, three.gx);
-  EXPECT_EQ(one.gy, three.gy);
-  EXPECT_EQ(one.gz, three.gz);
+  testing::expect_same_particles(one, three);
   const Diagnostics d0 = compute_diagnostics(p0), d = compute_diagnostics(one);
   for (int k = 0; k < 3; ++k) {
     EXPECT_NEAR(d.total_vorticity[k], d0.total_vorticity[k], 1e-13 * d0.sum_strength);
@@ -94,16 +90,15 @@ TEST(ParticleControl, SameResultOnAnyThreadCount) {
 // A workspace kept across calls (warmed on a larger set with other options) gives the result of a
 // call without one, bit for bit.
 TEST(ParticleControl, AWorkspaceGivesTheSameResult) {
-  std::mt19937_64 rng(8);
-  std::uniform_real_distribution<double> u(-1, 1);
+  testing::Draws u(8, -1, 1);
   ParticleSet p0, larger;
   for (int i = 0; i < 5000; ++i) {
     const double scale = i % 5 == 0 ? 1e-9 : 1.0;
-    p0.push_back(u(rng), u(rng), u(rng), scale * u(rng), scale * u(rng), scale * u(rng), 0.1);
+    p0.push_back(u(), u(), u(), scale * u(), scale * u(), scale * u(), 0.1);
   }
   for (int i = 0; i < 9000; ++i) {
     const double scale = i % 3 == 0 ? 1e-9 : 1.0;
-    larger.push_back(2 * u(rng), u(rng), u(rng), scale * u(rng), scale * u(rng), scale, 0.1);
+    larger.push_back(2 * u(), u(), u(), scale * u(), scale * u(), scale, 0.1);
   }
   ParticleControlOptions control;
   control.spacing = 0.06;
@@ -123,10 +118,7 @@ TEST(ParticleControl, AWorkspaceGivesTheSameResult) {
   EXPECT_EQ(sa.removed, sb.removed);
   EXPECT_EQ(sa.merged, sb.merged);
   EXPECT_EQ(sa.kept, sb.kept);
-  EXPECT_EQ(a.x, b.x);
-  EXPECT_EQ(a.gx, b.gx);
-  EXPECT_EQ(a.gy, b.gy);
-  EXPECT_EQ(a.gz, b.gz);
+  testing::expect_same_particles(a, b);
 }
 
 // Receivers that nearly lie in a plane, with the particle to hand over off it: the signed
@@ -134,11 +126,10 @@ TEST(ParticleControl, AWorkspaceGivesTheSameResult) {
 // none (the particle stays); a weak particle takes none beyond the bound on their sum. No
 // particle ends stronger than the strongest was.
 TEST(ParticleControl, NoHugeSharesOffAFlatLayer) {
-  std::mt19937_64 rng(12);
-  std::uniform_real_distribution<double> u(-1, 1);
+  testing::Draws u(12, -1, 1);
   ParticleSet p;
   for (int i = -4; i <= 4; ++i)
-    for (int j = -4; j <= 4; ++j) p.push_back(i, j, 1e-3 * u(rng), 0, 0, 1, 0.5);
+    for (int j = -4; j <= 4; ++j) p.push_back(i, j, 1e-3 * u(), 0, 0, 1, 0.5);
   p.push_back(0.1, 0.05, 0.3, 0, 0, 0.9, 0.5);   // merges into (0, 0, 0) if anywhere
   p.push_back(2.5, -1.5, 0.4, 0, 0, 1e-9, 0.5);  // weak: removed if anywhere
   const Diagnostics d0 = compute_diagnostics(p);

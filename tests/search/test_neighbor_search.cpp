@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <random>
 #include <vector>
 
+#include "support/draws.hpp"
 #include "support/reference.hpp"
 #include "vortex/neighbor_search.hpp"
 
@@ -13,17 +13,16 @@ namespace vortex {
 namespace {
 
 TEST(NeighborSearch, MatchesBruteForce) {
-  std::mt19937_64 rng(3);
-  std::uniform_real_distribution<double> u(-1, 1);
+  testing::Draws u(3, -1, 1);
   Points pts;
-  for (int i = 0; i < 700; ++i) pts.push_back(u(rng), u(rng), u(rng));
+  for (int i = 0; i < 700; ++i) pts.push_back(u(), u(), u());
   pts.push_back(pts.x[5], pts.y[5], pts.z[5]);  // a duplicate point
   const NeighborSearch search(pts);
   std::vector<int> found;
   for (double radius : {0.0, 0.05, 0.3, 5.0}) {
     for (int q = 0; q < 50; ++q) {
-      const double qx = q < 10 ? pts.x[q] : u(rng), qy = q < 10 ? pts.y[q] : u(rng),
-                   qz = q < 10 ? pts.z[q] : u(rng);
+      const double qx = q < 10 ? pts.x[q] : u(), qy = q < 10 ? pts.y[q] : u(),
+                   qz = q < 10 ? pts.z[q] : u();
       search.query(qx, qy, qz, radius, found);
       std::vector<int> expected;
       int nearest = -1;

@@ -8,27 +8,19 @@
 #include <string>
 #include <utility>
 
+#include "support/message_of.hpp"
 #include "support/reference.hpp"
 #include "vortex/solver.hpp"
 
 namespace vortex {
 namespace {
 
+using testing::message_of;
+
 SolverOptions cpu_options() {
   SolverOptions o;
   o.backend = Backend::Cpu;
   return o;
-}
-
-template <class E, class Call>
-std::string message_of(Call&& call) {
-  try {
-    call();
-  } catch (const E& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no exception";
-  return "";
 }
 
 TEST(ApiChecks, TargetArraysOfDifferentLengths) {

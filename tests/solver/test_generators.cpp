@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "support/same_particles.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/solver.hpp"
 
@@ -13,20 +14,12 @@ using namespace vortex;
 
 namespace {
 
+using vortex::testing::expect_same_particles;
+
 constexpr double kPi = 3.14159265358979323846;
 
 double gamma_norm(const ParticleSet& p, std::size_t i) {
   return std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
-}
-
-void expect_identical(const ParticleSet& a, const ParticleSet& b) {
-  EXPECT_EQ(a.x, b.x);
-  EXPECT_EQ(a.y, b.y);
-  EXPECT_EQ(a.z, b.z);
-  EXPECT_EQ(a.gx, b.gx);
-  EXPECT_EQ(a.gy, b.gy);
-  EXPECT_EQ(a.gz, b.gz);
-  EXPECT_EQ(a.sigma, b.sigma);
 }
 
 // Impulse (1/2) sum x x Gamma.
@@ -44,7 +37,7 @@ std::array<double, 3> impulse(const ParticleSet& p) {
 
 TEST(RandomCube, SeededAndReproducible) {
   const ParticleSet a = random_cube(1000, 1);
-  expect_identical(a, random_cube(1000, 1));
+  expect_same_particles(a, random_cube(1000, 1));
   EXPECT_NE(a.x, random_cube(1000, 2).x);
   // The draws do not depend on the standard library: positions are the top 53 bits of
   // mt19937_64's outputs for seed 1 (2469588189546311528, 2516265689700432462, ...).
@@ -103,7 +96,7 @@ TEST(VortexRing, CountsAndGeometry) {
     const double from_axis = std::hypot(p.x[i], p.y[i]);
     EXPECT_LE(std::hypot(from_axis - o.radius, p.z[i]), o.core_radius);
   }
-  expect_identical(p, vortex_ring(o));
+  expect_same_particles(p, vortex_ring(o));
 }
 
 TEST(VortexRing, CirculationOfEveryCrossSection) {
@@ -224,7 +217,7 @@ TEST(PlummerSphere, HalfMassRadiusMatchesTheory) {
 
 TEST(PlummerSphere, CoreRadiiFollowTheLocalSpacing) {
   const ParticleSet p = plummer_sphere(50000, 9);
-  expect_identical(p, plummer_sphere(50000, 9));
+  expect_same_particles(p, plummer_sphere(50000, 9));
   double inner = 0, outer = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     EXPECT_LE(gamma_norm(p, i), 1.5 * p.sigma[i] * p.sigma[i]);
@@ -254,7 +247,7 @@ TEST(ThinSheet, ParticlesInTheDiscWithInPlaneVorticity) {
   const std::size_t n = 20000;
   const ParticleSet p = thin_sheet(n, 4, o);
   ASSERT_EQ(p.size(), n);
-  expect_identical(p, thin_sheet(n, 4, o));
+  expect_same_particles(p, thin_sheet(n, 4, o));
   EXPECT_NE(p.x, thin_sheet(n, 5, o).x);
   const double sigma = std::sqrt(kPi * o.radius * o.radius / n);
   std::size_t inner = 0;
@@ -283,7 +276,7 @@ TEST(TwoScaleCube, HalfInTheSmallCubeWithSmallCores) {
   TwoScaleOptions o;  // ratio 10, small cube [0.3, 0.4)^3
   const ParticleSet p = two_scale_cube(n, 3, o);
   ASSERT_EQ(p.size(), n);
-  expect_identical(p, two_scale_cube(n, 3, o));
+  expect_same_particles(p, two_scale_cube(n, 3, o));
   EXPECT_NE(p.x, two_scale_cube(n, 4, o).x);
   EXPECT_EQ(two_scale_cube(7, 1).size(), 7u);
   EXPECT_TRUE(two_scale_cube(0, 1).size() == 0);
@@ -329,7 +322,7 @@ TEST(EllipsoidSheet, ParticlesOnTheSurfaceWithTangentStrengths) {
   EllipsoidSheetOptions o;  // 10:10:1
   const ParticleSet p = ellipsoid_sheet(n, 6, o);
   ASSERT_EQ(p.size(), n);
-  expect_identical(p, ellipsoid_sheet(n, 6, o));
+  expect_same_particles(p, ellipsoid_sheet(n, 6, o));
   EXPECT_NE(p.x, ellipsoid_sheet(n, 7, o).x);
   EXPECT_TRUE(ellipsoid_sheet(0, 1).size() == 0);
   const double a = o.axes[0], c = o.axes[2];

@@ -19,6 +19,7 @@
 
 #include "support/backends.hpp"
 #include "support/core_params.hpp"
+#include "support/draws.hpp"
 #include "support/reference.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/tolerance.hpp"
@@ -38,74 +39,65 @@ void add(ParticleSet& p, std::mt19937_64& rng, double x, double y, double z, dou
   p.push_back(x, y, z, g[0] * mag, g[1] * mag, g[2] * mag, sigma);
 }
 
+// n particles, particle i placed by place(p, draw, i) with the draws of `seed`.
+template <class Place>
+ParticleSet cloud(std::size_t n, std::uint64_t seed, Place&& place) {
+  testing::Draws draw(seed);
+  ParticleSet p;
+  for (std::size_t i = 0; i < n; ++i) place(p, draw, i);
+  return p;
+}
+
 // Half the particles in the unit cube, half in a cube `ratio` times smaller inside it, cores
 // following the local spacing (density ratio ratio^3).
 ParticleSet two_scale(std::size_t n, double ratio, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  ParticleSet p;
   const double h = std::cbrt(2.0 / n);
-  for (std::size_t i = 0; i < n; ++i) {
+  return cloud(n, seed, [&](ParticleSet& p, testing::Draws& draw, std::size_t i) {
     const bool small = i % 2 == 1;
     const double s = small ? 1 / ratio : 1.0, o = small ? 0.3 : 0.0;
-    add(p, rng, o + s * unit(rng), o + s * unit(rng), o + s * unit(rng), 1.5 * h * s);
-  }
-  return p;
+    add(p, draw.rng, o + s * draw(), o + s * draw(), o + s * draw(), 1.5 * h * s);
+  });
 }
 
 // A cluster of width 0.001 (Gaussian) holding half the particles, cores following the local
 // spacing, in a uniform background of unit width.
 ParticleSet cluster(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  ParticleSet p;
   const double h = std::cbrt(2.0 / n);
-  for (std::size_t i = 0; i < n; ++i) {
+  return cloud(n, seed, [&](ParticleSet& p, testing::Draws& draw, std::size_t i) {
     if (i % 2 == 0) {
-      add(p, rng, unit(rng), unit(rng), unit(rng), 1.5 * h);
+      add(p, draw.rng, draw(), draw(), draw(), 1.5 * h);
     } else {
-      const double x = normal(rng), y = normal(rng), z = normal(rng);
+      const double x = draw.normal(), y = draw.normal(), z = draw.normal();
       const double r = std::sqrt(x * x + y * y + z * z);
       // Spacing ~ 1 / cbrt(density); a Gaussian's density falls like exp(-r^2/2).
       const double local = 1e-3 * h * std::exp(r * r / 6);
-      add(p, rng, 0.5 + 1e-3 * x, 0.5 + 1e-3 * y, 0.5 + 1e-3 * z, 1.5 * local);
+      add(p, draw.rng, 0.5 + 1e-3 * x, 0.5 + 1e-3 * y, 0.5 + 1e-3 * z, 1.5 * local);
     }
-  }
-  return p;
+  });
 }
 
 // The surface of a 10:10:1 ellipsoid (a thin sheet, like a wake), strengths along the surface.
 ParticleSet sheet(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  ParticleSet p;
   const double h = std::sqrt(2 * kPi / n) * 1.2;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double u = 2 * unit(rng) - 1, phi = 2 * kPi * unit(rng), r = std::sqrt(1 - u * u);
+  return cloud(n, seed, [&](ParticleSet& p, testing::Draws& draw, std::size_t) {
+    const double u = 2 * draw() - 1, phi = 2 * kPi * draw(), r = std::sqrt(1 - u * u);
     const double x = r * std::cos(phi), y = r * std::sin(phi), z = 0.1 * u;
-    const double g = 1.5 * h * h * unit(rng);
+    const double g = 1.5 * h * h * draw();
     p.push_back(x, y, z, -g * std::sin(phi), g * std::cos(phi), 0.0, 1.5 * h);
-  }
-  return p;
+  });
 }
 
 // A thin ring of radius 1 and core radius 0.05, strengths along its circle.
 ParticleSet ring(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  ParticleSet p;
   const double h = std::cbrt(2 * kPi * 0.05 * 0.05 * kPi / n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double phi = 2 * kPi * unit(rng);
-    const double a = 0.05 * normal(rng), b = 0.05 * normal(rng);
+  return cloud(n, seed, [&](ParticleSet& p, testing::Draws& draw, std::size_t) {
+    const double phi = 2 * kPi * draw();
+    const double a = 0.05 * draw.normal(), b = 0.05 * draw.normal();
     const double R = 1 + a;
-    const double g = 1.5 * h * h * (0.5 + unit(rng));
+    const double g = 1.5 * h * h * (0.5 + draw());
     p.push_back(R * std::cos(phi), R * std::sin(phi), b, -g * std::sin(phi), g * std::cos(phi), 0.0,
                 1.5 * h);
-  }
-  return p;
+  });
 }
 
 struct Cloud {

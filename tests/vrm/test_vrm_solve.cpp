@@ -15,20 +15,16 @@
 #include <vector>
 
 #include "support/vrm_neighbourhoods.hpp"
-#include "vortex/kernels/small_cholesky.hpp"
-#include "vortex/kernels/small_eigen.hpp"
-#include "vortex/kernels/vrm_dual.hpp"
+#include "vortex/math/small_cholesky.hpp"
+#include "vortex/math/small_eigen.hpp"
+#include "vortex/math/vrm_dual.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm/vrm_solve.hpp"
 
 namespace vortex {
 namespace {
 
-using testing::lattice_layers;
-using testing::Offsets;
-using testing::random_ball;
-using testing::wall_cut_ball;
-using testing::WallCase;
+using namespace testing;  // the neighbourhoods of support/vrm_neighbourhoods.hpp
 
 std::array<double, 10> row_of(const std::array<double, 3>& d) {
   return {1,           d[0],        d[1],        d[2],        d[0] * d[0],

@@ -13,20 +13,16 @@
 #include <vector>
 
 #include "support/vrm_neighbourhoods.hpp"
-#include "vortex/kernels/small_cholesky.hpp"
-#include "vortex/kernels/small_eigen.hpp"
-#include "vortex/kernels/vrm_dual.hpp"
+#include "vortex/math/small_cholesky.hpp"
+#include "vortex/math/small_eigen.hpp"
+#include "vortex/math/vrm_dual.hpp"
 #include "vortex/vrm.hpp"
 #include "vrm/vrm_solve.hpp"
 
 namespace vortex {
 namespace {
 
-using testing::lattice_layers;
-using testing::Offsets;
-using testing::random_ball;
-using testing::wall_cut_ball;
-using testing::WallCase;
+using namespace testing;  // the neighbourhoods of support/vrm_neighbourhoods.hpp
 
 // The host's fallback, counting the steps it takes.
 struct CountingFallback {
@@ -217,7 +213,7 @@ TEST(VrmSolve, TheDevicePathEqualsTheHostsOrDefers) {
   EXPECT_GT(later, 0);  // declined after the start: taken up from a saved state
 }
 
-// The Jacobi eigendecomposition of the fallback (vortex/kernels/small_eigen.hpp) against Eigen's:
+// The Jacobi eigendecomposition of the fallback (vortex/math/small_eigen.hpp) against Eigen's:
 // an orthogonal V with A = V diag(values) V^T, the same eigenvalues, for symmetric matrices of full
 // rank, positive semidefinite ones of every rank (the Hessians of too few rows), and a diagonal
 // one.
