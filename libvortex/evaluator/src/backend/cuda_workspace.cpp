@@ -124,40 +124,42 @@ g::DevicePlanView uploaded_plan(const CudaWorkspace& ws, const g::WorkPlan& plan
   return v;
 }
 
+// What the pair and far sums read alike: the arithmetic, the targets, the plan's blocks and groups,
+// and the partial slots they write.
+template <class Sum>
+Sum planned_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, g::Arithmetic a, bool gradient) {
+  Sum s;
+  s.arithmetic = a;
+  s.gradient = gradient;
+  s.block_threads = plan.block_threads;
+  s.targets = ws.targets.device.data();
+  s.groups = plan.groups;
+  s.partial = ws.partial.data();
+  return s;
+}
+
 g::PairSum pair_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, Core core, g::Arithmetic a,
                     bool gradient) {
-  g::PairSum p;
+  g::PairSum p = planned_sum<g::PairSum>(ws, plan, a, gradient);
   p.core = core;
-  p.arithmetic = a;
-  p.gradient = gradient;
-  p.block_threads = plan.block_threads;
-  p.targets = ws.targets.device.data();
   p.source_position = ws.positions.device.data();
   p.source_strength = ws.strengths.device.data();
-  p.groups = plan.groups;
   p.items = plan.near_items;
   p.num_items = plan.num_near_items;
   p.ranges = plan.near_ranges;
-  p.partial = ws.partial.data();
   return p;
 }
 
 g::FarSum far_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, int order, g::Arithmetic a,
                   bool gradient, const int* nodes, const unsigned char* orders) {
-  g::FarSum f;
+  g::FarSum f = planned_sum<g::FarSum>(ws, plan, a, gradient);
   f.order = order;
-  f.arithmetic = a;
-  f.gradient = gradient;
-  f.block_threads = plan.block_threads;
-  f.targets = ws.targets.device.data();
   f.centers = ws.centers.device.data();
   f.multipoles = ws.expansions.device.data();
-  f.groups = plan.groups;
   f.items = plan.far_items;
   f.num_items = plan.num_far_items;
   f.nodes = nodes;
   f.orders = orders;
-  f.partial = ws.partial.data();
   return f;
 }
 
