@@ -7,11 +7,9 @@
 
 #include <omp.h>
 
-#include "vortex/bodies/bem_solver.hpp"
-#include "vortex/bodies/near_wall.hpp"
+#include "body_step/body_flow_stages.hpp"
 #include "vortex/bodies/shedding.hpp"
 #include "vortex/bodies/sheet.hpp"
-#include "vortex/bodies/wall.hpp"
 
 namespace vortex::bodies {
 
@@ -50,18 +48,6 @@ void validate(const BodyFlowOptions& o) {
   if (!(o.sheet_core >= 0) || !(o.wall_core >= 0))
     throw std::invalid_argument("body flow: sheet_core and wall_core must be >= 0");
 }
-
-struct BodyFlow::Stages {
-  Stages(const Surface& surface, const BemOptions& options, Backend backend)
-      : bem(surface, options),
-        wall(surface),
-        near_wall_sums(surface, bem.op().rules().target, backend) {}
-  BemSolver bem;
-  WallQueries wall;
-  NearWallSums near_wall_sums;
-  KnownWallPoints wall_points;
-  NearWallParticles wall_near;
-};
 
 BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& particle_solver,
                    BodyFlowOptions options)

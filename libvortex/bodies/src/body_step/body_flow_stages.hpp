@@ -1,0 +1,24 @@
+#pragma once
+// The state of a BodyFlow's stages (the sheet's solve, the wall's queries and near-wall sums, the
+// particles next to the wall), kept out of the public body_flow.hpp.
+
+#include "vortex/bodies/bem_solver.hpp"
+#include "vortex/bodies/body_flow.hpp"
+#include "vortex/bodies/near_wall.hpp"
+#include "vortex/bodies/wall.hpp"
+
+namespace vortex::bodies {
+
+struct BodyFlow::Stages {
+  Stages(const Surface& surface, const BemOptions& options, Backend backend)
+      : bem(surface, options),
+        wall(surface),
+        near_wall_sums(surface, bem.op().rules().target, backend) {}
+  BemSolver bem;
+  WallQueries wall;
+  NearWallSums near_wall_sums;
+  KnownWallPoints wall_points;
+  NearWallParticles wall_near;
+};
+
+}  // namespace vortex::bodies
