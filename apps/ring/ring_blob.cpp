@@ -33,20 +33,6 @@ ParticleSet blob_particles(double h, double sd, int n, bool whole_cube) {
   return p;
 }
 
-// Second moments per dimension of the z strength.
-std::array<double, 3> second_moments(const ParticleSet& p) {
-  double m0 = 0;
-  std::array<double, 3> m2{0, 0, 0};
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    m0 += p.gz[i];
-    m2[0] += p.gz[i] * p.x[i] * p.x[i];
-    m2[1] += p.gz[i] * p.y[i] * p.y[i];
-    m2[2] += p.gz[i] * p.z[i] * p.z[i];
-  }
-  for (double& m : m2) m /= m0;
-  return m2;
-}
-
 void write_row(std::ofstream& csv, double t, std::size_t n, const std::array<double, 3>& m2,
                double m2_theory, double vorticity_z) {
   csv << t << ',' << n << ',' << m2[0] << ',' << m2[1] << ',' << m2[2] << ',' << m2_theory << ','
@@ -111,7 +97,7 @@ BlobResult run_blob(const BlobSettings& s) {
   const int n = static_cast<int>(std::ceil((pse ? 5 * final_sd : 4 * sd) / h));
   ParticleSet p = blob_particles(h, sd, n, pse);
   const Diffusion diffusion = lattice_diffusion(pse, h, s.remove_threshold);
-  const std::array<double, 3> m2_start = second_moments(p);
+  const std::array<double, 3> m2_start = z_vorticity_second_moments(p);
   const Diagnostics d0 = compute_diagnostics(p);
   BlobResult r;
   std::ofstream csv(s.folder + "/blob.csv");
@@ -121,7 +107,7 @@ BlobResult run_blob(const BlobSettings& s) {
   for (int step = 1; step <= s.steps; ++step) {
     diffuse(p, s.nu, dt, diffusion);
     if (!pse) control_particles(p, diffusion.control);
-    const std::array<double, 3> m2 = second_moments(p);
+    const std::array<double, 3> m2 = z_vorticity_second_moments(p);
     const double t = step * dt, growth = 2 * s.nu * t;
     const Diagnostics d = compute_diagnostics(p);
     add_errors(r, m2, m2_start, growth, d, d0, h);

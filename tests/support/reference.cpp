@@ -114,19 +114,6 @@ Points random_points(std::size_t n, std::uint64_t seed, double lo, double hi) {
   return p;
 }
 
-std::array<double, 3> second_moments_z(const ParticleSet& p) {
-  double m0 = 0;
-  std::array<double, 3> m2{};
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    m0 += p.gz[i];
-    m2[0] += p.gz[i] * p.x[i] * p.x[i];
-    m2[1] += p.gz[i] * p.y[i] * p.y[i];
-    m2[2] += p.gz[i] * p.z[i] * p.z[i];
-  }
-  for (double& m : m2) m /= m0;
-  return m2;
-}
-
 namespace {
 
 template <std::size_t K>

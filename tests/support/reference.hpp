@@ -25,9 +25,6 @@ VelocityField reference_direct(const ParticleSet& sources, PointsView targets, C
 ParticleSet random_cube(std::size_t n, std::uint64_t seed, double sigma = 0);
 Points random_points(std::size_t n, std::uint64_t seed, double lo, double hi);
 
-// Second moment per dimension, about the origin, of the z strength of a set (blob diffusion tests).
-std::array<double, 3> second_moments_z(const ParticleSet& p);
-
 // sqrt(sum |a - b|^2) / sqrt(sum |b|^2) over velocity or gradient components.
 double relative_l2_velocity(const VelocityField& a, const VelocityField& b);
 double relative_l2_gradient(const VelocityField& a, const VelocityField& b);

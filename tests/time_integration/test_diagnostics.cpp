@@ -129,5 +129,19 @@ TEST(Diagnostics, RelativeChange) {
   EXPECT_DOUBLE_EQ(norm({3, 4, 0}), 5.0);
 }
 
+// Weighted by the z strength alone, about the origin: (+-1, 0, 0) with 1 each and (0, 2, 0) with 2
+// give 2 / 4 along x and 8 / 4 along y; a particle without z strength adds nothing.
+TEST(Diagnostics, ZVorticitySecondMomentsWeighByTheZStrength) {
+  ParticleSet p;
+  p.push_back(1, 0, 0, 0, 0, 1, 0.1);
+  p.push_back(-1, 0, 0, 0, 0, 1, 0.1);
+  p.push_back(0, 2, 0, 0, 0, 2, 0.1);
+  p.push_back(0, 0, 3, 5, 5, 0, 0.1);
+  const std::array<double, 3> m2 = z_vorticity_second_moments(p);
+  EXPECT_DOUBLE_EQ(m2[0], 0.5);
+  EXPECT_DOUBLE_EQ(m2[1], 2.0);
+  EXPECT_DOUBLE_EQ(m2[2], 0.0);
+}
+
 }  // namespace
 }  // namespace vortex

@@ -41,7 +41,7 @@ PseOptions lattice_options(double h) {
 TEST(Pse, GaussianBlobSpreadsAtTwoNuTAndConservesVorticity) {
   const double h = 1, nu = 1, dt = 0.125;
   ParticleSet p = lattice_blob(h, 10, 1.5);
-  const auto m2_start = testing::second_moments_z(p);
+  const auto m2_start = z_vorticity_second_moments(p);
   const Diagnostics d0 = compute_diagnostics(p);
   const int steps = 8;
   for (int s = 0; s < steps; ++s) EXPECT_EQ(pse_diffuse(p, nu, dt, lattice_options(h)), 1);

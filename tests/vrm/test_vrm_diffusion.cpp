@@ -38,7 +38,7 @@ ParticleSet gaussian_blob(double h, double s, double extent) {
 TEST(VrmDiffusion, GaussianBlobSpreadsAtTwoNuTAndConservesVorticity) {
   const double h = 1, nu = 1, dt = 0.125;  // h^2 = 8 nu dt, as in Stock & Gharakhani 2008
   ParticleSet p = gaussian_blob(h, 1.5, 3.5);
-  const auto m2_start = testing::second_moments_z(p);
+  const auto m2_start = z_vorticity_second_moments(p);
   const Diagnostics d0 = compute_diagnostics(p);
   VrmOptions vrm;
   vrm.spacing = h;

@@ -39,6 +39,10 @@ struct Diagnostics {
 Diagnostics compute_diagnostics(const ParticleSet& particles, const VelocityField* field = nullptr,
                                 double time = 0);
 
+// The second moments sum_p Gz_p x_a^2 / sum_p Gz_p of the particles' z strength about the origin,
+// per axis a: the spread of a blob of z vorticity centred there, which diffusion grows by 2 nu t.
+std::array<double, 3> z_vorticity_second_moments(const ParticleSet& particles);
+
 // |a - b| / |b| for vectors, with a floor on |b| so that a zero reference does not divide by zero.
 double relative_change(const std::array<double, 3>& value, const std::array<double, 3>& reference,
                        double floor = 1e-300);

@@ -49,6 +49,19 @@ double norm(const std::array<double, 3>& v) {
   return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
+std::array<double, 3> z_vorticity_second_moments(const ParticleSet& p) {
+  double m0 = 0;
+  std::array<double, 3> m2{};
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    m0 += p.gz[i];
+    m2[0] += p.gz[i] * p.x[i] * p.x[i];
+    m2[1] += p.gz[i] * p.y[i] * p.y[i];
+    m2[2] += p.gz[i] * p.z[i] * p.z[i];
+  }
+  for (double& m : m2) m /= m0;
+  return m2;
+}
+
 double relative_change(const std::array<double, 3>& value, const std::array<double, 3>& reference,
                        double floor) {
   const std::array<double, 3> diff = {value[0] - reference[0], value[1] - reference[1],
