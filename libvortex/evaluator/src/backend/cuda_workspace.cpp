@@ -125,10 +125,13 @@ g::DevicePlanView uploaded_plan(const CudaWorkspace& ws, const g::WorkPlan& plan
 }
 
 // What the pair and far sums read alike: the arithmetic, the targets, the plan's blocks and groups,
-// and the partial slots they write.
+// their own work items, and the partial slots they write.
 template <class Sum>
-Sum planned_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, g::Arithmetic a, bool gradient) {
+Sum planned_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, g::Arithmetic a, bool gradient,
+                const g::WorkItem* items, int num_items) {
   Sum s;
+  s.items = items;
+  s.num_items = num_items;
   s.arithmetic = a;
   s.gradient = gradient;
   s.block_threads = plan.block_threads;
@@ -140,24 +143,21 @@ Sum planned_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, g::Arithmetic 
 
 g::PairSum pair_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, Core core, g::Arithmetic a,
                     bool gradient) {
-  g::PairSum p = planned_sum<g::PairSum>(ws, plan, a, gradient);
+  g::PairSum p =
+      planned_sum<g::PairSum>(ws, plan, a, gradient, plan.near_items, plan.num_near_items);
   p.core = core;
   p.source_position = ws.positions.device.data();
   p.source_strength = ws.strengths.device.data();
-  p.items = plan.near_items;
-  p.num_items = plan.num_near_items;
   p.ranges = plan.near_ranges;
   return p;
 }
 
 g::FarSum far_sum(CudaWorkspace& ws, const g::DevicePlanView& plan, int order, g::Arithmetic a,
                   bool gradient, const int* nodes, const unsigned char* orders) {
-  g::FarSum f = planned_sum<g::FarSum>(ws, plan, a, gradient);
+  g::FarSum f = planned_sum<g::FarSum>(ws, plan, a, gradient, plan.far_items, plan.num_far_items);
   f.order = order;
   f.centers = ws.centers.device.data();
   f.multipoles = ws.expansions.device.data();
-  f.items = plan.far_items;
-  f.num_items = plan.num_far_items;
   f.nodes = nodes;
   f.orders = orders;
   return f;
