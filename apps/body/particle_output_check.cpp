@@ -1,10 +1,10 @@
 // The particle files of a vortex-body run on a sphere, checked against an independent direct
-// sum (particle_output_test.cmake runs it): the point arrays `velocity` and `vorticity` hold three
-// finite components a particle; the velocity is the free stream plus the velocity of the
-// particles and of the sheet (the checkpoint's sheet as point sources at the boundary elements'
-// source points, cored with the sheet's core h) in double precision at every particle, and the
-// vorticity is the curl of that sum's gradient, both within 1e-3. Without the sheet the same
-// comparison must fail (its part is in the file's velocity).
+// sum (tests/apps/scripts/body_particle_output.cmake runs it): the point arrays `velocity` and
+// `vorticity` hold three finite components a particle; the velocity is the free stream plus the
+// velocity of the particles and of the sheet (the checkpoint's sheet as point sources at the
+// boundary elements' source points, cored with the sheet's core h) in double precision at every
+// particle, and the vorticity is the curl of that sum's gradient, both within 1e-3. Without the
+// sheet the same comparison must fail (its part is in the file's velocity).
 //
 //   particle_output_check PARTICLES.vtp CHECKPOINT.bin FREQUENCY RADIUS H UX,UY,UZ
 
