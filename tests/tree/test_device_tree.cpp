@@ -11,14 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "support/device_copies.hpp"
 #include "support/reference.hpp"
 #include "tree/tree_plan.hpp"
 #include "tree/tree_shape.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/gpu/check.hpp"
-#include "vortex/gpu/device_plan.hpp"
 #include "vortex/gpu/device_tree.hpp"
-#include "vortex/gpu/staging_ring.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/gpu/tree_launch.hpp"
 #include "vortex/interaction_lists.hpp"
@@ -31,30 +30,9 @@ namespace {
 
 namespace g = vortex::gpu;
 
-template <class T>
-std::vector<T> download(const T* device, std::size_t n) {
-  std::vector<T> host(n);
-  if (n > 0)
-    VORTEX_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return host;
-}
-
-template <class T>
-g::DeviceBuffer<T> upload(const std::vector<T>& host) {
-  g::DeviceBuffer<T> device(std::max<std::size_t>(host.size(), 1));
-  if (!host.empty())
-    VORTEX_CUDA_CHECK(
-        cudaMemcpy(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return device;
-}
-
-// The particles' arrays on the device.
-struct DeviceParticles {
-  g::DeviceBuffer<double> x, y, z, sigma;
-  explicit DeviceParticles(const ParticleSet& p)
-      : x(upload(p.x)), y(upload(p.y)), z(upload(p.z)), sigma(upload(p.sigma)) {}
-  g::DevicePoints points() const { return {x.data(), y.data(), z.data(), sigma.data()}; }
-};
+using testing::DevicePositions;
+using testing::download;
+using testing::upload;
 
 // The particles of one leaf range, as a sorted list of caller indices.
 template <class Perm>
@@ -74,7 +52,7 @@ TEST_P(DeviceTreeTest, SameTreeAsTheHostBuilder) {
       SCOPED_TRACE("bucket " + std::to_string(bucket));
       const int n = static_cast<int>(p.size());
       const KdTree host = build_kdtree(PointsView(p), p.sigma.data(), bucket, arity);
-      const DeviceParticles d(p);
+      const DevicePositions d(p);
       g::Stream stream;
       g::DeviceTree tree;
       tree.set_shape(detail::make_tree_shape(n, bucket, arity), stream.get());
@@ -411,133 +389,6 @@ TEST(DeviceTreeSolver, EqualsTheHostBuiltTreecode) {
       const VelocityField dt = device.evaluate(p, PointsView(t), true);
       EXPECT_LE(testing::relative_l2_velocity(dt, ht), tolerance);
       EXPECT_LE(testing::relative_l2_gradient(dt, ht), tolerance);
-    }
-  }
-}
-
-}  // namespace
-}  // namespace vortex
-
-namespace vortex {
-namespace {
-
-// The staging ring moves arrays of several slots and a ragged tail byte for byte, both ways, and
-// leaves the source free to change once upload returns.
-TEST(StagingRing, MovesArraysOfManySlotsExactly) {
-  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  const std::size_t slot = gpu::StagingRing::kSlotBytes;
-  for (std::size_t bytes :
-       {std::size_t(1), slot - 3, 3 * slot, (2 * gpu::StagingRing::kSlots + 1) * slot + 12345}) {
-    std::vector<unsigned char> host(bytes), back(bytes + 1, 0xAB);
-    for (std::size_t i = 0; i < bytes; ++i)
-      host[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
-    const std::vector<unsigned char> expected = host;
-    gpu::DeviceBuffer<unsigned char> device(bytes);
-    gpu::Stream stream;
-    gpu::StagingRing ring;
-    ring.upload(device.data(), host.data(), bytes, stream.get());
-    std::fill(host.begin(), host.end(), 0);  // upload has returned: the source may change
-    ring.download(back.data() + 1, device.data(), bytes, stream.get());
-    EXPECT_EQ(back[0], 0xAB) << bytes;
-    EXPECT_TRUE(std::equal(expected.begin(), expected.end(), back.begin() + 1)) << bytes;
-  }
-}
-
-}  // namespace
-}  // namespace vortex
-
-namespace vortex {
-namespace {
-
-template <class T>
-std::vector<T> copy_back(const T* device, std::size_t n) {
-  std::vector<T> v(n);
-  if (n) VORTEX_CUDA_CHECK(cudaMemcpy(v.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return v;
-}
-
-template <class T>
-gpu::DeviceBuffer<T> copy_up(const std::vector<T>& v) {
-  gpu::DeviceBuffer<T> b(std::max<std::size_t>(v.size(), 1));
-  if (!v.empty())
-    VORTEX_CUDA_CHECK(cudaMemcpy(b.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return b;
-}
-
-bool same_items(const std::vector<gpu::WorkItem>& a, const std::vector<gpu::WorkItem>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t k = 0; k < a.size(); ++k)
-    if (a[k].group != b[k].group || a[k].entry_begin != b[k].entry_begin ||
-        a[k].entry_end != b[k].entry_end || a[k].slot != b[k].slot)
-      return false;
-  return true;
-}
-
-// The device's work plan is the host's plan_tree of the same lists, entry for entry: groups,
-// slots, cut ranges and the launch order, with lists kept whole and with lists cut into pieces.
-TEST(DevicePlan, EqualsTheHostPlan) {
-  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  for (const bool clustered : {false, true}) {
-    const ParticleSet p = clustered ? plummer_sphere(40000, 9) : random_cube(40000, 9);
-    const KdTree sources = build_kdtree(PointsView(p), p.sigma.data(), 256, 8);
-    const KdTree targets = build_kdtree(PointsView(p), nullptr, 64, 8);
-    const InteractionLists lists =
-        build_interaction_lists(targets, sources, AcceptanceCriteria{0.5, 2.4});
-    std::vector<IndexRange> leaf_ranges;
-    for (int leaf : targets.leaves)
-      leaf_ranges.push_back({targets.nodes[leaf].begin, targets.nodes[leaf].end});
-    gpu::ListView host_view;
-    host_view.target_leaves = leaf_ranges.data();
-    host_view.num_leaves = static_cast<int>(leaf_ranges.size());
-    host_view.near_offsets = lists.near_offsets.data();
-    host_view.near_entries = lists.near_ranges.data();
-    host_view.far_offsets = lists.far_offsets.data();
-    host_view.far_nodes = lists.far_nodes.data();
-    const auto nodes = copy_up(targets.nodes);
-    const auto leaves = copy_up(targets.leaves);
-    const auto near_offsets = copy_up(lists.near_offsets);
-    const auto near_entries = copy_up(lists.near_ranges);
-    const auto far_offsets = copy_up(lists.far_offsets);
-    gpu::DeviceLists device_view;
-    device_view.target_nodes = nodes.data();
-    device_view.target_leaves = leaves.data();
-    device_view.num_leaves = host_view.num_leaves;
-    device_view.near_offsets = near_offsets.data();
-    device_view.near_entries = near_entries.data();
-    device_view.far_offsets = far_offsets.data();
-    gpu::DevicePlanner planner;
-    for (const std::size_t resident : {std::size_t(1), std::size_t(528), std::size_t(20000)}) {
-      gpu::Balance balance;
-      balance.block_threads = 64;
-      balance.resident_blocks = resident;
-      balance.far_resident_blocks = resident * 3;
-      const gpu::WorkPlan host = gpu::plan_tree(host_view, balance);
-      const gpu::DevicePlanView device = planner.plan(device_view, balance, nullptr);
-      VORTEX_CUDA_CHECK(cudaDeviceSynchronize());
-      const std::string what =
-          (clustered ? "plummer" : "cube") + std::string(", resident ") + std::to_string(resident);
-      ASSERT_EQ(device.num_groups, static_cast<int>(host.groups.size())) << what;
-      ASSERT_EQ(device.num_slots, host.num_slots()) << what;
-      const auto groups = copy_back(device.groups, device.num_groups);
-      for (std::size_t g = 0; g < groups.size(); ++g) {
-        ASSERT_EQ(groups[g].begin, host.groups[g].begin) << what;
-        ASSERT_EQ(groups[g].count, host.groups[g].count) << what;
-      }
-      EXPECT_EQ(copy_back(device.group_slots, device.num_groups + 1), host.group_slots) << what;
-      EXPECT_TRUE(same_items(copy_back(device.near_items, device.num_near_items), host.near_items))
-          << what;
-      EXPECT_TRUE(same_items(copy_back(device.far_items, device.num_far_items), host.far_items))
-          << what;
-      const auto ranges = copy_back(device.near_ranges, device.num_near_ranges);
-      ASSERT_EQ(ranges.size(), host.near_ranges.size()) << what;
-      for (std::size_t k = 0; k < ranges.size(); ++k) {
-        ASSERT_EQ(ranges[k].begin, host.near_ranges[k].begin) << what << " range " << k;
-        ASSERT_EQ(ranges[k].end, host.near_ranges[k].end) << what << " range " << k;
-      }
-      EXPECT_EQ(planner.pair_interactions(), host.pair_interactions) << what;
-      EXPECT_EQ(planner.multipole_interactions(), host.multipole_interactions) << what;
-      // Cut lists were exercised at the largest resident count.
-      if (resident == 20000) EXPECT_GT(host.near_ranges.size(), lists.near_ranges.size()) << what;
     }
   }
 }
