@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libeigen3-dev zlib1g-dev libboost-dev libgtest-dev libvtk9-dev gnuplot-nox
-  gfortran python3-dev python3-numpy python3-pytest pybind11-dev nlohmann-json3-dev)
+  gfortran python3-dev python3-numpy python3-pytest pybind11-dev nlohmann-json3-dev libopenmpi-dev
+  openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -15,6 +15,10 @@ int device_count() noexcept {
   return n;
 }
 
+void use_device(int index) {
+  VORTEX_CUDA_CHECK(cudaSetDevice(index));
+}
+
 DeviceInfo current_device() {
   DeviceInfo info;
   VORTEX_CUDA_CHECK(cudaGetDevice(&info.id));

@@ -19,6 +19,9 @@ struct DeviceInfo {
   std::size_t l2_bytes = 0;
 };
 
+// Makes device `index` the calling thread's current device (throws for an index out of range).
+void use_device(int index);
+
 // Properties of the current device (throws when there is none).
 DeviceInfo current_device();
 

@@ -43,18 +43,52 @@ struct LocalExpansionLists {
   std::vector<int> room, common, common_count, taken, taken_count, taken_owner, m2l, m2l_count_of;
   std::vector<int> subtree, by_level, level_start, level_fill, leaf_of, m2p_count;
   std::vector<unsigned char> marks;
+  std::vector<int> inherited_of;  // per target node: its entry in the inherited roots, or -1
 
-  bool any_local() const { return m2l_count > 0; }
+  bool inherits = false;  // some root inherits a local expansion (InheritedLocals below)
+
+  bool any_local() const { return m2l_count > 0 || inherits; }
+};
+
+// What roots of a target tree inherit from nodes above them that the tree does not hold (the top
+// of a tree split over ranks, libvortex/mpi/): a local expansion from the root's parent, which the
+// root's own is shifted from by L2L, and the source nodes the M2L of the parent or its ancestors
+// took (which its leaves then leave out of M2P).
+struct InheritedLocals {
+  std::vector<int> roots;                    // target nodes (roots: parent -1) that inherit
+  std::vector<int> taken_offsets{0}, taken;  // per root: source nodes taken above it
+  std::vector<double> centers;               // per root: the centre the expansion is about (3 each)
+  std::vector<double> expansions;  // per root: the expansion, multipole::local_size(q) each
+
+  std::size_t size() const { return roots.size(); }
+  void clear() {
+    roots.clear();
+    taken_offsets.assign(1, 0);
+    taken.clear();
+    centers.clear();
+    expansions.clear();
+  }
 };
 
 // True when the local expansion about the target node's centre may stand for the source node's
 // multipole expansion at every target in it.
 bool m2l_accepts(const KdNode& target, const KdNode& source, double theta);
 
+// The cost model's two questions (Auto; Local always says yes, M2P no): whether M2L at a node of
+// `targets` targets can ever be cheaper than M2P (one M2L against one source node's M2P there);
+// and whether a node that holds `subtree` nodes takes its k candidate M2L entries, where
+// `local_above` says whether a parent's local expansion reaches it anyway (so L2L and L2P cost
+// nothing more).
+bool local_may_pay(FarField mode, const FarFieldCosts& costs, double targets);
+bool local_pays(FarField mode, const FarFieldCosts& costs, int k, double targets, int subtree,
+                bool local_above);
+
 // The lists for `mode` (M2P: no M2L; Local: every M2L allowed, at the highest target node that
-// allows it; Auto: where the costs say it is cheaper), into `out`, reusing its storage.
+// allows it; Auto: where the costs say it is cheaper), into `out`, reusing its storage. With
+// `inherited`, its roots start from what they inherit.
 void build_local_expansion_lists(const KdTree& targets, const KdTree& sources,
                                  const InteractionLists& lists, double theta, FarField mode,
-                                 const FarFieldCosts& costs, LocalExpansionLists& out);
+                                 const FarFieldCosts& costs, LocalExpansionLists& out,
+                                 const InheritedLocals* inherited = nullptr);
 
 }  // namespace vortex

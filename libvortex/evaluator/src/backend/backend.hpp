@@ -76,6 +76,9 @@ std::unique_ptr<Backend> make_cpu_backend();
 std::unique_ptr<DeviceBackend> make_cuda_backend();
 // Whether this build can use a CUDA device on this machine.
 bool cuda_device_present();
+// Makes the calling thread use the CUDA device `index` modulo the devices present (one GPU a rank
+// of a node: the distributed solver); returns the device, or -1 where there is none.
+int use_cuda_device(int index);
 // Throws std::runtime_error naming why CUDA cannot run here (no support in the build, no device).
 void require_cuda();
 

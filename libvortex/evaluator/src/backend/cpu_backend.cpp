@@ -120,6 +120,7 @@ class CpuBackend final : public Backend {
     stats.m2l_translations = stats.l2l_translations = stats.l2p_targets = 0;
     stats.times.far_plan = stats.times.m2l = stats.times.l2l = stats.times.l2p = 0;
     local_.m2l_count = 0;
+    local_.inherits = false;
     stats.far_field_costs = {};
     if (options.far_field == FarField::M2P || lists.far_nodes.empty()) return m2p;
     const FarFieldCosts costs = options.far_field == FarField::Auto
@@ -127,7 +128,7 @@ class CpuBackend final : public Backend {
                                     : FarFieldCosts{};
     stats.far_field_costs = costs;
     build_local_expansion_lists(plan.target_tree, plan.source_tree, lists, options.tree.theta,
-                                options.far_field, costs, local_);
+                                options.far_field, costs, local_, &plan.inherited_locals);
     stats.times.far_plan = seconds_since(stage);
     if (!local_.any_local()) return m2p;
     stats.far_field = "local";

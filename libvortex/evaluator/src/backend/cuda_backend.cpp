@@ -43,6 +43,14 @@ bool cuda_device_present() {
   return g::device_count() > 0;
 }
 
+int use_cuda_device(int index) {
+  const int count = g::device_count();
+  if (count == 0) return -1;
+  const int device = index % count;
+  g::use_device(device);
+  return device;
+}
+
 void require_cuda() {
   if (!cuda_device_present())
     throw std::runtime_error("backend 'cuda' was requested but no CUDA device is present");

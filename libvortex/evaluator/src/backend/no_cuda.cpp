@@ -15,6 +15,10 @@ std::unique_ptr<DeviceBackend> make_cuda_backend() {
   return nullptr;
 }
 
+int use_cuda_device(int) {
+  return -1;
+}
+
 bool cuda_device_present() {
   return false;
 }

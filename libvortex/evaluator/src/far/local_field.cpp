@@ -149,6 +149,12 @@ void local_walk(const TreePlan& plan, const LocalExpansionLists& lists, std::vec
       const double* cp = tt.nodes[node.parent].center;
       multipole::l2l(Q, node.center[0] - cp[0], node.center[1] - cp[1], node.center[2] - cp[2],
                      L0 + node.parent * size, L);
+    } else if (const int from = lists.inherited_of[t]; from >= 0) {
+      // A root's expansion from a parent the tree does not hold (tree_plan.hpp).
+      const InheritedLocals& in = plan.inherited_locals;
+      const double* cp = in.centers.data() + 3 * from;
+      multipole::l2l(Q, node.center[0] - cp[0], node.center[1] - cp[1], node.center[2] - cp[2],
+                     in.expansions.data() + from * size, L);
     }
     const auto shifted = Clock::now();
     if (!upper) m2l_range<Q>(plan, lists, t, lists.m2l_offsets[t], lists.m2l_offsets[t + 1], L);

@@ -86,46 +86,37 @@ void find_common_entries(const KdTree& targets, const KdTree& sources,
   });
 }
 
-// Whether M2L at a node of n targets can ever be cheaper than M2P (in Auto): one M2L against the
-// M2P of one source node at its n targets, before any L2L or L2P.
-bool may_take(FarField mode, const FarFieldCosts& c, const KdNode& t) {
-  return mode == FarField::Local || (mode == FarField::Auto && t.count() * c.m2p_target > c.m2l);
-}
-
-// Whether target node t takes its k candidate M2L entries (has_local_above: a parent's local
-// expansion reaches it anyway, so L2L and L2P cost nothing more).
-bool takes_local(FarField mode, const FarFieldCosts& c, int k, const KdNode& t, int subtree,
-                 bool has_local_above) {
-  if (k == 0 || mode == FarField::M2P) return false;
-  if (mode == FarField::Local) return true;
-  const double n = t.count();
-  const double local = k * c.m2l + (has_local_above ? 0 : n * c.l2p_target + (subtree - 1) * c.l2l);
-  return local < k * n * c.m2p_target;
-}
-
 // Top-down: each node's M2L list (its common entries not taken above that m2l_accepts allows, if
 // it takes them) and the entries taken at it or above.
 void choose_m2l(const KdTree& targets, const KdTree& sources, const InteractionLists& lists,
-                double theta, FarField mode, const FarFieldCosts& costs, LocalExpansionLists& out) {
+                double theta, FarField mode, const FarFieldCosts& costs, LocalExpansionLists& out,
+                const InheritedLocals* inherited) {
   top_down(targets, LevelOrder{out.by_level, out.level_start}, [&](int t) {
     const KdNode& node = targets.nodes[t];
     const int parent = node.parent;
-    const bool local_above = parent >= 0 && out.has_local[parent];
-    const Span above = taken_of(out, parent);
+    const int from = out.inherited_of[t];
+    bool local_above = parent >= 0 && out.has_local[parent];
+    Span above = taken_of(out, parent);
+    if (from >= 0) {
+      local_above = true;
+      above = {inherited->taken.data() + inherited->taken_offsets[from],
+               inherited->taken_offsets[from + 1] - inherited->taken_offsets[from]};
+    }
     const std::size_t slot = out.slot_offsets[t];
     int* m2l = out.m2l.data() + slot;
     int k = 0;
-    if (may_take(mode, costs, node)) {
+    if (local_may_pay(mode, costs, node.count())) {
       unsigned char* taken = thread_marks(out, sources.nodes.size());
       for (int s : above) taken[s] = 1;
       for (int s : common_of(targets, lists, out, t))
         if (!taken[s] && m2l_accepts(node, sources.nodes[s], theta)) m2l[k++] = s;
       for (int s : above) taken[s] = 0;
-      if (!takes_local(mode, costs, k, node, out.subtree[t], local_above)) k = 0;
+      if (!local_pays(mode, costs, k, node.count(), out.subtree[t], local_above)) k = 0;
     }
     out.m2l_count_of[t] = k;
     out.has_local[t] = local_above || k > 0;
-    if (k == 0) {
+    // An inheriting root holds what was taken above it in its own slot, for its subtree.
+    if (k == 0 && from < 0) {
       out.taken_owner[t] = parent >= 0 ? out.taken_owner[parent] : -1;
       return;
     }
@@ -188,8 +179,10 @@ void flatten_m2l(int num_nodes, LocalExpansionLists& out) {
 void count_operations(const KdTree& targets, LocalExpansionLists& out) {
   out.m2l_count = out.m2l_nodes.size();
   out.l2l_count = out.l2p_targets = out.m2p_pairs = 0;
-  for (const KdNode& n : targets.nodes)
-    if (n.parent >= 0 && out.has_local[n.parent]) ++out.l2l_count;
+  for (std::size_t t = 0; t < targets.nodes.size(); ++t) {
+    const KdNode& n = targets.nodes[t];
+    if ((n.parent >= 0 && out.has_local[n.parent]) || out.inherited_of[t] >= 0) ++out.l2l_count;
+  }
   for (std::size_t leaf = 0; leaf < targets.leaves.size(); ++leaf) {
     const KdNode& n = targets.nodes[targets.leaves[leaf]];
     if (out.has_local[targets.leaves[leaf]]) out.l2p_targets += n.count();
@@ -198,6 +191,18 @@ void count_operations(const KdTree& targets, LocalExpansionLists& out) {
 }
 
 }  // namespace
+
+bool local_may_pay(FarField mode, const FarFieldCosts& c, double targets) {
+  return mode == FarField::Local || (mode == FarField::Auto && targets * c.m2p_target > c.m2l);
+}
+
+bool local_pays(FarField mode, const FarFieldCosts& c, int k, double n, int subtree,
+                bool local_above) {
+  if (k == 0 || mode == FarField::M2P) return false;
+  if (mode == FarField::Local) return true;
+  const double local = k * c.m2l + (local_above ? 0 : n * c.l2p_target + (subtree - 1) * c.l2l);
+  return local < k * n * c.m2p_target;
+}
 
 bool m2l_accepts(const KdNode& target, const KdNode& source, double theta) {
   const double d[3] = {source.center[0] - target.center[0], source.center[1] - target.center[1],
@@ -208,8 +213,13 @@ bool m2l_accepts(const KdNode& target, const KdNode& source, double theta) {
 
 void build_local_expansion_lists(const KdTree& targets, const KdTree& sources,
                                  const InteractionLists& lists, double theta, FarField mode,
-                                 const FarFieldCosts& costs, LocalExpansionLists& out) {
+                                 const FarFieldCosts& costs, LocalExpansionLists& out,
+                                 const InheritedLocals* inherited) {
   const int num_nodes = static_cast<int>(targets.nodes.size());
+  out.inherited_of.assign(num_nodes, -1);
+  out.inherits = inherited && inherited->size() > 0;
+  for (std::size_t k = 0; inherited && k < inherited->size(); ++k)
+    out.inherited_of[inherited->roots[k]] = static_cast<int>(k);
   for (auto* v : {&out.room, &out.common_count, &out.taken_count, &out.taken_owner,
                   &out.m2l_count_of, &out.subtree, &out.leaf_of})
     resize_kept(*v, num_nodes);
@@ -253,7 +263,7 @@ void build_local_expansion_lists(const KdTree& targets, const KdTree& sources,
   for (auto* v : {&out.common, &out.taken, &out.m2l}) resize_kept(*v, total);
 
   find_common_entries(targets, sources, lists, out);
-  choose_m2l(targets, sources, lists, theta, mode, costs, out);
+  choose_m2l(targets, sources, lists, theta, mode, costs, out, inherited);
   flatten_m2l(num_nodes, out);
   leave_to_m2p(targets, sources, lists, out);
   count_operations(targets, out);

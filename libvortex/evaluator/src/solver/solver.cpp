@@ -12,6 +12,7 @@
 #include <string>
 
 #include "backend/backend.hpp"
+#include "solver/thread_scope.hpp"
 #include "vortex/out_of_memory.hpp"
 
 namespace vortex {
@@ -23,18 +24,6 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
-
-// Sets the OpenMP thread count for the lifetime of one evaluation.
-class ThreadScope {
- public:
-  explicit ThreadScope(int threads) : previous_(omp_get_max_threads()) {
-    if (threads > 0) omp_set_num_threads(threads);
-  }
-  ~ThreadScope() { omp_set_num_threads(previous_); }
-
- private:
-  int previous_;
-};
 
 // Sizes a field whose every value is about to be written: no zeroing pass.
 void size_for_overwrite(VelocityField& f, std::size_t n, bool gradient) {
@@ -253,7 +242,7 @@ void Solver::sum_into(SourcesView sources, PointsView targets, bool gradient,
   const auto start = Clock::now();
   const detail::ResolvedOptions options = detail::resolve_options(
       asked, resolve_backend(asked.backend), detail::facts_of(sources, targets));
-  ThreadScope threads(options.threads);
+  detail::ThreadScope threads(options.threads);
   detail::Backend& backend = state_->backend(options.backend);
   result.stats = EvaluationStats{};
   EvaluationStats& stats = result.stats;
@@ -346,7 +335,7 @@ EvaluationStats Solver::evaluate_on_device(const DeviceSources& sources,
   detail::DevicePipeline& backend = state_->device();
   const detail::SourceFacts facts = backend.device_input_facts(s, t, results, gradient ? 12 : 3);
   detail::ResolvedOptions options = detail::resolve_options(options_, Backend::Cuda, facts);
-  ThreadScope threads(options.threads);
+  detail::ThreadScope threads(options.threads);
   EvaluationStats stats;
   try {
     backend.device_tree_sum(s, t, options, gradient, stats, results, true, facts.given_units);

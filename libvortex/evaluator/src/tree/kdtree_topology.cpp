@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace vortex::detail {
 
@@ -17,8 +18,9 @@ namespace {
 // Lays out the nodes and cuts of one tree by a depth-first expansion of the ranges.
 class Topology {
  public:
-  Topology(int bucket, int arity)
-      : bucket_(bucket),
+  Topology(int bucket, int arity, const std::function<bool(int, int)>* open = nullptr)
+      : open_(open),
+        bucket_(bucket),
         levels_per_node_(arity == 2   ? 1
                          : arity == 4 ? 2
                                       : 3) {}
@@ -42,6 +44,7 @@ class Topology {
   void expand(std::vector<KdNode>& nodes, std::vector<KdCut>& cuts, int node, int depth,
               Piece whole) {
     if (whole.end - whole.begin <= bucket_) return;
+    if (open_ && !(*open_)(whole.begin, whole.end)) return;
     // At most 8 pieces (three binary levels): fixed arrays, nothing allocated per node.
     Piece pieces[8] = {whole}, next[8];
     int count_pieces = 1;
@@ -82,6 +85,7 @@ class Topology {
     for (int c = 0; c < count_pieces; ++c) expand(nodes, cuts, first + c, d, pieces[c]);
   }
 
+  const std::function<bool(int, int)>* open_;  // which nodes to expand (null: all)
   int bucket_;
   int levels_per_node_;
 };
@@ -92,6 +96,12 @@ void lay_out_kdtree(int n, int bucket, int arity, std::vector<KdNode>& nodes,
                     std::vector<KdCut>& cuts) {
   cuts.clear();
   Topology(bucket, arity).build(nodes, cuts, n);
+}
+
+void lay_out_top(int n, int bucket, int arity, const std::function<bool(int, int)>& open,
+                 std::vector<KdNode>& nodes, std::vector<KdCut>& cuts) {
+  cuts.clear();
+  Topology(bucket, arity, &open).build(nodes, cuts, n);
 }
 
 }  // namespace vortex::detail

@@ -3,6 +3,7 @@
 // the bucket size and the arity; the data only choose the cut dimensions. So the nodes and the
 // cuts are laid out first, and the partitions (on the host or on the device) follow them.
 
+#include <functional>
 #include <vector>
 
 #include "vortex/math/tree_node.hpp"
@@ -24,5 +25,11 @@ int split_position(int count, int bucket);
 // parent, depth first.
 void lay_out_kdtree(int n, int bucket, int arity, std::vector<KdNode>& nodes,
                     std::vector<KdCut>& cuts);
+
+// The same tree with only the nodes for which open(begin, end) holds expanded: the others keep no
+// children (and no cuts), whatever their size. With a test that opens the nodes holding a boundary
+// between ranks, the top of a tree split over ranks (libvortex/mpi/).
+void lay_out_top(int n, int bucket, int arity, const std::function<bool(int, int)>& open,
+                 std::vector<KdNode>& nodes, std::vector<KdCut>& cuts);
 
 }  // namespace vortex::detail

@@ -10,6 +10,7 @@
 #include "vortex/field.hpp"
 #include "vortex/interaction_lists.hpp"
 #include "vortex/kdtree.hpp"
+#include "vortex/local_expansion_lists.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex::detail {
@@ -37,6 +38,12 @@ struct TreePlan {
   // velocity_expansions[node * multipole::velocity_expansion_size(p) + k].
   std::vector<double> velocity_expansions;
   std::vector<int> inner_by_level, level_start;  // scratch of the upward pass
+  // Set where the multipoles were computed elsewhere (a tree split over ranks, libvortex/mpi/):
+  // compute_multipoles then derives only the velocity expansions from them.
+  bool multipoles_given = false;
+  // What the target tree's roots inherit from a top the plan does not hold (a tree split over
+  // ranks): read by the CPU far field's local expansions.
+  InheritedLocals inherited_locals;
 
   int coefficients_per_expansion() const { return (order + 1) * (order + 1); }
   // The middle of the sources' bounding box: the source root's center.
@@ -50,9 +57,20 @@ struct TreePlan {
 void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions& tree, Units units,
                      TreePlan& plan, StageTimes& times);
 
-// P2M on leaves, M2M up the tree, then M2V on every node; fills plan.multipoles and
-// plan.velocity_expansions. Parallel over the nodes of one level.
+// P2M on leaves, M2M up the tree, then M2V on every node; fills plan.multipoles (unless
+// plan.multipoles_given) and plan.velocity_expansions. Parallel over the nodes of one level.
 void compute_multipoles(TreePlan& plan);
+
+// P2M on the leaves of `tree` (a tree or a forest whose roots have level 0) over `sources` in tree
+// order, then M2M up: multipoles[(node * 3 + component) * (p+1)^2 + k]. `order` and `start` are
+// scratch kept by the caller.
+void upward_multipoles(const KdTree& tree, const ParticleSet& sources, int p,
+                       std::vector<double>& multipoles, std::vector<int>& order,
+                       std::vector<int>& start);
+
+// M2M: adds the multipoles of node `parent`'s children (nodes[c], at multipoles + c * stride) to
+// its own, in the children's order.
+void add_children_multipoles(int order, const KdNode* nodes, int parent, double* multipoles);
 
 // Pair and multipole interactions, list entries, leaves and nodes of a plan.
 void count_interactions(const TreePlan& plan, EvaluationStats& stats);

@@ -9,21 +9,32 @@
 
 namespace vortex::detail {
 
-void compute_multipoles(TreePlan& plan) {
-  const KdTree& tree = plan.source_tree;
-  const int p = plan.order;
-  const int count = plan.coefficients_per_expansion();
+void add_children_multipoles(int order, const KdNode* nodes, int parent, double* multipoles) {
+  const std::size_t stride = 3 * static_cast<std::size_t>(order + 1) * (order + 1);
+  const KdNode& node = nodes[parent];
+  double* M = multipoles + static_cast<std::size_t>(parent) * stride;
+  for (int c = node.first_child; c < node.first_child + node.num_children; ++c) {
+    const KdNode& child = nodes[c];
+    multipole::m2m(order, child.center[0] - node.center[0], child.center[1] - node.center[1],
+                   child.center[2] - node.center[2],
+                   multipoles + static_cast<std::size_t>(c) * stride, M);
+  }
+}
+
+void upward_multipoles(const KdTree& tree, const ParticleSet& s, int p,
+                       std::vector<double>& multipoles, std::vector<int>& order,
+                       std::vector<int>& start) {
+  const int count = (p + 1) * (p + 1);
   const int stride = 3 * count;
   const int num_nodes = static_cast<int>(tree.nodes.size());
-  plan.multipoles.assign(static_cast<std::size_t>(num_nodes) * stride, 0.0);
+  multipoles.assign(static_cast<std::size_t>(num_nodes) * stride, 0.0);
   if (num_nodes == 0) return;
-  const ParticleSet& s = plan.sources;
 
   const int num_leaves = static_cast<int>(tree.leaves.size());
 #pragma omp parallel for schedule(dynamic, 4)
   for (int l = 0; l < num_leaves; ++l) {
     const KdNode& node = tree.nodes[tree.leaves[l]];
-    double* M = plan.multipoles.data() + static_cast<std::size_t>(tree.leaves[l]) * stride;
+    double* M = multipoles.data() + static_cast<std::size_t>(tree.leaves[l]) * stride;
     for (int j = node.begin; j < node.end; ++j) {
       multipole::p2m(p, s.x[j] - node.center[0], s.y[j] - node.center[1], s.z[j] - node.center[2],
                      s.gx[j], s.gy[j], s.gz[j], M);
@@ -31,11 +42,9 @@ void compute_multipoles(TreePlan& plan) {
   }
 
   // Parents from children, deepest level first; nodes of one level are independent. The inner
-  // nodes sorted by level (a counting sort into storage kept by the plan).
+  // nodes sorted by level (a counting sort into storage kept by the caller).
   int max_level = 0;
   for (const KdNode& n : tree.nodes) max_level = std::max(max_level, n.level);
-  std::vector<int>& start = plan.level_start;
-  std::vector<int>& order = plan.inner_by_level;
   start.assign(max_level + 2, 0);
   for (const KdNode& n : tree.nodes)
     if (!n.is_leaf()) ++start[n.level + 1];
@@ -49,17 +58,20 @@ void compute_multipoles(TreePlan& plan) {
     const int* parents = order.data() + start[level];
     const int n = start[level + 1] - start[level];
 #pragma omp parallel for schedule(dynamic, 1)
-    for (int i = 0; i < n; ++i) {
-      const KdNode& parent = tree.nodes[parents[i]];
-      double* M = plan.multipoles.data() + static_cast<std::size_t>(parents[i]) * stride;
-      for (int c = parent.first_child; c < parent.first_child + parent.num_children; ++c) {
-        const KdNode& child = tree.nodes[c];
-        multipole::m2m(p, child.center[0] - parent.center[0], child.center[1] - parent.center[1],
-                       child.center[2] - parent.center[2],
-                       plan.multipoles.data() + static_cast<std::size_t>(c) * stride, M);
-      }
-    }
+    for (int i = 0; i < n; ++i)
+      add_children_multipoles(p, tree.nodes.data(), parents[i], multipoles.data());
   }
+}
+
+void compute_multipoles(TreePlan& plan) {
+  const KdTree& tree = plan.source_tree;
+  const int p = plan.order;
+  const int stride = 3 * plan.coefficients_per_expansion();
+  const int num_nodes = static_cast<int>(tree.nodes.size());
+  if (!plan.multipoles_given)
+    upward_multipoles(tree, plan.sources, p, plan.multipoles, plan.inner_by_level,
+                      plan.level_start);
+  if (num_nodes == 0) return;
 
   const std::size_t vsize = multipole::velocity_expansion_size(p);
   plan.velocity_expansions.resize(static_cast<std::size_t>(num_nodes) * vsize);

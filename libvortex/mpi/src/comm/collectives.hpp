@@ -1,0 +1,159 @@
+#pragma once
+// Typed wrappers of the MPI collectives the distributed solver uses, and the agreement on errors:
+// a rank whose local work throws does not leave the others waiting in the next collective; every
+// rank throws the first failing rank's error instead.
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vortex::mpi::detail {
+
+template <class T>
+MPI_Datatype datatype();
+template <>
+inline MPI_Datatype datatype<double>() {
+  return MPI_DOUBLE;
+}
+template <>
+inline MPI_Datatype datatype<long long>() {
+  return MPI_LONG_LONG;
+}
+template <>
+inline MPI_Datatype datatype<int>() {
+  return MPI_INT;
+}
+template <>
+inline MPI_Datatype datatype<unsigned long long>() {
+  return MPI_UNSIGNED_LONG_LONG;
+}
+
+// Throws std::runtime_error naming the call when an MPI call fails (the communicator's handler is
+// set to return errors).
+void check(int code, const char* call);
+
+class Comm {
+ public:
+  explicit Comm(MPI_Comm comm);
+  MPI_Comm get() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  template <class T>
+  void allreduce(T* values, int count, MPI_Op op) const {
+    check(MPI_Allreduce(MPI_IN_PLACE, values, count, datatype<T>(), op, comm_), "MPI_Allreduce");
+  }
+  template <class T>
+  T sum(T v) const {
+    allreduce(&v, 1, MPI_SUM);
+    return v;
+  }
+  template <class T>
+  T max(T v) const {
+    allreduce(&v, 1, MPI_MAX);
+    return v;
+  }
+  template <class T>
+  T min(T v) const {
+    allreduce(&v, 1, MPI_MIN);
+    return v;
+  }
+  // Every rank's value, in rank order.
+  template <class T>
+  std::vector<T> allgather(T v) const {
+    std::vector<T> all(size_);
+    check(MPI_Allgather(&v, sizeof(T), MPI_BYTE, all.data(), sizeof(T), MPI_BYTE, comm_),
+          "MPI_Allgather");
+    return all;
+  }
+  // Every rank's items, concatenated in rank order (T trivially copyable); `from[r]` the first of
+  // rank r's, from[size] the total.
+  template <class T>
+  std::vector<T> allgatherv(const std::vector<T>& mine,
+                            std::vector<long long>* from = nullptr) const;
+  // Items to each rank (send[r]), received from each (the result, in rank order; `from` as above).
+  template <class T>
+  std::vector<T> alltoallv(const std::vector<std::vector<T>>& send,
+                           std::vector<long long>* from = nullptr) const;
+
+  // The agreement on errors: collective. When any rank passes an exception, every rank throws:
+  // the lowest failing rank's std::invalid_argument, std::overflow_error or OutOfMemory as that
+  // type, anything else as std::runtime_error, with its message and the rank named.
+  void agree(std::exception_ptr error) const;
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+};
+
+// Runs fn; agrees on its exception across the ranks (Comm::agree).
+template <class Fn>
+void together(const Comm& comm, Fn&& fn) {
+  std::exception_ptr error;
+  try {
+    fn();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  comm.agree(error);
+}
+
+// Contiguous MPI types of n bytes, for counts in items rather than bytes (an item count fits an int
+// where a byte count may not).
+MPI_Datatype bytes_type(std::size_t n);
+
+template <class T>
+std::vector<T> Comm::allgatherv(const std::vector<T>& mine, std::vector<long long>* from) const {
+  const std::vector<int> counts = allgather(static_cast<int>(mine.size()));
+  std::vector<int> displs(size_ + 1, 0);
+  for (int r = 0; r < size_; ++r) displs[r + 1] = displs[r] + counts[r];
+  std::vector<T> all(displs[size_]);
+  const MPI_Datatype type = bytes_type(sizeof(T));
+  check(MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), type, all.data(), counts.data(),
+                       displs.data(), type, comm_),
+        "MPI_Allgatherv");
+  if (from) from->assign(displs.begin(), displs.end());
+  return all;
+}
+
+template <class T>
+std::vector<T> Comm::alltoallv(const std::vector<std::vector<T>>& send,
+                               std::vector<long long>* from) const {
+  std::vector<int> send_counts(size_), recv_counts(size_), sdispl(size_), rdispl(size_);
+  long long total_send = 0;
+  for (int r = 0; r < size_; ++r) {
+    send_counts[r] = static_cast<int>(send[r].size());
+    total_send += send_counts[r];
+  }
+  check(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_),
+        "MPI_Alltoall");
+  std::vector<T> packed;
+  packed.reserve(total_send);
+  for (int r = 0; r < size_; ++r) {
+    sdispl[r] = static_cast<int>(packed.size());
+    packed.insert(packed.end(), send[r].begin(), send[r].end());
+  }
+  long long total = 0;
+  for (int r = 0; r < size_; ++r) {
+    rdispl[r] = static_cast<int>(total);
+    total += recv_counts[r];
+  }
+  if (total > 2147483647LL || total_send > 2147483647LL)
+    throw std::length_error("vortex::mpi: more than 2^31 - 1 items in one exchange of a rank");
+  std::vector<T> received(total);
+  const MPI_Datatype type = bytes_type(sizeof(T));
+  check(MPI_Alltoallv(packed.data(), send_counts.data(), sdispl.data(), type, received.data(),
+                      recv_counts.data(), rdispl.data(), type, comm_),
+        "MPI_Alltoallv");
+  if (from) {
+    from->assign(size_ + 1, 0);
+    for (int r = 0; r < size_; ++r) (*from)[r + 1] = (*from)[r] + recv_counts[r];
+  }
+  return received;
+}
+
+}  // namespace vortex::mpi::detail

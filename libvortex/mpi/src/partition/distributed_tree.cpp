@@ -1,0 +1,251 @@
+#include "partition/distributed_tree.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "partition/radix_select.hpp"
+#include "tree/kdtree_cuts.hpp"
+
+namespace vortex::mpi::detail {
+
+namespace {
+
+using vortex::detail::KdCut;
+
+// Whether [begin, end) holds one of the sorted positions strictly inside.
+bool holds_any(const std::vector<int>& sorted, int begin, int end) {
+  const auto it = std::upper_bound(sorted.begin(), sorted.end(), begin);
+  return it != sorted.end() && *it < end;
+}
+
+// Equal shares of the n tree positions, each boundary moved to the nearer end of the leaf that
+// holds it, so that no leaf is split between ranks.
+std::vector<int> rank_boundaries(int n, int bucket, int arity, int ranks) {
+  std::vector<int> at(ranks + 1);
+  for (int r = 0; r <= ranks; ++r) at[r] = static_cast<int>(static_cast<long long>(n) * r / ranks);
+  std::vector<int> inner(at.begin() + 1, at.end() - 1);
+  std::vector<KdNode> nodes;
+  std::vector<KdCut> cuts;
+  vortex::detail::lay_out_top(
+      n, bucket, arity, [&](int b, int e) { return holds_any(inner, b, e); }, nodes, cuts);
+  // The unopened nodes that hold a wanted boundary are leaves: the layout opened every larger one.
+  for (const KdNode& node : nodes) {
+    if (!node.is_leaf()) continue;
+    for (int r = 1; r < ranks; ++r)
+      if (node.begin < at[r] && at[r] < node.end)
+        at[r] = at[r] - node.begin <= node.end - at[r] ? node.begin : node.end;
+  }
+  return at;
+}
+
+// The rank whose range holds tree position `position` (the last of equal boundaries: its range is
+// not empty).
+int rank_of(const std::vector<int>& rank_begin, int position) {
+  return static_cast<int>(std::upper_bound(rank_begin.begin(), rank_begin.end() - 1, position) -
+                          rank_begin.begin()) -
+         1;
+}
+
+// Cuts of equal depth touch disjoint ranges: they run in parallel, one depth after the other.
+void run_cuts(std::vector<KdCut>& cuts, Record* records) {
+  std::stable_sort(cuts.begin(), cuts.end(),
+                   [](const KdCut& a, const KdCut& b) { return a.depth < b.depth; });
+  std::size_t first = 0;
+  while (first < cuts.size()) {
+    std::size_t last = first;
+    while (last < cuts.size() && cuts[last].depth == cuts[first].depth) ++last;
+    const long count = static_cast<long>(last - first);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long k = 0; k < count; ++k) vortex::detail::cut(records, cuts[first + k]);
+    first = last;
+  }
+}
+
+// The cuts of the top that cross a boundary, one depth at a time, over all ranks; each record
+// ends in the piece (range of the tree order inside one rank) it belongs to.
+void make_global_cuts(const Comm& comm, const std::vector<KdCut>& cuts,
+                      const std::vector<char>& spanning, std::vector<Record>& records) {
+  const std::size_t n = records.size();
+  std::vector<int> cut_of(n, -1);
+  if (!cuts.empty() && spanning[0]) std::fill(cut_of.begin(), cut_of.end(), 0);
+  for (Record& r : records) r.piece = 0;
+  std::map<int, std::vector<int>> by_depth;
+  for (int c = 0; c < static_cast<int>(cuts.size()); ++c)
+    if (spanning[c]) by_depth[cuts[c].depth].push_back(c);
+  std::vector<char> goes_left;
+  for (const auto& [depth, ids] : by_depth) {
+    std::vector<GlobalCut> batch;
+    for (const int c : ids) batch.push_back({c, cuts[c].mid - cuts[c].begin});
+    split_by_radix(comm, records, cut_of, batch, goes_left);
+    for (std::size_t i = 0; i < n; ++i) {
+      const int c = cut_of[i];
+      if (c < 0 || cuts[c].depth != depth) continue;
+      const bool left = goes_left[i];
+      const int next = left ? cuts[c].left : cuts[c].right;
+      if (next >= 0 && spanning[next]) {
+        cut_of[i] = next;
+      } else {
+        cut_of[i] = -1;
+        records[i].piece = left ? cuts[c].begin : cuts[c].mid;
+      }
+    }
+  }
+}
+
+// Bounds, centre and radius of the top's opened nodes from their children's, the children being
+// rank-roots measured by their owners or opened nodes measured first; the radius from every
+// rank's points.
+void measure_top(const Comm& comm, DistributedTree& tree) {
+  std::vector<int> opened;
+  for (int t = 0; t < static_cast<int>(tree.top.size()); ++t)
+    if (tree.owner[t] < 0) opened.push_back(t);
+  std::stable_sort(opened.begin(), opened.end(),
+                   [&](int a, int b) { return tree.top[a].level > tree.top[b].level; });
+  for (const int t : opened) {
+    vortex::detail::bound_inner(tree.top[t], tree.top.data());
+    vortex::detail::set_center(tree.top[t]);
+  }
+  std::vector<double> r2(opened.size(), 0.0);
+  const int off = tree.begin();
+  for (std::size_t j = 0; j < opened.size(); ++j) {
+    const KdNode& node = tree.top[opened[j]];
+    const int lo = std::max(node.begin, tree.begin()), hi = std::min(node.end, tree.end());
+    if (lo < hi)
+      r2[j] =
+          vortex::detail::farthest_squared(node.center, tree.records.data(), lo - off, hi - off);
+  }
+  comm.allreduce(r2.data(), static_cast<int>(r2.size()), MPI_MAX);
+  for (std::size_t j = 0; j < opened.size(); ++j) tree.top[opened[j]].radius = std::sqrt(r2[j]);
+}
+
+// What a rank tells the others of one of its rank-roots.
+struct RootGeometry {
+  int top;
+  KdNode node;
+};
+
+}  // namespace
+
+void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int bucket, int arity,
+                            DistributedTree& tree) {
+  const int ranks = comm.size(), me = comm.rank();
+  const long long total = comm.sum(static_cast<long long>(records.size()));
+  if (total > INT_MAX)
+    throw std::invalid_argument("vortex::mpi: more than 2^31 - 1 points on all ranks together");
+  tree.n = static_cast<int>(total);
+  tree.bucket = bucket;
+  tree.arity = arity;
+  tree.rank_of_self = me;
+  tree.top.clear();
+  tree.owner.clear();
+  tree.local = KdTree{};
+  tree.local.bucket = bucket;
+  tree.local.arity = arity;
+  tree.roots.clear();
+  tree.root_nodes.clear();
+  if (tree.n == 0) {
+    tree.rank_begin.assign(ranks + 1, 0);
+    tree.records.clear();
+    return;
+  }
+  tree.rank_begin = rank_boundaries(tree.n, bucket, arity, ranks);
+  const std::vector<int> inner(tree.rank_begin.begin() + 1, tree.rank_begin.end() - 1);
+  auto holds = [&](int b, int e) { return holds_any(inner, b, e); };
+  std::vector<KdCut> cuts;
+  vortex::detail::lay_out_top(tree.n, bucket, arity, holds, tree.top, cuts);
+  tree.owner.resize(tree.top.size());
+  for (std::size_t t = 0; t < tree.top.size(); ++t)
+    tree.owner[t] = tree.top[t].is_leaf() ? rank_of(tree.rank_begin, tree.top[t].begin) : -1;
+  std::vector<char> spanning(cuts.size());
+  for (std::size_t c = 0; c < cuts.size(); ++c) spanning[c] = holds(cuts[c].begin, cuts[c].end);
+
+  // The cuts across ranks, then every point to the rank that owns its piece.
+  make_global_cuts(comm, cuts, spanning, records);
+  std::vector<std::vector<Record>> send(ranks);
+  for (const Record& r : records) send[rank_of(tree.rank_begin, r.piece)].push_back(r);
+  records.clear();
+  records.shrink_to_fit();
+  tree.records = comm.alltoallv(send);
+  send = {};
+  std::vector<Record>& mine = tree.records;
+  const int off = tree.begin();
+  if (static_cast<int>(mine.size()) != tree.end() - off)
+    throw std::logic_error("vortex::mpi: rank " + std::to_string(me) + " received " +
+                           std::to_string(mine.size()) + " points for a range of " +
+                           std::to_string(tree.end() - off));
+  // The pieces tile this rank's range, each holding as many points as it is long.
+  std::stable_sort(mine.begin(), mine.end(),
+                   [](const Record& a, const Record& b) { return a.piece < b.piece; });
+
+  // The rest of the top's cuts in this rank's range, then the rank-roots' subtrees.
+  std::vector<KdCut> local_cuts;
+  for (std::size_t c = 0; c < cuts.size(); ++c)
+    if (!spanning[c] && cuts[c].begin >= off && cuts[c].end <= tree.end()) {
+      KdCut k = cuts[c];
+      k.begin -= off, k.mid -= off, k.end -= off;
+      local_cuts.push_back(k);
+    }
+  for (int t = 0; t < static_cast<int>(tree.top.size()); ++t)
+    if (tree.owner[t] == me) tree.roots.push_back(t);
+  std::sort(tree.roots.begin(), tree.roots.end(),
+            [&](int a, int b) { return tree.top[a].begin < tree.top[b].begin; });
+  std::vector<KdNode> sub;
+  std::vector<KdCut> sub_cuts;
+  std::vector<KdCut> subtree_cuts;
+  std::vector<KdNode>& nodes = tree.local.nodes;
+  for (const int t : tree.roots) {
+    const int shift = tree.top[t].begin - off;
+    vortex::detail::lay_out_kdtree(tree.top[t].count(), bucket, arity, sub, sub_cuts);
+    const int base = static_cast<int>(nodes.size());
+    tree.root_nodes.push_back(base);
+    for (KdNode node : sub) {
+      node.begin += shift;
+      node.end += shift;
+      if (node.first_child >= 0) node.first_child += base;
+      if (node.parent >= 0) node.parent += base;
+      nodes.push_back(node);
+    }
+    for (KdCut k : sub_cuts) {
+      k.begin += shift, k.mid += shift, k.end += shift;
+      subtree_cuts.push_back(k);
+    }
+  }
+  // The top's cuts come before the subtrees' (they make the subtrees' ranges).
+  run_cuts(local_cuts, mine.data());
+  run_cuts(subtree_cuts, mine.data());
+  std::vector<int> order, level_start;
+#pragma omp parallel
+#pragma omp single
+  vortex::detail::measure_nodes(nodes, mine.data(), order, level_start);
+
+  // The rank-roots' geometry to every rank, then the opened nodes'.
+  std::vector<RootGeometry> geometry;
+  for (std::size_t k = 0; k < tree.roots.size(); ++k)
+    geometry.push_back({tree.roots[k], nodes[tree.root_nodes[k]]});
+  for (const RootGeometry& g : comm.allgatherv(geometry)) {
+    KdNode& node = tree.top[g.top];
+    for (int k = 0; k < 3; ++k) {
+      node.lo[k] = g.node.lo[k];
+      node.hi[k] = g.node.hi[k];
+      node.center[k] = g.node.center[k];
+    }
+    node.radius = g.node.radius;
+    node.max_sigma = g.node.max_sigma;
+  }
+  measure_top(comm, tree);
+  const double root_radius = tree.top[0].radius;
+  vortex::detail::floor_radii(tree.top, root_radius);
+  vortex::detail::floor_radii(nodes, root_radius);
+  for (int k = 0; k < static_cast<int>(nodes.size()); ++k)
+    if (nodes[k].is_leaf()) tree.local.leaves.push_back(k);
+  std::sort(tree.local.leaves.begin(), tree.local.leaves.end(),
+            [&](int a, int b) { return nodes[a].begin < nodes[b].begin; });
+}
+
+}  // namespace vortex::mpi::detail

@@ -1,0 +1,44 @@
+#pragma once
+// A VAMSplit k-d tree (vortex/kdtree.hpp) of points spread over the ranks of a communicator, built
+// so that it is the tree one rank would build of all of them: the ranks own consecutive ranges of
+// its tree order, cut at leaf boundaries. The shape depends only on the total count, so every rank
+// lays out the top of it (the nodes whose range crosses a boundary between ranks, and their
+// children); the cuts of those nodes are made together (radix_select.hpp), the points then move
+// to the rank that owns their range, and each rank builds the rest, the subtrees of its
+// rank-roots (the top's unopened nodes in its range), as kdtree.cpp would.
+
+#include <vector>
+
+#include "comm/collectives.hpp"
+#include "partition/record.hpp"
+#include "vortex/kdtree.hpp"
+
+namespace vortex::mpi::detail {
+
+struct DistributedTree {
+  int n = 0;  // points on all ranks
+  int bucket = 0, arity = 0;
+  std::vector<int> rank_begin;  // rank r owns tree positions [rank_begin[r], rank_begin[r + 1])
+  // The top, the same on every rank, with global ranges and every node's geometry: nodes that hold
+  // a boundary between ranks are opened (owner -1); the others are rank-roots (owner: their rank)
+  // and keep no children here.
+  std::vector<KdNode> top;
+  std::vector<int> owner;
+  // This rank's subtrees: a forest, one tree per rank-root (its root at level 0), ranges in local
+  // positions (tree position - rank_begin[rank]); `leaves` in tree order.
+  KdTree local;
+  std::vector<int> roots;       // per local tree: its top node, in tree order
+  std::vector<int> root_nodes;  // per local tree: its root's index in local.nodes
+  std::vector<Record> records;  // this rank's points in tree order
+
+  int begin() const { return rank_begin.empty() ? 0 : rank_begin[rank_of_self]; }
+  int end() const { return rank_begin.empty() ? 0 : rank_begin[rank_of_self + 1]; }
+  int rank_of_self = 0;
+};
+
+// Builds the tree of every rank's `records` (each rank's own, consumed; positions in internal
+// units, `from` set). Collective.
+void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int bucket, int arity,
+                            DistributedTree& tree);
+
+}  // namespace vortex::mpi::detail

@@ -1,0 +1,119 @@
+#include "partition/radix_select.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "tree/kdtree_cuts.hpp"
+
+namespace vortex::mpi::detail {
+
+namespace {
+
+// The bits of a double as an unsigned integer of the same order.
+std::uint64_t ordered_bits(double v) {
+  std::uint64_t u;
+  std::memcpy(&u, &v, sizeof u);
+  return (u >> 63) ? ~u : (u | (std::uint64_t(1) << 63));
+}
+
+constexpr int kDigitBits = 8;
+constexpr int kBins = 1 << kDigitBits;
+constexpr int kRounds = 64 / kDigitBits;
+
+}  // namespace
+
+void split_by_radix(const Comm& comm, const std::vector<Record>& records,
+                    const std::vector<int>& cut_of, const std::vector<GlobalCut>& cuts,
+                    std::vector<char>& goes_left) {
+  const int nc = static_cast<int>(cuts.size());
+  if (nc == 0) return;
+  int largest = 0;
+  for (const GlobalCut& c : cuts) largest = std::max(largest, c.id);
+  std::vector<int> slot(largest + 1, -1);
+  for (int k = 0; k < nc; ++k) slot[cuts[k].id] = k;
+  const std::size_t n = records.size();
+  auto slot_of = [&](std::size_t i) {
+    const int c = cut_of[i];
+    return c >= 0 && c <= largest ? slot[c] : -1;
+  };
+
+  // The cuts' boxes, for offsets taken from their middles: -lo and hi, one MAX reduction.
+  std::vector<double> box(6 * nc, -std::numeric_limits<double>::infinity());
+  for (std::size_t i = 0; i < n; ++i) {
+    const int k = slot_of(i);
+    if (k < 0) continue;
+    for (int d = 0; d < 3; ++d) {
+      box[6 * k + d] = std::max(box[6 * k + d], -records[i].p[d]);
+      box[6 * k + 3 + d] = std::max(box[6 * k + 3 + d], records[i].p[d]);
+    }
+  }
+  comm.allreduce(box.data(), 6 * nc, MPI_MAX);
+  // Sums of the offsets and their squares: the dimension of largest variance, as in kdtree.cpp.
+  std::vector<double> sums(7 * nc, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int k = slot_of(i);
+    if (k < 0) continue;
+    for (int d = 0; d < 3; ++d) {
+      const double ref = 0.5 * (box[6 * k + 3 + d] - box[6 * k + d]);
+      const double off = records[i].p[d] - ref;
+      sums[7 * k + d] += off;
+      sums[7 * k + 3 + d] += off * off;
+    }
+    sums[7 * k + 6] += 1;
+  }
+  comm.allreduce(sums.data(), 7 * nc, MPI_SUM);
+  std::vector<int> dim(nc);
+  for (int k = 0; k < nc; ++k)
+    dim[k] = vortex::detail::widest_of_spreads(&sums[7 * k], &sums[7 * k + 3], sums[7 * k + 6]);
+
+  // The k-th smallest key of each cut, eight bits a round from the top.
+  std::vector<std::uint64_t> prefix(nc, 0);
+  std::vector<long long> rank_left(nc);
+  for (int k = 0; k < nc; ++k) rank_left[k] = cuts[k].left;
+  std::vector<long long> hist(static_cast<std::size_t>(nc) * kBins);
+  for (int round = 0; round < kRounds; ++round) {
+    std::fill(hist.begin(), hist.end(), 0);
+    const int known = kDigitBits * round;  // high bits fixed so far
+    const int shift = 64 - known - kDigitBits;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int k = slot_of(i);
+      if (k < 0) continue;
+      const std::uint64_t key = ordered_bits(records[i].p[dim[k]]);
+      if (known > 0 && (key >> (64 - known)) != prefix[k]) continue;
+      ++hist[static_cast<std::size_t>(k) * kBins + ((key >> shift) & (kBins - 1))];
+    }
+    comm.allreduce(hist.data(), static_cast<int>(hist.size()), MPI_SUM);
+    for (int k = 0; k < nc; ++k) {
+      const long long* h = &hist[static_cast<std::size_t>(k) * kBins];
+      int digit = 0;
+      long long below = 0;
+      while (digit < kBins - 1 && below + h[digit] <= rank_left[k]) below += h[digit++];
+      rank_left[k] -= below;
+      prefix[k] = (prefix[k] << kDigitBits) | static_cast<std::uint64_t>(digit);
+    }
+  }
+  // prefix[k] is now the key of the first particle on the right; rank_left[k] of the particles with
+  // that key go left: the first ones by rank, then by local index.
+  std::vector<long long> equal(nc, 0), before(nc, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int k = slot_of(i);
+    if (k >= 0 && ordered_bits(records[i].p[dim[k]]) == prefix[k]) ++equal[k];
+  }
+  check(MPI_Exscan(equal.data(), before.data(), nc, MPI_LONG_LONG, MPI_SUM, comm.get()),
+        "MPI_Exscan");
+  if (comm.rank() == 0) std::fill(before.begin(), before.end(), 0);
+  goes_left.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int k = slot_of(i);
+    if (k < 0) continue;
+    const std::uint64_t key = ordered_bits(records[i].p[dim[k]]);
+    if (key != prefix[k])
+      goes_left[i] = key < prefix[k];
+    else
+      goes_left[i] = before[k]++ < rank_left[k];
+  }
+}
+
+}  // namespace vortex::mpi::detail

@@ -1,0 +1,319 @@
+// The distributed Solver's front-end: agrees on the options and the units, builds both trees over
+// the ranks, exchanges the locally essential trees, lets the rank's backend sum its targets and
+// sends the results back to the ranks that own the targets.
+
+#include "vortex/mpi/distributed_solver.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "backend/backend.hpp"
+#include "backend/cpu_stages.hpp"
+#include "comm/collectives.hpp"
+#include "exchange/let.hpp"
+#include "far/top_local_expansions.hpp"
+#include "partition/distributed_tree.hpp"
+#include "solver/global_facts.hpp"
+#include "solver/options_agreement.hpp"
+#include "solver/results_return.hpp"
+#include "solver/thread_scope.hpp"
+#include "tree/kdtree_cuts.hpp"
+#include "upward/distributed_upward.hpp"
+#include "vortex/out_of_memory.hpp"
+#include "vortex/solver.hpp"
+
+namespace vortex::mpi {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace vd = vortex::detail;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A rank's sources as records to partition: positions and cores in internal units.
+std::vector<detail::Record> source_records(SourcesView s, vd::Units u, int rank) {
+  const double l = u.length_factor(), g = u.strength_factor();
+  std::vector<detail::Record> r(s.size());
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    r[i] = {{s.x[i] * l, s.y[i] * l, s.z[i] * l},
+            vd::round_up_to_float(s.sigma[i] * l),
+            0,
+            {s.gx[i] * g, s.gy[i] * g, s.gz[i] * g},
+            s.sigma[i] * l,
+            detail::origin_of(rank, i)};
+  return r;
+}
+
+std::vector<detail::Record> target_records(PointsView t, vd::Units u, int rank) {
+  const double l = u.length_factor();
+  std::vector<detail::Record> r(t.size());
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(t.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    r[i] = {
+        {t.x[i] * l, t.y[i] * l, t.z[i] * l}, 0.0f, 0, {0, 0, 0}, 0, detail::origin_of(rank, i)};
+  return r;
+}
+
+void particles_of(const std::vector<detail::Record>& records, ParticleSet& p) {
+  p.resize(records.size());
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(records.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const detail::Record& r = records[i];
+    p.x[i] = r.p[0], p.y[i] = r.p[1], p.z[i] = r.p[2];
+    p.gx[i] = r.g[0], p.gy[i] = r.g[1], p.gz[i] = r.g[2];
+    p.sigma[i] = r.s;
+  }
+}
+
+void scaled_points(PointsView t, vd::Units u, Points& p) {
+  const double l = u.length_factor();
+  p.resize(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i)
+    p.x[i] = t.x[i] * l, p.y[i] = t.y[i] * l, p.z[i] = t.z[i] * l;
+}
+
+void points_of(const std::vector<detail::Record>& records, Points& p) {
+  p.resize(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i)
+    p.x[i] = records[i].p[0], p.y[i] = records[i].p[1], p.z[i] = records[i].p[2];
+}
+
+// Each stage's largest and mean time over the ranks.
+void spread(const detail::Comm& comm, DistributedStats& stats) {
+  constexpr int kStages = 8;
+  static_assert(sizeof(DistributedTimes) == kStages * sizeof(double));
+  double most[kStages], sum[kStages];
+  std::memcpy(most, &stats.times, sizeof most);
+  std::memcpy(sum, &stats.times, sizeof sum);
+  comm.allreduce(most, kStages, MPI_MAX);
+  comm.allreduce(sum, kStages, MPI_SUM);
+  for (double& s : sum) s /= comm.size();
+  std::memcpy(&stats.slowest, most, sizeof most);
+  std::memcpy(&stats.mean, sum, sizeof sum);
+}
+
+}  // namespace
+
+struct DistributedSolver::State {
+  explicit State(MPI_Comm c) : comm(c) {}
+  detail::Comm comm;
+  std::unique_ptr<vd::Backend> cpu;
+  std::unique_ptr<vd::DeviceBackend> cuda;
+  detail::DistributedTree sources, targets;
+  detail::DistributedMultipoles multipoles;
+  ParticleSet local_sources;
+  std::vector<long long> source_keys;  // global key of each node of plan.source_tree
+  vd::TreePlan plan;
+  ParticleSet all_sources;  // the direct method's copy of every rank's sources
+  Points direct_targets;
+
+  // This rank's place among the ranks of its node.
+  int node_rank() const {
+    MPI_Comm node;
+    detail::check(
+        MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node),
+        "MPI_Comm_split_type");
+    int rank = 0;
+    MPI_Comm_rank(node, &rank);
+    MPI_Comm_free(&node);
+    return rank;
+  }
+
+  vd::Backend& backend(Backend b) {
+    if (b == Backend::Cuda) {
+      if (!cuda) {
+        // One GPU a rank: the ranks of a node take its GPUs in turn.
+        vd::use_cuda_device(node_rank());
+        cuda = vd::make_cuda_backend();
+      }
+      return *cuda;
+    }
+    if (!cpu) cpu = vd::make_cpu_backend();
+    return *cpu;
+  }
+};
+
+DistributedSolver::DistributedSolver(MPI_Comm comm, SolverOptions options)
+    : comm_(comm), options_(options) {
+  validate_options(options_);
+  state_ = std::make_unique<State>(comm);
+}
+DistributedSolver::~DistributedSolver() = default;
+DistributedSolver::DistributedSolver(DistributedSolver&&) noexcept = default;
+DistributedSolver& DistributedSolver::operator=(DistributedSolver&&) noexcept = default;
+
+VelocityField DistributedSolver::evaluate(const ParticleSet& particles, bool gradient) {
+  return evaluate(particles, PointsView(particles), gradient);
+}
+
+VelocityField DistributedSolver::evaluate(const ParticleSet& sources, PointsView targets,
+                                          bool gradient) {
+  VelocityField out;
+  SourcesView view;
+  detail::together(state_->comm, [&] { view = SourcesView(sources); });
+  evaluate(view, targets, gradient, out);
+  return out;
+}
+
+void DistributedSolver::evaluate(SourcesView sources, PointsView targets, bool gradient,
+                                 VelocityField& out) {
+  if (!state_)
+    throw std::logic_error("vortex::mpi::DistributedSolver: used after it was moved from");
+  const detail::Comm& comm = state_->comm;
+  try {
+    out.stats = EvaluationStats{};
+    detail::together(comm, [&] { validate_inputs(sources, targets); });
+    detail::agree_on_options(comm, options_);
+    evaluate_into(sources, targets, gradient, options_, out);
+    // Float may not hold a field that double holds: the whole call again in double, on every rank.
+    const bool bad = comm.max(static_cast<int>(!detail::all_finite(out))) != 0;
+    if (!bad) return;
+    if (out.stats.precision == std::string("float")) {
+      SolverOptions in_double = options_;
+      in_double.precision = Precision::Double;
+      evaluate_into(sources, targets, gradient, in_double, out);
+    }
+    detail::together(comm, [&] { detail::throw_if_not_finite(out); });
+  } catch (...) {
+    out = VelocityField{};
+    throw;
+  }
+}
+
+void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, bool gradient,
+                                      const SolverOptions& asked, VelocityField& out) {
+  State& s = *state_;
+  const detail::Comm& comm = s.comm;
+  const auto start = Clock::now();
+  stats_ = DistributedStats{};
+  stats_.ranks = comm.size();
+  DistributedTimes& times = stats_.times;
+
+  auto stage = Clock::now();
+  const detail::GlobalFacts g = detail::global_facts(comm, sources, targets);
+  if (g.sources == 0)
+    throw std::invalid_argument("vortex::mpi: no source particles on any rank (N = 0)");
+  if (g.targets == 0) throw std::invalid_argument("vortex::mpi: no target points on any rank");
+  stats_.total_sources = static_cast<std::uint64_t>(g.sources);
+  stats_.total_targets = static_cast<std::uint64_t>(g.targets);
+  Backend backend_kind = Backend::Cpu;
+  detail::together(comm, [&] { backend_kind = resolve_backend(asked.backend); });
+  detail::agree_on_backend(comm, backend_kind);
+  const vd::ResolvedOptions options = vd::resolve_options(asked, backend_kind, g.facts);
+  const vd::ThreadScope threads(options.threads);
+  const vd::Units units = g.facts.given_units;
+  vd::Backend* backend = nullptr;
+  detail::together(comm, [&] { backend = &s.backend(options.backend); });
+  times.agree = seconds_since(stage);
+  EvaluationStats& local = stats_.local;
+
+  if (options.method == Method::Direct) {
+    // Every rank sums all sources at its own targets.
+    stage = Clock::now();
+    std::vector<detail::Record> mine = source_records(sources, units, comm.rank());
+    particles_of(comm.allgatherv(mine), s.all_sources);
+    scaled_points(targets, units, s.direct_targets);
+    times.exchange = seconds_since(stage);
+    stage = Clock::now();
+    vd::ComponentView v;
+    detail::together(comm, [&] {
+      v = backend->direct_sum(SourcesView(s.all_sources), PointsView(s.direct_targets), options,
+                              gradient, local);
+    });
+    times.sums = seconds_since(stage);
+    stage = Clock::now();
+    detail::write_results(v, nullptr, targets.size(), gradient, units, out);
+    times.results = seconds_since(stage);
+    local.pair_interactions = static_cast<std::uint64_t>(g.sources) * targets.size();
+    stats_.sources = s.all_sources.size();
+    stats_.targets = targets.size();
+  } else {
+    stage = Clock::now();
+    std::vector<detail::Record> records = source_records(sources, units, comm.rank());
+    detail::build_distributed_tree(comm, records, options.tree.source_bucket, options.tree.arity,
+                                   s.sources);
+    records = target_records(targets, units, comm.rank());
+    detail::build_distributed_tree(comm, records, options.tree.target_bucket, options.tree.arity,
+                                   s.targets);
+    times.partition = seconds_since(stage);
+    stats_.sources = s.sources.records.size();
+    stats_.targets = s.targets.records.size();
+
+    stage = Clock::now();
+    particles_of(s.sources.records, s.local_sources);
+    detail::distributed_upward(comm, s.sources, s.local_sources, options.tree.order, s.multipoles);
+    times.upward = seconds_since(stage);
+
+    stage = Clock::now();
+    vd::TreePlan& plan = s.plan;
+    const AcceptanceCriteria criteria = criteria_with_orders(
+        options.tree.theta, options.tree.kappa, options.tree.order, options.tree.uniform_order);
+    detail::SourceSide side{&s.sources, &s.local_sources, &s.multipoles.local, &s.multipoles.top,
+                            options.tree.order};
+    detail::LetCounts counts;
+    detail::exchange_let(comm, side, detail::target_boxes(s.targets, 64), criteria,
+                         {plan.source_tree, plan.sources, plan.multipoles, s.source_keys}, counts);
+    stats_.nodes_sent = counts.nodes_sent;
+    stats_.particles_sent = counts.particles_sent;
+    stats_.nodes_received = counts.nodes_received;
+    stats_.particles_received = counts.particles_received;
+    times.exchange = seconds_since(stage);
+
+    vd::ComponentView v;
+    stage = Clock::now();
+    if (!s.targets.records.empty()) {
+      plan.order = options.tree.order;
+      plan.units = units;
+      plan.multipoles_given = true;
+      plan.target_tree = s.targets.local;
+      points_of(s.targets.records, plan.targets);
+      build_interaction_lists(plan.target_tree, plan.source_tree, criteria, plan.lists);
+    }
+    // The CPU's local expansions at the top of the target tree, chosen as on one rank.
+    detail::TopLocalInput top{&s.targets, &s.source_keys, options.tree.theta, FarField::M2P, {}};
+    if (options.backend == Backend::Cpu && options.far_field != FarField::M2P) {
+      top.mode = options.far_field;
+      if (top.mode == FarField::Auto)
+        top.costs =
+            vd::far_field_costs(options.tree.order, options.arithmetic == vd::Arithmetic::Float
+                                                        ? vd::FarArithmetic::Float
+                                                        : vd::FarArithmetic::Double);
+    }
+    detail::together(comm, [&] {
+      if (!s.targets.records.empty()) detail::check_let_lists(plan.lists.near_ranges);
+    });
+    detail::together(comm, [&] { detail::top_local_expansions(comm, top, plan); });
+    times.lists = seconds_since(stage);
+    stage = Clock::now();
+    detail::together(comm, [&] {
+      if (s.targets.records.empty()) return;
+      vd::count_interactions(plan, local);
+      v = backend->tree_sum(plan, options, gradient, local);
+    });
+    times.sums = seconds_since(stage);
+    stage = Clock::now();
+    detail::return_results(comm, v, s.targets.records, targets.size(), gradient, units, out);
+    times.results = seconds_since(stage);
+    local.tree_build = "host";
+  }
+  local.tree = options.tree;
+  local.tolerance = options.tolerance;
+  if (local.precision.empty()) local.precision = vd::to_string(options.arithmetic);
+  out.stats = local;
+  times.total = seconds_since(start);
+  spread(comm, stats_);
+}
+
+}  // namespace vortex::mpi

@@ -1,0 +1,19 @@
+# vortex_add_mpi_test(<source> <ranks>...): one executable with an MPI main(), and a ctest test per
+# rank count, named mpi.<name>.<ranks>, bounded by a timeout so that a hang fails rather than waits.
+function(vortex_add_mpi_test source)
+  get_filename_component(name ${source} NAME_WE)
+  add_executable(${name} ${CMAKE_CURRENT_SOURCE_DIR}/mpi/${source}
+    ${CMAKE_CURRENT_SOURCE_DIR}/mpi/mpi_main.cpp)
+  target_link_libraries(${name} PRIVATE vortex_test_support vortex_mpi GTest::gtest)
+  foreach(ranks ${ARGN})
+    add_test(NAME mpi.${name}.${ranks}
+      COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
+              $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
+    # Open MPI: runs as root where the CI does, and more ranks than cores.
+    set_tests_properties(mpi.${name}.${ranks} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks} ENVIRONMENT
+      "OMP_NUM_THREADS=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+  endforeach()
+endfunction()
+
+vortex_add_mpi_test(test_distributed_solver.cpp 1 2 3 4)
+vortex_add_mpi_test(test_distributed_failures.cpp 1 2 3)
