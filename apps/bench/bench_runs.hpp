@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "particle_cases.hpp"
 #include "vortex/error_metrics.hpp"
 #include "vortex/field.hpp"
 #include "vortex/options.hpp"
@@ -27,12 +28,6 @@ struct RunSpec {
 // no runs. Throws UsageError naming a bad item.
 std::vector<RunSpec> parse_runs(const std::string& text, Precision default_precision);
 RunSpec make_run(Backend backend, Method method, Precision precision = Precision::Auto);
-
-// cube | plummer | ring | sheet | two-scale | ellipsoid (generators.hpp), every position and sigma
-// multiplied by `scale` (the strengths unchanged); throws UsageError for other names, n = 0, or a
-// scale that is not finite and positive or that takes a position or sigma out of double's range.
-ParticleSet make_case(const std::string& name, std::size_t n, std::uint64_t seed,
-                      double scale = 1.0);
 
 // The double-precision CPU direct sum at a seeded sample of targets.
 struct Reference {

@@ -10,6 +10,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/eval.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/bench.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/ring.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/body.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/bench_mpi.cmake)
 
 # What the apps share: one name and one help text for every option that vortex-body and
 # vortex-ring both offer.

@@ -1,3 +1,9 @@
+# Open MPI's settings for the tests: runs as root where the CI does, more ranks than cores, one
+# thread a rank.
+set(VORTEX_MPI_TEST_ENVIRONMENT
+  "OMP_NUM_THREADS=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
+  CACHE INTERNAL "")
+
 # vortex_add_mpi_test(<source> <ranks>...): one executable with an MPI main(), and a ctest test per
 # rank count, named mpi.<name>.<ranks>, bounded by a timeout so that a hang fails rather than waits.
 function(vortex_add_mpi_test source)
@@ -9,9 +15,8 @@ function(vortex_add_mpi_test source)
     add_test(NAME mpi.${name}.${ranks}
       COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
               $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
-    # Open MPI: runs as root where the CI does, and more ranks than cores.
-    set_tests_properties(mpi.${name}.${ranks} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks} ENVIRONMENT
-      "OMP_NUM_THREADS=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+    set_tests_properties(mpi.${name}.${ranks} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks}
+      ENVIRONMENT "${VORTEX_MPI_TEST_ENVIRONMENT}")
   endforeach()
 endfunction()
 

@@ -226,13 +226,13 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
     particles_of(comm.allgatherv(mine), s.all_sources);
     scaled_points(targets, units, s.direct_targets);
     times.exchange = seconds_since(stage);
-    stage = Clock::now();
     vd::ComponentView v;
     detail::together(comm, [&] {
+      stage = Clock::now();
       v = backend->direct_sum(SourcesView(s.all_sources), PointsView(s.direct_targets), options,
                               gradient, local);
+      times.sums = seconds_since(stage);
     });
-    times.sums = seconds_since(stage);
     stage = Clock::now();
     detail::write_results(v, nullptr, targets.size(), gradient, units, out);
     times.results = seconds_since(stage);
@@ -296,13 +296,15 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
     });
     detail::together(comm, [&] { detail::top_local_expansions(comm, top, plan); });
     times.lists = seconds_since(stage);
-    stage = Clock::now();
+    // Timed before the agreement, so that the spread over the ranks shows their imbalance.
     detail::together(comm, [&] {
-      if (s.targets.records.empty()) return;
-      vd::count_interactions(plan, local);
-      v = backend->tree_sum(plan, options, gradient, local);
+      stage = Clock::now();
+      if (!s.targets.records.empty()) {
+        vd::count_interactions(plan, local);
+        v = backend->tree_sum(plan, options, gradient, local);
+      }
+      times.sums = seconds_since(stage);
     });
-    times.sums = seconds_since(stage);
     stage = Clock::now();
     detail::return_results(comm, v, s.targets.records, targets.size(), gradient, units, out);
     times.results = seconds_since(stage);

@@ -1,0 +1,15 @@
+# vortex-bench-mpi (builds with MPI): its JSON on 1 and 3 CPU ranks, and a refused option.
+if(TARGET vortex-bench-mpi)
+  foreach(ranks 1 3)
+    add_test(NAME app.bench-mpi.json-${ranks} COMMAND ${CMAKE_COMMAND}
+      -DMPIEXEC=${MPIEXEC_EXECUTABLE} -DBENCH=$<TARGET_FILE:vortex-bench-mpi> -DRANKS=${ranks}
+      -DDIR=${VORTEX_APP_TEST_DIR}/bench-mpi-${ranks} -P ${VORTEX_APP_SCRIPTS}/bench_mpi_json.cmake)
+    set_tests_properties(app.bench-mpi.json-${ranks} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks}
+      ENVIRONMENT "${VORTEX_MPI_TEST_ENVIRONMENT}")
+  endforeach()
+  add_test(NAME app.bench-mpi.both-sizes COMMAND ${MPIEXEC_EXECUTABLE} -n 2
+    $<TARGET_FILE:vortex-bench-mpi> --n 100 --per-rank 50)
+  set_tests_properties(app.bench-mpi.both-sizes PROPERTIES TIMEOUT 60 PROCESSORS 2
+    ENVIRONMENT "${VORTEX_MPI_TEST_ENVIRONMENT}" PASS_REGULAR_EXPRESSION
+    "error: give --n or --per-rank, not both")
+endif()
