@@ -120,6 +120,13 @@ std::string report_text(const MpiBenchResult& r) {
                 r.imbalance, static_cast<unsigned long long>(r.last.nodes_received),
                 static_cast<unsigned long long>(r.last.particles_received));
   text += line;
+  if (r.baseline > 0) {
+    std::snprintf(line, sizeof line,
+                  "  the one-rank Solver on the whole set: %.5f s (median); the ranks' total is "
+                  "%.3g times it\n",
+                  r.baseline, r.slowest.total / r.baseline);
+    text += line;
+  }
   if (r.errors.checked) {
     std::snprintf(line, sizeof line,
                   "  errors against the direct sum at %zu particles: velocity %.3g, gradient %.3g "
@@ -147,6 +154,7 @@ std::string report_json(const MpiBenchResult& r) {
     j.end();
   }
   j.field("imbalance", r.imbalance);
+  if (r.baseline > 0) j.field("one_rank_solver_total", r.baseline);
   j.key("totals").begin_array(true);
   for (const double t : r.totals) j.value(t);
   j.end();

@@ -26,6 +26,7 @@ struct MpiBenchResult {
   mpi::DistributedStats last;           // the last call's counts and names
   std::vector<double> totals;           // each call's slowest total
   MpiErrors errors;
+  double baseline = 0;  // median total of the one-rank Solver (0: not timed)
 };
 
 // Collective: the distributed field at a seeded sample of the set's particles, gathered to rank 0

@@ -26,6 +26,10 @@ bool parse_mpi_bench(int argc, char** argv, int ranks, MpiBenchSettings& s) {
   parser.add("--sample", "K", "check K targets against the direct sum (rank 0 sums them)",
              s.sample);
   parser.add_flag("--velocity-only", "the velocity without its gradient", s.velocity_only);
+  parser.add_flag("--baseline",
+                  "also time the one-rank Solver on the whole set, on rank 0 after the ranks' "
+                  "calls (its own tree build: on the device with a GPU)",
+                  s.baseline);
   parser.add("--json", "FILE", "write the results as JSON (rank 0)", s.json_path);
   solver_cli.add_to(parser);
   if (!parser.parse(argc, argv)) return false;

@@ -17,6 +17,7 @@ struct MpiBenchSettings {
   std::uint64_t seed = 1;
   std::uint64_t sample = 0;  // targets of the error check against the direct sum (0: none)
   bool velocity_only = false;
+  bool baseline = false;  // also time the one-rank Solver on the whole set (rank 0)
   std::string json_path;
   SolverOptions solver;
 };

@@ -63,15 +63,19 @@ class KdTreeBuilder {
     // Positions and core radii are multiplied by it (a power of two, so exactly) as they are read:
     // the tree and the ordered points are those of the scaled set.
     double scale = 1;
+    // Node radii below it are raised to it; negative: kRadiusFloor of the root's radius (a subtree
+    // of a larger tree passes 0, and its tree's floor once that is known).
+    double radius_floor = -1;
   };
+  // One tree with every option above.
+  void build(const TreeInput& input, int arity, KdTree& tree);
   // Two trees at once (a source and a target tree), sharing the threads between them.
   static void build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree& tree_a,
                          KdTreeBuilder& second, const TreeInput& b, KdTree& tree_b, int arity);
 
  private:
   void reserve(std::size_t n);
-  void run(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
-           PointsOut ordered, double scale);
+  void run(const TreeInput& input, int arity, KdTree& tree);
   struct Scratch;
   std::unique_ptr<Scratch> scratch_;
 };

@@ -21,13 +21,7 @@ using detail::round_up_to_float;
 
 namespace {
 
-// A point with its core radius (rounded up to float) and its caller index, partitioned in place:
-// contiguous, 32 bytes, so no pass over the tree reads the caller's arrays at random.
-struct Item {
-  double p[3];
-  float sigma;
-  std::uint32_t index;
-};
+using Item = detail::TreeItem;
 
 // Partitions a cut's range, then its sub-ranges' cuts as OpenMP tasks (small ones inline). The
 // tasks outlive this call, so they get copies of the pointers, not references to this frame.
@@ -67,8 +61,12 @@ KdTreeBuilder& KdTreeBuilder::operator=(KdTreeBuilder&&) noexcept = default;
 
 // Must run on one thread of a parallel region (its loops are OpenMP tasks), so that several trees
 // can share the threads.
-void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int arity, KdTree& tree,
-                        PointsOut ordered, double scale) {
+void KdTreeBuilder::run(const TreeInput& in, int arity, KdTree& tree) {
+  const PointsView points = in.points;
+  const double* sigma = in.sigma;
+  const int bucket = in.bucket;
+  const PointsOut ordered = in.ordered;
+  const double scale = in.scale;
   Scratch& w = *scratch_;
   const int n = static_cast<int>(points.size());
   tree.bucket = bucket;
@@ -92,7 +90,8 @@ void KdTreeBuilder::run(PointsView points, const double* sigma, int bucket, int 
   }
 
   detail::measure_nodes(tree.nodes, items, w.order, w.level_start);
-  detail::floor_radii(tree.nodes, tree.nodes[0].radius);
+  detail::floor_radii(tree.nodes,
+                      in.radius_floor < 0 ? tree.nodes[0].radius * kRadiusFloor : in.radius_floor);
   // The permutation, and the points in tree order the partition already holds.
 #pragma omp taskloop grainsize(16384) default(shared)
   for (int i = 0; i < n; ++i) {
@@ -127,7 +126,15 @@ void KdTreeBuilder::build(PointsView points, const double* sigma, int bucket, in
   reserve(points.size());
 #pragma omp parallel
 #pragma omp single
-  run(points, sigma, bucket, arity, tree, ordered, 1.0);
+  run({points, sigma, bucket, ordered}, arity, tree);
+}
+
+void KdTreeBuilder::build(const TreeInput& input, int arity, KdTree& tree) {
+  check_tree_options(input.points.size(), input.bucket, arity);
+  reserve(input.points.size());
+#pragma omp parallel
+#pragma omp single
+  run(input, arity, tree);
 }
 
 void KdTreeBuilder::build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree& tree_a,
@@ -141,9 +148,9 @@ void KdTreeBuilder::build_pair(KdTreeBuilder& first, const TreeInput& a, KdTree&
 #pragma omp single
   {
 #pragma omp task default(shared)
-    first.run(a.points, a.sigma, a.bucket, arity, tree_a, a.ordered, a.scale);
+    first.run(a, arity, tree_a);
 #pragma omp task default(shared)
-    second.run(b.points, b.sigma, b.bucket, arity, tree_b, b.ordered, b.scale);
+    second.run(b, arity, tree_b);
 #pragma omp taskwait
   }
 }

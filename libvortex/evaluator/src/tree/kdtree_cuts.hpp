@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -13,6 +14,15 @@
 #include "vortex/math/tree_node.hpp"
 
 namespace vortex::detail {
+
+// A point with its core radius (rounded up to float) and its index in the caller's order,
+// partitioned in place: contiguous, 32 bytes, so no pass over the tree reads the caller's arrays
+// at random.
+struct TreeItem {
+  double p[3];
+  float sigma;
+  std::uint32_t index;
+};
 
 inline float round_up_to_float(double v) {
   float f = static_cast<float>(v);
@@ -130,11 +140,11 @@ void measure_nodes(std::vector<KdNode>& nodes, const Item* items, std::vector<in
   }
 }
 
-// Radii below kRadiusFloor of the root's are raised to it: a box of coincident particles (radius
-// 0) then needs a positive distance to be far, and the box's scale (multipole/expansion_scale.hpp)
-// keeps every normalized target offset of its M2P at least 1 / (2 theta) long.
-inline void floor_radii(std::vector<KdNode>& nodes, double root_radius) {
-  const double floor = root_radius * kRadiusFloor;
+// Radii below `floor` (kRadiusFloor of the root's) are raised to it: a box of coincident
+// particles (radius 0) then needs a positive distance to be far, and the box's scale
+// (multipole/expansion_scale.hpp) keeps every normalized target offset of its M2P at least
+// 1 / (2 theta) long.
+inline void floor_radii(std::vector<KdNode>& nodes, double floor) {
   for (KdNode& node : nodes) node.radius = std::max(node.radius, floor);
 }
 

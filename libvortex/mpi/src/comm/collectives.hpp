@@ -79,6 +79,11 @@ class Comm {
   template <class T>
   std::vector<T> alltoallv(const std::vector<std::vector<T>>& send,
                            std::vector<long long>* from = nullptr) const;
+  // The same from items packed rank after rank (counts[r] of them for rank r), into `received`
+  // (its storage reused).
+  template <class T>
+  void alltoallv(const T* packed, const std::vector<int>& counts, std::vector<T>& received,
+                 std::vector<long long>* from = nullptr) const;
 
   // The agreement on errors: collective. When any rank passes an exception, every rank throws:
   // the lowest failing rank's std::invalid_argument, std::overflow_error or OutOfMemory as that
@@ -121,38 +126,44 @@ std::vector<T> Comm::allgatherv(const std::vector<T>& mine, std::vector<long lon
 }
 
 template <class T>
-std::vector<T> Comm::alltoallv(const std::vector<std::vector<T>>& send,
-                               std::vector<long long>* from) const {
-  std::vector<int> send_counts(size_), recv_counts(size_), sdispl(size_), rdispl(size_);
-  long long total_send = 0;
+void Comm::alltoallv(const T* packed, const std::vector<int>& counts, std::vector<T>& received,
+                     std::vector<long long>* from) const {
+  std::vector<int> recv_counts(size_), sdispl(size_), rdispl(size_);
+  long long total_send = 0, total = 0;
   for (int r = 0; r < size_; ++r) {
-    send_counts[r] = static_cast<int>(send[r].size());
-    total_send += send_counts[r];
+    sdispl[r] = static_cast<int>(total_send);
+    total_send += counts[r];
   }
-  check(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_),
+  check(MPI_Alltoall(counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_),
         "MPI_Alltoall");
-  std::vector<T> packed;
-  packed.reserve(total_send);
-  for (int r = 0; r < size_; ++r) {
-    sdispl[r] = static_cast<int>(packed.size());
-    packed.insert(packed.end(), send[r].begin(), send[r].end());
-  }
-  long long total = 0;
   for (int r = 0; r < size_; ++r) {
     rdispl[r] = static_cast<int>(total);
     total += recv_counts[r];
   }
   if (total > 2147483647LL || total_send > 2147483647LL)
     throw std::length_error("vortex::mpi: more than 2^31 - 1 items in one exchange of a rank");
-  std::vector<T> received(total);
+  received.resize(total);
   const MPI_Datatype type = bytes_type(sizeof(T));
-  check(MPI_Alltoallv(packed.data(), send_counts.data(), sdispl.data(), type, received.data(),
+  check(MPI_Alltoallv(packed, counts.data(), sdispl.data(), type, received.data(),
                       recv_counts.data(), rdispl.data(), type, comm_),
         "MPI_Alltoallv");
   if (from) {
     from->assign(size_ + 1, 0);
     for (int r = 0; r < size_; ++r) (*from)[r + 1] = (*from)[r] + recv_counts[r];
   }
+}
+
+template <class T>
+std::vector<T> Comm::alltoallv(const std::vector<std::vector<T>>& send,
+                               std::vector<long long>* from) const {
+  std::vector<int> counts(size_);
+  std::vector<T> packed;
+  for (int r = 0; r < size_; ++r) {
+    counts[r] = static_cast<int>(send[r].size());
+    packed.insert(packed.end(), send[r].begin(), send[r].end());
+  }
+  std::vector<T> received;
+  alltoallv(packed.data(), counts, received, from);
   return received;
 }
 

@@ -17,6 +17,7 @@ namespace vortex::mpi::detail {
 namespace {
 
 using vortex::detail::KdCut;
+using vortex::detail::TreeItem;
 
 // Whether [begin, end) holds one of the sorted positions strictly inside.
 bool holds_any(const std::vector<int>& sorted, int begin, int end) {
@@ -53,7 +54,7 @@ int rank_of(const std::vector<int>& rank_begin, int position) {
 }
 
 // Cuts of equal depth touch disjoint ranges: they run in parallel, one depth after the other.
-void run_cuts(std::vector<KdCut>& cuts, Record* records) {
+void run_cuts(std::vector<KdCut>& cuts, TreeItem* items) {
   std::stable_sort(cuts.begin(), cuts.end(),
                    [](const KdCut& a, const KdCut& b) { return a.depth < b.depth; });
   std::size_t first = 0;
@@ -62,7 +63,7 @@ void run_cuts(std::vector<KdCut>& cuts, Record* records) {
     while (last < cuts.size() && cuts[last].depth == cuts[first].depth) ++last;
     const long count = static_cast<long>(last - first);
 #pragma omp parallel for schedule(dynamic, 1)
-    for (long k = 0; k < count; ++k) vortex::detail::cut(records, cuts[first + k]);
+    for (long k = 0; k < count; ++k) vortex::detail::cut(items, cuts[first + k]);
     first = last;
   }
 }
@@ -124,6 +125,71 @@ void measure_top(const Comm& comm, DistributedTree& tree) {
   for (std::size_t j = 0; j < opened.size(); ++j) tree.top[opened[j]].radius = std::sqrt(r2[j]);
 }
 
+// Every record to the rank that owns its piece; what this rank receives lands in
+// scratch.received.
+void migrate(const Comm& comm, const std::vector<int>& rank_begin, std::vector<Record>& records,
+             TreeScratch& w) {
+  const int ranks = comm.size();
+  const std::size_t n = records.size();
+  std::vector<int> counts(ranks, 0);
+  w.destination.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    ++counts[w.destination[i] = rank_of(rank_begin, records[i].piece)];
+  std::vector<long long> next(ranks, 0);
+  for (int r = 1; r < ranks; ++r) next[r] = next[r - 1] + counts[r - 1];
+  w.packed.resize(n);
+  for (std::size_t i = 0; i < n; ++i) w.packed[next[w.destination[i]]++] = records[i];
+  comm.alltoallv(w.packed.data(), counts, w.received);
+}
+
+// Items of the received records at their positions in this rank's range: each piece's records
+// from the piece's first position on, in the order received.
+void place_by_piece(const std::vector<Record>& received, int off, std::vector<TreeItem>& items) {
+  items.resize(received.size());
+  std::map<int, int> next;
+  for (const Record& r : received) next.emplace(r.piece, r.piece - off);
+  for (std::size_t i = 0; i < received.size(); ++i) {
+    const Record& r = received[i];
+    items[next[r.piece]++] = {{r.p[0], r.p[1], r.p[2]}, r.sigma, static_cast<std::uint32_t>(i)};
+  }
+}
+
+// The subtree of the rank-root at items [first, first + count), built by the one-rank builder
+// (kdtree.cpp) with its radii not yet floored; its nodes appended to tree.local, its items put
+// in its tree order.
+void build_subtree(int first, int count, const std::vector<Record>& received,
+                   DistributedTree& tree) {
+  TreeScratch& w = tree.scratch;
+  TreeItem* items = tree.scratch.items.data() + first;
+  w.x.resize(count), w.y.resize(count), w.z.resize(count), w.sigma.resize(count);
+  for (int i = 0; i < count; ++i) {
+    w.x[i] = items[i].p[0], w.y[i] = items[i].p[1], w.z[i] = items[i].p[2];
+    w.sigma[i] = received[items[i].index].s;
+  }
+  PointsView points;
+  points.x = w.x.data(), points.y = w.y.data(), points.z = w.z.data();
+  points.n = static_cast<std::size_t>(count);
+  KdTreeBuilder::TreeInput in;
+  in.points = points;
+  in.sigma = tree.has_sigma ? w.sigma.data() : nullptr;
+  in.bucket = tree.bucket;
+  in.radius_floor = 0;
+  w.builder.build(in, tree.arity, w.subtree);
+  std::vector<KdNode>& nodes = tree.local.nodes;
+  const int base = static_cast<int>(nodes.size());
+  tree.root_nodes.push_back(base);
+  for (KdNode node : w.subtree.nodes) {
+    node.begin += first;
+    node.end += first;
+    if (node.first_child >= 0) node.first_child += base;
+    if (node.parent >= 0) node.parent += base;
+    nodes.push_back(node);
+  }
+  w.reordered.resize(count);
+  for (int i = 0; i < count; ++i) w.reordered[i] = items[w.subtree.permutation[i]];
+  std::copy(w.reordered.begin(), w.reordered.end(), items);
+}
+
 // What a rank tells the others of one of its rank-roots.
 struct RootGeometry {
   int top;
@@ -133,7 +199,7 @@ struct RootGeometry {
 }  // namespace
 
 void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int bucket, int arity,
-                            DistributedTree& tree) {
+                            bool sigma, DistributedTree& tree) {
   const int ranks = comm.size(), me = comm.rank();
   const long long total = comm.sum(static_cast<long long>(records.size()));
   if (total > INT_MAX)
@@ -142,9 +208,11 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
   tree.bucket = bucket;
   tree.arity = arity;
   tree.rank_of_self = me;
+  tree.has_sigma = sigma;
   tree.top.clear();
   tree.owner.clear();
-  tree.local = KdTree{};
+  tree.local.nodes.clear();
+  tree.local.leaves.clear();
   tree.local.bucket = bucket;
   tree.local.arity = arity;
   tree.roots.clear();
@@ -167,21 +235,15 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
 
   // The cuts across ranks, then every point to the rank that owns its piece.
   make_global_cuts(comm, cuts, spanning, records);
-  std::vector<std::vector<Record>> send(ranks);
-  for (const Record& r : records) send[rank_of(tree.rank_begin, r.piece)].push_back(r);
-  records.clear();
-  records.shrink_to_fit();
-  tree.records = comm.alltoallv(send);
-  send = {};
-  std::vector<Record>& mine = tree.records;
+  migrate(comm, tree.rank_begin, records, tree.scratch);
+  std::vector<Record>& received = tree.scratch.received;
   const int off = tree.begin();
-  if (static_cast<int>(mine.size()) != tree.end() - off)
+  if (static_cast<int>(received.size()) != tree.end() - off)
     throw std::logic_error("vortex::mpi: rank " + std::to_string(me) + " received " +
-                           std::to_string(mine.size()) + " points for a range of " +
+                           std::to_string(received.size()) + " points for a range of " +
                            std::to_string(tree.end() - off));
-  // The pieces tile this rank's range, each holding as many points as it is long.
-  std::stable_sort(mine.begin(), mine.end(),
-                   [](const Record& a, const Record& b) { return a.piece < b.piece; });
+  std::vector<TreeItem>& items = tree.scratch.items;
+  place_by_piece(received, off, items);
 
   // The rest of the top's cuts in this rank's range, then the rank-roots' subtrees.
   std::vector<KdCut> local_cuts;
@@ -191,38 +253,19 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
       k.begin -= off, k.mid -= off, k.end -= off;
       local_cuts.push_back(k);
     }
+  run_cuts(local_cuts, items.data());
   for (int t = 0; t < static_cast<int>(tree.top.size()); ++t)
     if (tree.owner[t] == me) tree.roots.push_back(t);
   std::sort(tree.roots.begin(), tree.roots.end(),
             [&](int a, int b) { return tree.top[a].begin < tree.top[b].begin; });
-  std::vector<KdNode> sub;
-  std::vector<KdCut> sub_cuts;
-  std::vector<KdCut> subtree_cuts;
+  for (const int t : tree.roots)
+    build_subtree(tree.top[t].begin - off, tree.top[t].count(), received, tree);
+  // The records in tree order.
+  tree.records.resize(items.size());
+  const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(items.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < count; ++i) tree.records[i] = received[items[i].index];
   std::vector<KdNode>& nodes = tree.local.nodes;
-  for (const int t : tree.roots) {
-    const int shift = tree.top[t].begin - off;
-    vortex::detail::lay_out_kdtree(tree.top[t].count(), bucket, arity, sub, sub_cuts);
-    const int base = static_cast<int>(nodes.size());
-    tree.root_nodes.push_back(base);
-    for (KdNode node : sub) {
-      node.begin += shift;
-      node.end += shift;
-      if (node.first_child >= 0) node.first_child += base;
-      if (node.parent >= 0) node.parent += base;
-      nodes.push_back(node);
-    }
-    for (KdCut k : sub_cuts) {
-      k.begin += shift, k.mid += shift, k.end += shift;
-      subtree_cuts.push_back(k);
-    }
-  }
-  // The top's cuts come before the subtrees' (they make the subtrees' ranges).
-  run_cuts(local_cuts, mine.data());
-  run_cuts(subtree_cuts, mine.data());
-  std::vector<int> order, level_start;
-#pragma omp parallel
-#pragma omp single
-  vortex::detail::measure_nodes(nodes, mine.data(), order, level_start);
 
   // The rank-roots' geometry to every rank, then the opened nodes'.
   std::vector<RootGeometry> geometry;
@@ -239,9 +282,9 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
     node.max_sigma = g.node.max_sigma;
   }
   measure_top(comm, tree);
-  const double root_radius = tree.top[0].radius;
-  vortex::detail::floor_radii(tree.top, root_radius);
-  vortex::detail::floor_radii(nodes, root_radius);
+  const double floor = tree.top[0].radius * kRadiusFloor;
+  vortex::detail::floor_radii(tree.top, floor);
+  vortex::detail::floor_radii(nodes, floor);
   for (int k = 0; k < static_cast<int>(nodes.size()); ++k)
     if (nodes[k].is_leaf()) tree.local.leaves.push_back(k);
   std::sort(tree.local.leaves.begin(), tree.local.leaves.end(),

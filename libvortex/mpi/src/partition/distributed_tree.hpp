@@ -11,9 +11,20 @@
 
 #include "comm/collectives.hpp"
 #include "partition/record.hpp"
+#include "tree/kdtree_cuts.hpp"
 #include "vortex/kdtree.hpp"
 
 namespace vortex::mpi::detail {
+
+// Storage of a build, kept between calls.
+struct TreeScratch {
+  std::vector<Record> packed, received;
+  std::vector<int> destination;
+  std::vector<vortex::detail::TreeItem> items, reordered;
+  std::vector<double> x, y, z, sigma;
+  KdTreeBuilder builder;
+  KdTree subtree;
+};
 
 struct DistributedTree {
   int n = 0;  // points on all ranks
@@ -30,15 +41,17 @@ struct DistributedTree {
   std::vector<int> roots;       // per local tree: its top node, in tree order
   std::vector<int> root_nodes;  // per local tree: its root's index in local.nodes
   std::vector<Record> records;  // this rank's points in tree order
+  bool has_sigma = false;       // sources (their cores bound the nodes' max_sigma)
+  TreeScratch scratch;
 
   int begin() const { return rank_begin.empty() ? 0 : rank_begin[rank_of_self]; }
   int end() const { return rank_begin.empty() ? 0 : rank_begin[rank_of_self + 1]; }
   int rank_of_self = 0;
 };
 
-// Builds the tree of every rank's `records` (each rank's own, consumed; positions in internal
-// units, `from` set). Collective.
+// Builds the tree of every rank's `records` (each rank's own; positions in internal units, `from`
+// set; `sigma`: whether they are sources with cores). Collective.
 void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int bucket, int arity,
-                            DistributedTree& tree);
+                            bool sigma, DistributedTree& tree);
 
 }  // namespace vortex::mpi::detail

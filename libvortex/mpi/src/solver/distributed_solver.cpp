@@ -243,10 +243,10 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
     stage = Clock::now();
     std::vector<detail::Record> records = source_records(sources, units, comm.rank());
     detail::build_distributed_tree(comm, records, options.tree.source_bucket, options.tree.arity,
-                                   s.sources);
+                                   true, s.sources);
     records = target_records(targets, units, comm.rank());
     detail::build_distributed_tree(comm, records, options.tree.target_bucket, options.tree.arity,
-                                   s.targets);
+                                   false, s.targets);
     times.partition = seconds_since(stage);
     stats_.sources = s.sources.records.size();
     stats_.targets = s.targets.records.size();

@@ -8,12 +8,6 @@ namespace vortex::mpi::detail {
 
 namespace {
 
-// One target's values on their way home.
-struct Result {
-  long long index;
-  double value[12];
-};
-
 void size_field(VelocityField& f, std::size_t n, bool gradient) {
   for (auto& c : f.u) c.resize(n);
   for (auto& c : f.du) c.resize(gradient ? n : 0);
@@ -44,26 +38,65 @@ void write_results(const vortex::detail::ComponentView& v, const std::size_t*, s
   }
 }
 
-void return_results(const Comm& comm, const vortex::detail::ComponentView& v,
-                    const std::vector<Record>& records, std::size_t n, bool gradient,
-                    vortex::detail::Units units, VelocityField& out) {
-  const int nc = gradient ? 12 : 3;
-  std::vector<std::vector<Result>> send(comm.size());
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    Result r{origin_index(records[i].from), {}};
-    for (int c = 0; c < nc; ++c) r.value[c] = v.component[c][i];
-    send[origin_rank(records[i].from)].push_back(r);
+namespace {
+
+// A target's index on its home rank and its N - 1 values.
+template <int N>
+struct Result {
+  double v[N];
+};
+
+template <int N>
+void send_home(const Comm& comm, const vortex::detail::ComponentView& view,
+               const std::vector<Record>& records, std::size_t n, vortex::detail::Units units,
+               VelocityField& out) {
+  constexpr int nc = N - 1;
+  const int ranks = comm.size();
+  const std::size_t m = records.size();
+  // Each result's place in the packed buffer, rank after rank, in this rank's order.
+  std::vector<int> counts(ranks, 0);
+  std::vector<std::size_t> place(m);
+  for (std::size_t i = 0; i < m; ++i) ++counts[origin_rank(records[i].from)];
+  std::vector<std::size_t> next(ranks, 0);
+  for (int r = 1; r < ranks; ++r) next[r] = next[r - 1] + counts[r - 1];
+  for (std::size_t i = 0; i < m; ++i) place[i] = next[origin_rank(records[i].from)]++;
+  std::vector<Result<N>> packed(m);
+  const std::ptrdiff_t mm = static_cast<std::ptrdiff_t>(m);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < mm; ++i) {
+    Result<N>& r = packed[place[i]];
+    r.v[0] = static_cast<double>(origin_index(records[i].from));
+    for (int c = 0; c < nc; ++c) r.v[1 + c] = view.component[c][i];
   }
-  const std::vector<Result> back = comm.alltoallv(send);
+  std::vector<Result<N>> back;
+  comm.alltoallv(packed.data(), counts, back);
   if (back.size() != n)
     throw std::logic_error("vortex::mpi: rank " + std::to_string(comm.rank()) + " got " +
                            std::to_string(back.size()) + " results for " + std::to_string(n) +
                            " targets");
-  size_field(out, n, gradient);
+  size_field(out, n, nc == 12);
+  // Two factors a component, applied one after the other: their product may be out of range.
   double f1[12], f2[12];
   for (int c = 0; c < nc; ++c) units.factors(c < 3 ? 0 : 1, f1[c], f2[c]);
-  for (const Result& r : back)
-    for (int c = 0; c < nc; ++c) component(out, c)[r.index] = r.value[c] * f1[c] * f2[c];
+  double* to[12];
+  for (int c = 0; c < nc; ++c) to[c] = component(out, c);
+  const std::ptrdiff_t nb = static_cast<std::ptrdiff_t>(back.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < nb; ++k) {
+    const std::size_t i = static_cast<std::size_t>(back[k].v[0]);
+    for (int c = 0; c < nc; ++c) to[c][i] = back[k].v[1 + c] * f1[c] * f2[c];
+  }
+}
+
+}  // namespace
+
+void return_results(const Comm& comm, const vortex::detail::ComponentView& v,
+                    const std::vector<Record>& records, std::size_t n, bool gradient,
+                    vortex::detail::Units units, VelocityField& out) {
+  if (gradient)
+    send_home<13>(comm, v, records, n, units, out);
+  else
+    send_home<4>(comm, v, records, n, units, out);
 }
 
 bool all_finite(const VelocityField& f) {
