@@ -1,7 +1,5 @@
 #include "comm/collectives.hpp"
 
-#include <map>
-#include <mutex>
 #include <new>
 
 #include "vortex/out_of_memory.hpp"
@@ -29,17 +27,17 @@ Comm::Comm(MPI_Comm comm) : comm_(comm) {
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
 }
 
-MPI_Datatype bytes_type(std::size_t n) {
-  static std::mutex mutex;
-  static std::map<std::size_t, MPI_Datatype> types;
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto it = types.find(n);
-  if (it != types.end()) return it->second;
-  MPI_Datatype type;
-  check(MPI_Type_contiguous(static_cast<int>(n), MPI_BYTE, &type), "MPI_Type_contiguous");
-  check(MPI_Type_commit(&type), "MPI_Type_commit");
-  types[n] = type;
-  return type;
+std::vector<int> in_words(const std::vector<long long>& counts, int per_item) {
+  std::vector<int> words(counts.size());
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    const long long w = counts[r] * per_item;
+    if (w > 2147483647LL)
+      throw std::length_error(
+          "vortex::mpi: an exchange of more than 2^31 - 1 words between two ranks, or into one "
+          "(spread the particles over more ranks)");
+    words[r] = static_cast<int>(w);
+  }
+  return words;
 }
 
 namespace {

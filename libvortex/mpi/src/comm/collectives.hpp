@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <stdexcept>
@@ -107,19 +108,34 @@ void together(const Comm& comm, Fn&& fn) {
   comm.agree(error);
 }
 
-// Contiguous MPI types of n bytes, for counts in items rather than bytes (an item count fits an int
-// where a byte count may not).
-MPI_Datatype bytes_type(std::size_t n);
+// How items of T travel: as 8-byte words where T is a whole number of them (MPI moves basic types
+// at memory speed, where it may take derived types apart byte by byte), else as bytes. Counts in
+// items are multiplied by `per_item`, and must stay within an int.
+struct Words {
+  MPI_Datatype type;
+  int per_item;
+};
+template <class T>
+Words words_of() {
+  if (sizeof(T) % 8 == 0) return {MPI_UINT64_T, static_cast<int>(sizeof(T) / 8)};
+  return {MPI_BYTE, static_cast<int>(sizeof(T))};
+}
+// counts[r] * per_item, throwing std::length_error where that leaves an int.
+std::vector<int> in_words(const std::vector<long long>& counts, int per_item);
 
 template <class T>
 std::vector<T> Comm::allgatherv(const std::vector<T>& mine, std::vector<long long>* from) const {
   const std::vector<int> counts = allgather(static_cast<int>(mine.size()));
-  std::vector<int> displs(size_ + 1, 0);
+  std::vector<long long> displs(size_ + 1, 0);
   for (int r = 0; r < size_; ++r) displs[r + 1] = displs[r] + counts[r];
   std::vector<T> all(displs[size_]);
-  const MPI_Datatype type = bytes_type(sizeof(T));
-  check(MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), type, all.data(), counts.data(),
-                       displs.data(), type, comm_),
+  const Words w = words_of<T>();
+  const std::vector<int> words =
+      in_words(std::vector<long long>(counts.begin(), counts.end()), w.per_item);
+  const std::vector<int> word_displs =
+      in_words(std::vector<long long>(displs.begin(), displs.end() - 1), w.per_item);
+  check(MPI_Allgatherv(mine.data(), words[rank_], w.type, all.data(), words.data(),
+                       word_displs.data(), w.type, comm_),
         "MPI_Allgatherv");
   if (from) from->assign(displs.begin(), displs.end());
   return all;
@@ -128,29 +144,29 @@ std::vector<T> Comm::allgatherv(const std::vector<T>& mine, std::vector<long lon
 template <class T>
 void Comm::alltoallv(const T* packed, const std::vector<int>& counts, std::vector<T>& received,
                      std::vector<long long>* from) const {
-  std::vector<int> recv_counts(size_), sdispl(size_), rdispl(size_);
-  long long total_send = 0, total = 0;
-  for (int r = 0; r < size_; ++r) {
-    sdispl[r] = static_cast<int>(total_send);
-    total_send += counts[r];
-  }
+  std::vector<int> recv_counts(size_);
   check(MPI_Alltoall(counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_),
         "MPI_Alltoall");
+  const Words w = words_of<T>();
+  // Displacements in words; each, like each count, within an int.
+  std::vector<long long> send_counts(size_), receive_counts(size_);
+  std::vector<long long> send_starts(size_, 0), recv_starts(size_ + 1, 0);
   for (int r = 0; r < size_; ++r) {
-    rdispl[r] = static_cast<int>(total);
-    total += recv_counts[r];
+    send_counts[r] = counts[r];
+    receive_counts[r] = recv_counts[r];
+    if (r > 0) send_starts[r] = send_starts[r - 1] + counts[r - 1];
+    recv_starts[r + 1] = recv_starts[r] + recv_counts[r];
   }
-  if (total > 2147483647LL || total_send > 2147483647LL)
-    throw std::length_error("vortex::mpi: more than 2^31 - 1 items in one exchange of a rank");
-  received.resize(total);
-  const MPI_Datatype type = bytes_type(sizeof(T));
-  check(MPI_Alltoallv(packed, counts.data(), sdispl.data(), type, received.data(),
-                      recv_counts.data(), rdispl.data(), type, comm_),
+  const std::vector<int> send_words = in_words(send_counts, w.per_item);
+  const std::vector<int> recv_words = in_words(receive_counts, w.per_item);
+  const std::vector<int> sd = in_words(send_starts, w.per_item);
+  const std::vector<int> rd =
+      in_words(std::vector<long long>(recv_starts.begin(), recv_starts.end() - 1), w.per_item);
+  received.resize(recv_starts[size_]);
+  check(MPI_Alltoallv(packed, send_words.data(), sd.data(), w.type, received.data(),
+                      recv_words.data(), rd.data(), w.type, comm_),
         "MPI_Alltoallv");
-  if (from) {
-    from->assign(size_ + 1, 0);
-    for (int r = 0; r < size_; ++r) (*from)[r + 1] = (*from)[r] + recv_counts[r];
-  }
+  if (from) from->assign(recv_starts.begin(), recv_starts.end());
 }
 
 template <class T>

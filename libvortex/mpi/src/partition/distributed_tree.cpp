@@ -73,29 +73,38 @@ void run_cuts(std::vector<KdCut>& cuts, TreeItem* items) {
 void make_global_cuts(const Comm& comm, const std::vector<KdCut>& cuts,
                       const std::vector<char>& spanning, std::vector<Record>& records) {
   const std::size_t n = records.size();
-  std::vector<int> cut_of(n, -1);
-  if (!cuts.empty() && spanning[0]) std::fill(cut_of.begin(), cut_of.end(), 0);
-  for (Record& r : records) r.piece = 0;
+  std::vector<int> cut_of(n, -1), members;
+  const bool root_spans = !cuts.empty() && spanning[0];
+  for (std::size_t i = 0; i < n; ++i) {
+    records[i].piece = 0;
+    if (root_spans) {
+      cut_of[i] = 0;
+      members.push_back(static_cast<int>(i));
+    }
+  }
   std::map<int, std::vector<int>> by_depth;
   for (int c = 0; c < static_cast<int>(cuts.size()); ++c)
     if (spanning[c]) by_depth[cuts[c].depth].push_back(c);
   std::vector<char> goes_left;
+  // The records still in a cut across ranks are those of the next depth's cuts.
   for (const auto& [depth, ids] : by_depth) {
     std::vector<GlobalCut> batch;
     for (const int c : ids) batch.push_back({c, cuts[c].mid - cuts[c].begin});
-    split_by_radix(comm, records, cut_of, batch, goes_left);
-    for (std::size_t i = 0; i < n; ++i) {
+    split_by_radix(comm, records, cut_of, members, batch, goes_left);
+    std::size_t kept = 0;
+    for (const int i : members) {
       const int c = cut_of[i];
-      if (c < 0 || cuts[c].depth != depth) continue;
       const bool left = goes_left[i];
       const int next = left ? cuts[c].left : cuts[c].right;
       if (next >= 0 && spanning[next]) {
         cut_of[i] = next;
+        members[kept++] = i;
       } else {
         cut_of[i] = -1;
         records[i].piece = left ? cuts[c].begin : cuts[c].mid;
       }
     }
+    members.resize(kept);
   }
 }
 

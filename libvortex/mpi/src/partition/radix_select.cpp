@@ -1,5 +1,6 @@
 #include "partition/radix_select.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -22,47 +23,63 @@ constexpr int kDigitBits = 8;
 constexpr int kBins = 1 << kDigitBits;
 constexpr int kRounds = 64 / kDigitBits;
 
+// Sums over the members of per-cut arrays of `width` values, in parallel: fn(k, i, row) adds record
+// i's share to row (its cut k's).
+template <class T, class Fn>
+std::vector<T> reduce_members(const std::vector<int>& members, const std::vector<int>& slot,
+                              const std::vector<int>& cut_of, int cuts, int width, T start,
+                              bool take_max, Fn&& fn) {
+  std::vector<T> total(static_cast<std::size_t>(cuts) * width, start);
+  const long m = static_cast<long>(members.size());
+#pragma omp parallel
+  {
+    std::vector<T> mine(total.size(), start);
+#pragma omp for schedule(static) nowait
+    for (long j = 0; j < m; ++j) {
+      const int i = members[j];
+      const int k = slot[cut_of[i]];
+      fn(k, i, mine.data() + static_cast<std::size_t>(k) * width);
+    }
+#pragma omp critical
+    for (std::size_t q = 0; q < total.size(); ++q)
+      total[q] = take_max ? std::max(total[q], mine[q]) : total[q] + mine[q];
+  }
+  return total;
+}
+
 }  // namespace
 
 void split_by_radix(const Comm& comm, const std::vector<Record>& records,
-                    const std::vector<int>& cut_of, const std::vector<GlobalCut>& cuts,
-                    std::vector<char>& goes_left) {
+                    const std::vector<int>& cut_of, const std::vector<int>& members,
+                    const std::vector<GlobalCut>& cuts, std::vector<char>& goes_left) {
   const int nc = static_cast<int>(cuts.size());
   if (nc == 0) return;
   int largest = 0;
   for (const GlobalCut& c : cuts) largest = std::max(largest, c.id);
   std::vector<int> slot(largest + 1, -1);
   for (int k = 0; k < nc; ++k) slot[cuts[k].id] = k;
-  const std::size_t n = records.size();
-  auto slot_of = [&](std::size_t i) {
-    const int c = cut_of[i];
-    return c >= 0 && c <= largest ? slot[c] : -1;
-  };
 
   // The cuts' boxes, for offsets taken from their middles: -lo and hi, one MAX reduction.
-  std::vector<double> box(6 * nc, -std::numeric_limits<double>::infinity());
-  for (std::size_t i = 0; i < n; ++i) {
-    const int k = slot_of(i);
-    if (k < 0) continue;
-    for (int d = 0; d < 3; ++d) {
-      box[6 * k + d] = std::max(box[6 * k + d], -records[i].p[d]);
-      box[6 * k + 3 + d] = std::max(box[6 * k + 3 + d], records[i].p[d]);
-    }
-  }
+  std::vector<double> box =
+      reduce_members<double>(members, slot, cut_of, nc, 6, -std::numeric_limits<double>::infinity(),
+                             true, [&](int, int i, double* row) {
+                               for (int d = 0; d < 3; ++d) {
+                                 row[d] = std::max(row[d], -records[i].p[d]);
+                                 row[3 + d] = std::max(row[3 + d], records[i].p[d]);
+                               }
+                             });
   comm.allreduce(box.data(), 6 * nc, MPI_MAX);
   // Sums of the offsets and their squares: the dimension of largest variance, as in kdtree.cpp.
-  std::vector<double> sums(7 * nc, 0.0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int k = slot_of(i);
-    if (k < 0) continue;
-    for (int d = 0; d < 3; ++d) {
-      const double ref = 0.5 * (box[6 * k + 3 + d] - box[6 * k + d]);
-      const double off = records[i].p[d] - ref;
-      sums[7 * k + d] += off;
-      sums[7 * k + 3 + d] += off * off;
-    }
-    sums[7 * k + 6] += 1;
-  }
+  std::vector<double> sums = reduce_members<double>(
+      members, slot, cut_of, nc, 7, 0.0, false, [&](int k, int i, double* row) {
+        for (int d = 0; d < 3; ++d) {
+          const double ref = 0.5 * (box[6 * k + 3 + d] - box[6 * k + d]);
+          const double off = records[i].p[d] - ref;
+          row[d] += off;
+          row[3 + d] += off * off;
+        }
+        row[6] += 1;
+      });
   comm.allreduce(sums.data(), 7 * nc, MPI_SUM);
   std::vector<int> dim(nc);
   for (int k = 0; k < nc; ++k)
@@ -72,18 +89,15 @@ void split_by_radix(const Comm& comm, const std::vector<Record>& records,
   std::vector<std::uint64_t> prefix(nc, 0);
   std::vector<long long> rank_left(nc);
   for (int k = 0; k < nc; ++k) rank_left[k] = cuts[k].left;
-  std::vector<long long> hist(static_cast<std::size_t>(nc) * kBins);
   for (int round = 0; round < kRounds; ++round) {
-    std::fill(hist.begin(), hist.end(), 0);
     const int known = kDigitBits * round;  // high bits fixed so far
     const int shift = 64 - known - kDigitBits;
-    for (std::size_t i = 0; i < n; ++i) {
-      const int k = slot_of(i);
-      if (k < 0) continue;
-      const std::uint64_t key = ordered_bits(records[i].p[dim[k]]);
-      if (known > 0 && (key >> (64 - known)) != prefix[k]) continue;
-      ++hist[static_cast<std::size_t>(k) * kBins + ((key >> shift) & (kBins - 1))];
-    }
+    std::vector<long long> hist = reduce_members<long long>(
+        members, slot, cut_of, nc, kBins, 0, false, [&](int k, int i, long long* row) {
+          const std::uint64_t key = ordered_bits(records[i].p[dim[k]]);
+          if (known > 0 && (key >> (64 - known)) != prefix[k]) return;
+          ++row[(key >> shift) & (kBins - 1)];
+        });
     comm.allreduce(hist.data(), static_cast<int>(hist.size()), MPI_SUM);
     for (int k = 0; k < nc; ++k) {
       const long long* h = &hist[static_cast<std::size_t>(k) * kBins];
@@ -97,17 +111,16 @@ void split_by_radix(const Comm& comm, const std::vector<Record>& records,
   // prefix[k] is now the key of the first particle on the right; rank_left[k] of the particles with
   // that key go left: the first ones by rank, then by local index.
   std::vector<long long> equal(nc, 0), before(nc, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int k = slot_of(i);
-    if (k >= 0 && ordered_bits(records[i].p[dim[k]]) == prefix[k]) ++equal[k];
+  for (const int i : members) {
+    const int k = slot[cut_of[i]];
+    if (ordered_bits(records[i].p[dim[k]]) == prefix[k]) ++equal[k];
   }
   check(MPI_Exscan(equal.data(), before.data(), nc, MPI_LONG_LONG, MPI_SUM, comm.get()),
         "MPI_Exscan");
   if (comm.rank() == 0) std::fill(before.begin(), before.end(), 0);
-  goes_left.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int k = slot_of(i);
-    if (k < 0) continue;
+  goes_left.resize(records.size());
+  for (const int i : members) {
+    const int k = slot[cut_of[i]];
     const std::uint64_t key = ordered_bits(records[i].p[dim[k]]);
     if (key != prefix[k])
       goes_left[i] = key < prefix[k];

@@ -19,10 +19,10 @@ struct GlobalCut {
   long long left = 0;
 };
 
-// Sets goes_left[i] for every record in one of the cuts (others untouched). Collective: every
-// rank passes the same cuts.
+// Sets goes_left[i] for every record i of `members` (those in one of the cuts, in increasing
+// order). Collective: every rank passes the same cuts.
 void split_by_radix(const Comm& comm, const std::vector<Record>& records,
-                    const std::vector<int>& cut_of, const std::vector<GlobalCut>& cuts,
-                    std::vector<char>& goes_left);
+                    const std::vector<int>& cut_of, const std::vector<int>& members,
+                    const std::vector<GlobalCut>& cuts, std::vector<char>& goes_left);
 
 }  // namespace vortex::mpi::detail
