@@ -39,9 +39,10 @@ double seconds_since(Clock::time_point start) {
 }
 
 // A rank's sources as records to partition: positions and cores in internal units.
-std::vector<detail::Record> source_records(SourcesView s, vd::Units u, int rank) {
+// Into `r`, whose storage is kept between calls (a fresh vector's pages are faulted in anew).
+void source_records(SourcesView s, vd::Units u, int rank, std::vector<detail::Record>& r) {
   const double l = u.length_factor(), g = u.strength_factor();
-  std::vector<detail::Record> r(s.size());
+  r.resize(s.size());
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i)
@@ -51,18 +52,16 @@ std::vector<detail::Record> source_records(SourcesView s, vd::Units u, int rank)
             {s.gx[i] * g, s.gy[i] * g, s.gz[i] * g},
             s.sigma[i] * l,
             detail::origin_of(rank, i)};
-  return r;
 }
 
-std::vector<detail::Record> target_records(PointsView t, vd::Units u, int rank) {
+void target_records(PointsView t, vd::Units u, int rank, std::vector<detail::Record>& r) {
   const double l = u.length_factor();
-  std::vector<detail::Record> r(t.size());
+  r.resize(t.size());
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(t.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i)
     r[i] = {
         {t.x[i] * l, t.y[i] * l, t.z[i] * l}, 0.0f, 0, {0, 0, 0}, 0, detail::origin_of(rank, i)};
-  return r;
 }
 
 void particles_of(const std::vector<detail::Record>& records, ParticleSet& p) {
@@ -114,7 +113,9 @@ struct DistributedSolver::State {
   detail::DistributedTree sources, targets;
   detail::DistributedMultipoles multipoles;
   ParticleSet local_sources;
-  std::vector<long long> source_keys;  // global key of each node of plan.source_tree
+  std::vector<long long> source_keys;   // global key of each node of plan.source_tree
+  std::vector<detail::Record> records;  // this call's points before they move
+  detail::ResultBuffers results;
   vd::TreePlan plan;
   ParticleSet all_sources;  // the direct method's copy of every rank's sources
   Points direct_targets;
@@ -222,8 +223,8 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
   if (options.method == Method::Direct) {
     // Every rank sums all sources at its own targets.
     stage = Clock::now();
-    std::vector<detail::Record> mine = source_records(sources, units, comm.rank());
-    particles_of(comm.allgatherv(mine), s.all_sources);
+    source_records(sources, units, comm.rank(), s.records);
+    particles_of(comm.allgatherv(s.records), s.all_sources);
     scaled_points(targets, units, s.direct_targets);
     times.exchange = seconds_since(stage);
     vd::ComponentView v;
@@ -241,10 +242,11 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
     stats_.targets = targets.size();
   } else {
     stage = Clock::now();
-    std::vector<detail::Record> records = source_records(sources, units, comm.rank());
+    std::vector<detail::Record>& records = s.records;
+    source_records(sources, units, comm.rank(), records);
     detail::build_distributed_tree(comm, records, options.tree.source_bucket, options.tree.arity,
                                    true, s.sources);
-    records = target_records(targets, units, comm.rank());
+    target_records(targets, units, comm.rank(), records);
     detail::build_distributed_tree(comm, records, options.tree.target_bucket, options.tree.arity,
                                    false, s.targets);
     times.partition = seconds_since(stage);
@@ -306,7 +308,8 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
       times.sums = seconds_since(stage);
     });
     stage = Clock::now();
-    detail::return_results(comm, v, s.targets.records, targets.size(), gradient, units, out);
+    detail::return_results(comm, v, s.targets.records, targets.size(), gradient, units, out,
+                           s.results);
     times.results = seconds_since(stage);
     local.tree_build = "host";
   }

@@ -16,10 +16,16 @@ namespace vortex::mpi::detail {
 void write_results(const vortex::detail::ComponentView& v, const std::size_t* unused, std::size_t n,
                    bool gradient, vortex::detail::Units units, VelocityField& out);
 
+// The exchange's storage, kept between calls.
+struct ResultBuffers {
+  std::vector<double> packed, back;
+  std::vector<std::size_t> place;
+};
+
 // Result i of `v` belongs to records[i].from. Collective; `out` sized for this rank's n targets.
 void return_results(const Comm& comm, const vortex::detail::ComponentView& v,
                     const std::vector<Record>& records, std::size_t n, bool gradient,
-                    vortex::detail::Units units, VelocityField& out);
+                    vortex::detail::Units units, VelocityField& out, ResultBuffers& buffers);
 
 bool all_finite(const VelocityField& f);
 // Throws std::overflow_error naming the first value of the field that is not finite.
