@@ -24,6 +24,8 @@ void bind_particles(py::module_& m);
 void bind_io(py::module_& m);
 void bind_generators(py::module_& m);
 void bind_toolkit(py::module_& m);
+// DistributedSolver, in builds with MPI where mpi4py is found (no_distributed.cpp elsewhere).
+void bind_distributed(py::module_& m);
 
 // A float64 or float32 numpy array of shape (n, 3) (n = -1: any) or (n,) (vectors = false);
 // raises TypeError or ValueError naming `name`. Returns its n.

@@ -9,4 +9,5 @@ PYBIND11_MODULE(_vortex, m) {
   vortex::python::bind_io(m);
   vortex::python::bind_generators(m);
   vortex::python::bind_toolkit(m);
+  vortex::python::bind_distributed(m);
 }

@@ -1,36 +1,11 @@
-// vortex._vortex.Solver: the C++ Solver on numpy arrays. Columns of contiguous float64 are read
-// where they lie; other layouts are converted into storage the Solver keeps between calls.
+// vortex._vortex.Solver: the C++ Solver on numpy arrays (solver_calls.hpp).
 
-#include <mutex>
-
-#include "bindings.hpp"
 #include "vortex/solver.hpp"
+#include "solver_calls.hpp"
 
 namespace vortex::python {
 
-namespace {
-
-using namespace py::literals;
-
-struct PySolver {
-  explicit PySolver(const SolverOptions& options) : solver(options) {}
-  Solver solver;
-  strided::Staging staging;
-  VelocityField field;  // results of the last call, in the library's layout
-  std::mutex busy;      // held by the one call that uses staging and field
-};
-
-// The Solver for one call, or a RuntimeError when another thread's call holds it. Taken before
-// anything is staged and kept until the results are copied out: a refused call touches neither
-// the staging buffers nor the field of the call that runs. Never waits, so holding it while the
-// GIL is taken back cannot deadlock.
-std::unique_lock<std::mutex> take(PySolver& s) {
-  std::unique_lock<std::mutex> lock(s.busy, std::try_to_lock);
-  if (!lock.owns_lock())
-    throw std::runtime_error(
-        "this Solver is evaluating in another thread; give each thread its own");
-  return lock;
-}
+using PySolver = Engine<Solver>;
 
 SolverOptions make_options(const std::string& core, const std::string& method,
                            const std::string& backend, const std::string& precision, int order,
@@ -59,11 +34,15 @@ py::dict tree_dict(const TreeOptions& t) {
                   "arity"_a = t.arity, "uniform_order"_a = t.uniform_order);
 }
 
+namespace {
+
 py::dict times_dict(const StageTimes& t) {
   return py::dict("total"_a = t.total, "tree"_a = t.tree, "multipole"_a = t.multipole,
                   "lists"_a = t.lists, "near"_a = t.near, "far"_a = t.far,
                   "transfer"_a = t.transfer, "setup"_a = t.setup);
 }
+
+}  // namespace
 
 py::dict stats_dict(const EvaluationStats& s, const py::list& copied) {
   return py::dict(
@@ -75,98 +54,85 @@ py::dict stats_dict(const EvaluationStats& s, const py::list& copied) {
       "tree"_a = tree_dict(s.tree), "tolerance"_a = s.tolerance, "copied_inputs"_a = copied);
 }
 
-// Runs the evaluation without the GIL; the caller holds the Solver (take).
-py::tuple run(PySolver& s, SourcesView sources, PointsView targets, bool gradient,
-              const py::list& copied) {
-  {
-    py::gil_scoped_release release;
-    s.solver.evaluate(sources, targets, gradient, s.field);
-  }
-  return py::make_tuple(velocity_array(s.field), gradient_array(s.field),
-                        stats_dict(s.field.stats, copied));
+py::dict options_dict(const SolverOptions& o) {
+  return py::dict("core"_a = to_string(o.core), "method"_a = to_string(o.method),
+                  "backend"_a = to_string(o.backend), "precision"_a = to_string(o.precision),
+                  "tree"_a = tree_dict(o.tree), "threads"_a = o.threads,
+                  "tolerance"_a = o.tolerance);
 }
 
-py::tuple evaluate_arrays(PySolver& s, const py::object& positions_in,
-                          const py::object& strengths_in, const py::object& sigma_in,
-                          const py::object& targets_in, bool gradient) {
+namespace {
+
+// The targets of a call from a numpy array (M, 3), into c.
+void stage_targets(strided::Staging& staging, const py::object& targets_in, StagedCall& c) {
+  const py::array targets = as_array(targets_in);
+  c.alive.append(targets);
+  const py::ssize_t m = check_array(targets, "targets", -1, true);
+  if (!read_in_place(targets, true)) c.copied.append("targets");
+  c.targets =
+      staging.targets(std::size_t(m), {column(targets, 0), column(targets, 1), column(targets, 2)});
+}
+
+}  // namespace
+
+StagedCall stage_arrays(strided::Staging& staging, const py::object& positions_in,
+                        const py::object& strengths_in, const py::object& sigma_in,
+                        const py::object& targets_in) {
   const py::array positions = as_array(positions_in), strengths = as_array(strengths_in),
                   sigma = as_array(sigma_in);
   const py::ssize_t n = check_array(positions, "positions", -1, true);
   check_array(strengths, "strengths", n, true);
   check_array(sigma, "sigma", n, false);
-  py::list copied;
-  if (!read_in_place(positions, true)) copied.append("positions");
-  if (!read_in_place(strengths, true)) copied.append("strengths");
-  if (!read_in_place(sigma, false)) copied.append("sigma");
-
-  const auto held = take(s);
-  s.staging.reset();
-  const SourcesView view = s.staging.sources(
+  StagedCall c;
+  for (const py::array& a : {positions, strengths, sigma}) c.alive.append(a);
+  if (!read_in_place(positions, true)) c.copied.append("positions");
+  if (!read_in_place(strengths, true)) c.copied.append("strengths");
+  if (!read_in_place(sigma, false)) c.copied.append("sigma");
+  staging.reset();
+  c.sources = staging.sources(
       std::size_t(n),
       {column(positions, 0), column(positions, 1), column(positions, 2), column(strengths, 0),
        column(strengths, 1), column(strengths, 2), column(sigma, 0)});
-  PointsView at;
-  py::array targets;
   if (targets_in.is_none()) {
-    at.x = view.x, at.y = view.y, at.z = view.z, at.n = view.n;
+    c.targets.x = c.sources.x, c.targets.y = c.sources.y, c.targets.z = c.sources.z;
+    c.targets.n = c.sources.n;
   } else {
-    targets = as_array(targets_in);
-    const py::ssize_t m = check_array(targets, "targets", -1, true);
-    if (!read_in_place(targets, true)) copied.append("targets");
-    at = s.staging.targets(std::size_t(m),
-                           {column(targets, 0), column(targets, 1), column(targets, 2)});
+    stage_targets(staging, targets_in, c);
   }
-  return run(s, view, at, gradient, copied);
+  return c;
 }
 
-py::tuple evaluate_particles(PySolver& s, const py::object& particles, const py::object& targets_in,
-                             bool gradient) {
+StagedCall stage_particles(strided::Staging& staging, const py::object& particles,
+                           const py::object& targets_in) {
   const ParticleSet& p = particles_of(particles);
-  const SourcesView view(p);
-  PointsView at(p);
-  py::list copied;
-  py::array targets;
-  const auto held = take(s);
+  StagedCall c;
+  c.sources = SourcesView(p);
+  c.targets = PointsView(p);
   if (!targets_in.is_none()) {
-    targets = as_array(targets_in);
-    const py::ssize_t m = check_array(targets, "targets", -1, true);
-    if (!read_in_place(targets, true)) copied.append("targets");
-    s.staging.reset();
-    at = s.staging.targets(std::size_t(m),
-                           {column(targets, 0), column(targets, 1), column(targets, 2)});
+    staging.reset();
+    stage_targets(staging, targets_in, c);
   }
-  return run(s, view, at, gradient, copied);
+  return c;
 }
-
-}  // namespace
 
 void bind_solver(py::module_& m) {
-  py::class_<PySolver>(m, "Solver", "Velocity and gradient of vortex particles (see vortex.Solver)")
-      .def(py::init([](const std::string& core, const std::string& method,
-                       const std::string& backend, const std::string& precision, int order,
-                       double theta, double kappa, int target_bucket, int source_bucket, int arity,
-                       bool uniform_order, int threads, double tolerance) {
-             const SolverOptions o =
-                 make_options(core, method, backend, precision, order, theta, kappa, target_bucket,
-                              source_bucket, arity, uniform_order, threads, tolerance);
-             return std::make_unique<PySolver>(o);
-           }),
-           py::kw_only(), py::arg("core") = "exponential", py::arg("method") = "tree",
-           py::arg("backend") = "auto", py::arg("precision") = "auto", py::arg("order") = 0,
-           py::arg("theta") = 0.0, py::arg("kappa") = 0.0, py::arg("target_bucket") = 0,
-           py::arg("source_bucket") = 0, py::arg("arity") = 8, py::arg("uniform_order") = false,
-           py::arg("threads") = 0, py::arg("tolerance") = 0.0)
-      .def("_evaluate_arrays", &evaluate_arrays, py::arg("positions"), py::arg("strengths"),
-           py::arg("sigma"), py::arg("targets"), py::arg("gradient"))
-      .def("_evaluate_particles", &evaluate_particles, py::arg("particles"), py::arg("targets"),
-           py::arg("gradient"))
-      .def_property_readonly("options", [](const PySolver& s) {
-        const SolverOptions& o = s.solver.options();
-        return py::dict("core"_a = to_string(o.core), "method"_a = to_string(o.method),
-                        "backend"_a = to_string(o.backend), "precision"_a = to_string(o.precision),
-                        "tree"_a = tree_dict(o.tree), "threads"_a = o.threads,
-                        "tolerance"_a = o.tolerance);
-      });
+  py::class_<PySolver> cls(m, "Solver",
+                           "Velocity and gradient of vortex particles (see vortex.Solver)");
+  cls.def(py::init([](const std::string& core, const std::string& method,
+                      const std::string& backend, const std::string& precision, int order,
+                      double theta, double kappa, int target_bucket, int source_bucket, int arity,
+                      bool uniform_order, int threads, double tolerance) {
+            const SolverOptions o =
+                make_options(core, method, backend, precision, order, theta, kappa, target_bucket,
+                             source_bucket, arity, uniform_order, threads, tolerance);
+            return std::make_unique<PySolver>(o);
+          }),
+          py::kw_only(), py::arg("core") = "exponential", py::arg("method") = "tree",
+          py::arg("backend") = "auto", py::arg("precision") = "auto", py::arg("order") = 0,
+          py::arg("theta") = 0.0, py::arg("kappa") = 0.0, py::arg("target_bucket") = 0,
+          py::arg("source_bucket") = 0, py::arg("arity") = 8, py::arg("uniform_order") = false,
+          py::arg("threads") = 0, py::arg("tolerance") = 0.0);
+  bind_engine_methods(cls);
   m.def("cuda_available", &cuda_available, "Whether a CUDA device can be used by this build");
 }
 

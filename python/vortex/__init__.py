@@ -47,20 +47,7 @@ Field = _namedtuple("Field", ["velocity", "gradient", "stats"])
 Field.__doc__ = "velocity (N, 3), gradient (N, 3, 3) or None, stats (dict)"
 
 
-class Solver(_vortex.Solver):
-    """Velocity (and gradient) of vortex particles by direct sum or multipole treecode.
-
-    Keyword options (defaults in brackets): core [exponential] (gaussian, rosenhead-moore,
-    winckelmans-leonard, singular), method [tree] (direct), backend [auto] (cpu, cuda),
-    precision [auto] (double, float), order, theta, kappa, target_bucket, source_bucket
-    [0: picked for the tolerance], arity [8], uniform_order [False: each far box at the lowest
-    order as accurate there as `order` at the acceptance limit; True: every box at `order`],
-    threads [0: all], tolerance [0: the defaults,
-    picked for 2e-4]: the mean relative error of velocity and gradient accepted; the tree
-    options left at 0 are picked to reach it fastest, and precision auto computes in float
-    where float reaches it. One Solver per thread.
-    """
-
+class _Evaluate:
     def evaluate(self, positions, strengths=None, sigma=None, targets=None, gradient=False):
         """Field of the particles at `targets` (M, 3), or at the particles themselves.
 
@@ -74,6 +61,39 @@ class Solver(_vortex.Solver):
         if strengths is None or sigma is None:
             raise TypeError("evaluate() needs positions, strengths and sigma")
         return Field(*self._evaluate_arrays(positions, strengths, sigma, targets, bool(gradient)))
+
+
+class Solver(_Evaluate, _vortex.Solver):
+    """Velocity (and gradient) of vortex particles by direct sum or multipole treecode.
+
+    Keyword options (defaults in brackets): core [exponential] (gaussian, rosenhead-moore,
+    winckelmans-leonard, singular), method [tree] (direct), backend [auto] (cpu, cuda),
+    precision [auto] (double, float), order, theta, kappa, target_bucket, source_bucket
+    [0: picked for the tolerance], arity [8], uniform_order [False: each far box at the lowest
+    order as accurate there as `order` at the acceptance limit; True: every box at `order`],
+    threads [0: all], tolerance [0: the defaults,
+    picked for 2e-4]: the mean relative error of velocity and gradient accepted; the tree
+    options left at 0 are picked to reach it fastest, and precision auto computes in float
+    where float reaches it. One Solver per thread.
+    """
+
+
+if hasattr(_vortex, "DistributedSolver"):
+
+    class DistributedSolver(_Evaluate, _vortex.DistributedSolver):
+        """The Solver over the ranks of an mpi4py communicator: DistributedSolver(comm, **options).
+
+        Every rank creates one with the same options and calls evaluate() on it together, each
+        with its own particles and targets (a rank may have none); each gets the field at its own
+        targets, summed over every rank's particles: what one Solver would sum of them all, to
+        rounding. An error on one rank (bad input, options that differ) is raised on every rank.
+        Built where the library has MPI and Python has mpi4py.
+        """
+
+        def __init__(self, comm, **options):
+            super().__init__(comm, _vortex.Solver(**options))
+
+    __all__.append("DistributedSolver")
 
 
 def _extension(path):

@@ -8,57 +8,32 @@
 #include <stdexcept>
 #include <string>
 
+#include "c_support.hpp"
 #include "strided.hpp"
 #include "vortex/solver.hpp"
 
 static_assert(VORTEX_MAX_THREADS == vortex::kMaxThreads, "vortex.h and options.hpp disagree");
 
-struct vortex_solver {
-  explicit vortex_solver(const vortex::SolverOptions& options) : solver(options) {}
-  vortex::Solver solver;
-  vortex::strided::Staging staging;
-  vortex::VelocityField field;  // kept between calls: no allocation after the first
-  vortex_stats stats{};
-};
-
-namespace {
-
-namespace s = vortex::strided;
+namespace vortex::c_api {
 
 thread_local std::string last_error;
-
-struct Unavailable : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 int fail(int status, const std::string& message) {
   last_error = message;
   return status;
 }
 
-// Runs `body`, mapping exceptions to status codes.
-template <class Body>
-int guarded(Body&& body) {
-  try {
-    body();
-    last_error.clear();
-    return VORTEX_OK;
-  } catch (const std::invalid_argument& e) {
-    return fail(VORTEX_ERROR_INVALID_ARGUMENT, e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(VORTEX_ERROR_OUT_OF_MEMORY, "out of memory");
-  } catch (const Unavailable& e) {
-    return fail(VORTEX_ERROR_UNAVAILABLE, e.what());
-  } catch (const std::exception& e) {
-    return fail(VORTEX_ERROR_INTERNAL, e.what());
-  } catch (...) {
-    return fail(VORTEX_ERROR_INTERNAL, "unknown error");
-  }
-}
-
 void require(bool condition, const char* message) {
   if (!condition) throw std::invalid_argument(message);
 }
+
+}  // namespace vortex::c_api
+
+using namespace vortex::c_api;
+
+namespace {
+
+namespace s = vortex::strided;
 
 s::Scalar scalar(int32_t type, const char* what) {
   if (type == VORTEX_FLOAT64) return s::Scalar::Float64;
@@ -80,7 +55,9 @@ E enum_in(int32_t value, int32_t count, const char* name) {
   return static_cast<E>(value);
 }
 
-vortex::SolverOptions to_cpp(const vortex_options& o) {
+}  // namespace
+
+vortex::SolverOptions vortex::c_api::to_cpp(const vortex_options& o) {
   static const vortex::Core cores[] = {vortex::Core::Exponential, vortex::Core::Gaussian,
                                        vortex::Core::RosenheadMoore,
                                        vortex::Core::WinckelmansLeonard, vortex::Core::Singular};
@@ -105,6 +82,8 @@ vortex::SolverOptions to_cpp(const vortex_options& o) {
   c.tolerance = o.tolerance;
   return c;
 }
+
+namespace {
 
 void fill_stats(const vortex::EvaluationStats& e, int copied, vortex_stats& out) {
   out = vortex_stats{};
@@ -181,7 +160,7 @@ int vortex_solver_create(const vortex_options* options, vortex_solver** solver) 
   if (solver) *solver = nullptr;
   return guarded([&] {
     require(options && solver, "vortex_solver_create: options and solver must not be NULL");
-    *solver = new vortex_solver(to_cpp(*options));
+    *solver = vortex_solver::of(std::make_shared<vortex::Solver>(to_cpp(*options)));
   });
 }
 
@@ -225,9 +204,9 @@ int vortex_evaluate(vortex_solver* solver, const vortex_sources* sources,
       require(out->du[k] != nullptr, "vortex_evaluate: out->du must be all NULL or all set");
       du[k] = {out->du[k], out->du_stride * bytes, ot};
     }
-    if (solver->solver.options().backend == vortex::Backend::Cuda && !vortex::cuda_available())
+    if (solver->options.backend == vortex::Backend::Cuda && !vortex::cuda_available())
       throw Unavailable("backend 'cuda' was requested but no CUDA device can be used");
-    solver->solver.evaluate(view, at, gradient, solver->field);
+    solver->evaluate(view, at, gradient, solver->field);
     s::write_field(solver->field, u, gradient ? &du : nullptr);
     fill_stats(solver->field.stats, solver->staging.copied_columns(), solver->stats);
   });
