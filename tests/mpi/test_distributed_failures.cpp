@@ -11,6 +11,7 @@
 #include "support/message_of.hpp"
 #include "support/reference.hpp"
 #include "vortex/mpi/distributed_solver.hpp"
+#include "vortex/solver.hpp"
 
 namespace vortex::testing {
 namespace {
@@ -81,6 +82,16 @@ TEST(DistributedFailures, SourcesOnOneRankTargetsOnAnother) {
     EXPECT_LE(mean_relative_velocity(got, want), 2e-4);
     EXPECT_LE(mean_relative_gradient(got, want), 2e-4);
   }
+}
+
+TEST(DistributedFailures, ABackendARankCannotRunFailsEveryRank) {
+  // CUDA asked for where there is none: every rank fails the same way, none waits.
+  if (cuda_available()) GTEST_SKIP() << "a GPU is present";
+  SolverOptions options = cpu();
+  options.backend = Backend::Cuda;
+  mpi::DistributedSolver solver(MPI_COMM_WORLD, options);
+  const ParticleSet mine = my_share(500, 7);
+  EXPECT_THROW(solver.evaluate(mine, false), std::runtime_error);
 }
 
 TEST(DistributedFailures, NullCommunicatorIsRefused) {

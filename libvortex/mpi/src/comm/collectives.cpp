@@ -1,5 +1,7 @@
 #include "comm/collectives.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <new>
 
 #include "vortex/out_of_memory.hpp"
@@ -38,6 +40,16 @@ std::vector<int> in_words(const std::vector<long long>& counts, int per_item) {
     words[r] = static_cast<int>(w);
   }
   return words;
+}
+
+void abort_job(const Comm& comm, const char* stage, const char* what) {
+  std::fprintf(stderr,
+               "vortex::mpi: rank %d failed in %s, whose collectives the other ranks are waiting "
+               "in: %s. Ending the job.\n",
+               comm.rank(), stage, what);
+  std::fflush(stderr);
+  MPI_Abort(comm.get(), 1);
+  std::abort();  // MPI_Abort does not return
 }
 
 namespace {

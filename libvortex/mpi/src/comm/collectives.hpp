@@ -108,6 +108,25 @@ void together(const Comm& comm, Fn&& fn) {
   comm.agree(error);
 }
 
+// Ends the job (MPI_Abort) after printing the rank's error: what a rank does when its local work
+// fails inside a stage whose collectives the other ranks are already waiting in.
+[[noreturn]] void abort_job(const Comm& comm, const char* stage, const char* what);
+
+// Runs a stage whose collectives are interleaved with local work (the trees' build, the exchange).
+// A rank whose local work throws there cannot tell the others, which wait in the stage's next
+// collective, so it ends the job rather than leave them waiting. The errors that input can cause
+// are found and agreed on before such stages (together).
+template <class Fn>
+void lockstep(const Comm& comm, const char* stage, Fn&& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    abort_job(comm, stage, e.what());
+  } catch (...) {
+    abort_job(comm, stage, "an exception that is not a std::exception");
+  }
+}
+
 // How items of T travel: as 8-byte words where T is a whole number of them (MPI moves basic types
 // at memory speed, where it may take derived types apart byte by byte), else as bytes. Counts in
 // items are multiplied by `per_item`, and must stay within an int.

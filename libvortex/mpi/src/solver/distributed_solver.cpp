@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -203,10 +204,14 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
   DistributedTimes& times = stats_.times;
 
   auto stage = Clock::now();
-  const detail::GlobalFacts g = detail::global_facts(comm, sources, targets);
+  detail::GlobalFacts g;
+  detail::lockstep(comm, "the facts of the whole set",
+                   [&] { g = detail::global_facts(comm, sources, targets); });
   if (g.sources == 0)
     throw std::invalid_argument("vortex::mpi: no source particles on any rank (N = 0)");
   if (g.targets == 0) throw std::invalid_argument("vortex::mpi: no target points on any rank");
+  if (g.sources > INT_MAX || g.targets > INT_MAX)
+    throw std::invalid_argument("vortex::mpi: more than 2^31 - 1 sources or targets on all ranks");
   stats_.total_sources = static_cast<std::uint64_t>(g.sources);
   stats_.total_targets = static_cast<std::uint64_t>(g.targets);
   Backend backend_kind = Backend::Cpu;
@@ -244,18 +249,25 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
     stage = Clock::now();
     std::vector<detail::Record>& records = s.records;
     source_records(sources, units, comm.rank(), records);
-    detail::build_distributed_tree(comm, records, options.tree.source_bucket, options.tree.arity,
-                                   true, s.sources);
+    detail::lockstep(comm, "the source tree's build", [&] {
+      detail::build_distributed_tree(comm, records, options.tree.source_bucket, options.tree.arity,
+                                     true, s.sources);
+    });
     target_records(targets, units, comm.rank(), records);
-    detail::build_distributed_tree(comm, records, options.tree.target_bucket, options.tree.arity,
-                                   false, s.targets);
+    detail::lockstep(comm, "the target tree's build", [&] {
+      detail::build_distributed_tree(comm, records, options.tree.target_bucket, options.tree.arity,
+                                     false, s.targets);
+    });
     times.partition = seconds_since(stage);
     stats_.sources = s.sources.records.size();
     stats_.targets = s.targets.records.size();
 
     stage = Clock::now();
     particles_of(s.sources.records, s.local_sources);
-    detail::distributed_upward(comm, s.sources, s.local_sources, options.tree.order, s.multipoles);
+    detail::lockstep(comm, "the upward pass", [&] {
+      detail::distributed_upward(comm, s.sources, s.local_sources, options.tree.order,
+                                 s.multipoles);
+    });
     times.upward = seconds_since(stage);
 
     stage = Clock::now();
@@ -265,8 +277,11 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
     detail::SourceSide side{&s.sources, &s.local_sources, &s.multipoles.local, &s.multipoles.top,
                             options.tree.order};
     detail::LetCounts counts;
-    detail::exchange_let(comm, side, detail::target_boxes(s.targets, 64), criteria,
-                         {plan.source_tree, plan.sources, plan.multipoles, s.source_keys}, counts);
+    detail::lockstep(comm, "the exchange of locally essential trees", [&] {
+      detail::exchange_let(comm, side, detail::target_boxes(s.targets, 64), criteria,
+                           {plan.source_tree, plan.sources, plan.multipoles, s.source_keys},
+                           counts);
+    });
     stats_.nodes_sent = counts.nodes_sent;
     stats_.particles_sent = counts.particles_sent;
     stats_.nodes_received = counts.nodes_received;
@@ -308,8 +323,10 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
       times.sums = seconds_since(stage);
     });
     stage = Clock::now();
-    detail::return_results(comm, v, s.targets.records, targets.size(), gradient, units, out,
-                           s.results);
+    detail::lockstep(comm, "the results' return", [&] {
+      detail::return_results(comm, v, s.targets.records, targets.size(), gradient, units, out,
+                             s.results);
+    });
     times.results = seconds_since(stage);
     local.tree_build = "host";
   }
