@@ -109,6 +109,30 @@ TEST(DistributedSolver, UnevenCountsAndARankWithNothing) {
   EXPECT_LE(c.gradient, 1e-12);
 }
 
+TEST(DistributedSolver, ASplitWeightedByTheLastCallsCostChangesNothingButTheShares) {
+  // The second call splits the targets by the first call's cost per target: other shares, the
+  // same tree and sums.
+  const ParticleSet all = plummer_sphere(12000, 61);
+  const std::vector<std::size_t> idx = dealt(all.size(), scattered);
+  const ParticleSet mine = subset(all, idx);
+  const SolverOptions options = cpu_options(Precision::Double);
+  mpi::DistributedSolver distributed(MPI_COMM_WORLD, options);
+  VelocityField got;
+  distributed.evaluate(SourcesView(mine), PointsView(mine), true, got);
+  const std::uint64_t first = distributed.stats().targets;
+  distributed.evaluate(SourcesView(mine), PointsView(mine), true, got);
+  const std::uint64_t second = distributed.stats().targets;
+  unsigned long long total = second;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(total, all.size());
+  if (world_rank() == 0)
+    std::printf("  %d ranks: rank 0 held %llu targets, then %llu\n", world_size(),
+                static_cast<unsigned long long>(first), static_cast<unsigned long long>(second));
+  const VelocityField want = subset(Solver(options).evaluate(all, true), idx);
+  EXPECT_LE(global_relative_l2(got, want, false), 1e-12);
+  EXPECT_LE(global_relative_l2(got, want, true), 1e-12);
+}
+
 TEST(DistributedSolver, TargetsApartFromTheSources) {
   const ParticleSet all = vortex::random_cube(8000, 31);
   const Points points = random_points(5000, 32, -1.2, 1.2);

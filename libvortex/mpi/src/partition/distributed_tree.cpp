@@ -25,11 +25,18 @@ bool holds_any(const std::vector<int>& sorted, int begin, int end) {
   return it != sorted.end() && *it < end;
 }
 
-// Equal shares of the n tree positions, each boundary moved to the nearer end of the leaf that
-// holds it, so that no leaf is split between ranks.
-std::vector<int> rank_boundaries(int n, int bucket, int arity, int ranks) {
+// The rank boundaries at the given fractions of the n tree positions (equal shares without them),
+// each moved to the nearer end of the leaf that holds it, so that no leaf is split between ranks.
+std::vector<int> rank_boundaries(int n, int bucket, int arity, int ranks,
+                                 const std::vector<double>& shares) {
   std::vector<int> at(ranks + 1);
-  for (int r = 0; r <= ranks; ++r) at[r] = static_cast<int>(static_cast<long long>(n) * r / ranks);
+  const bool given = static_cast<int>(shares.size()) == ranks + 1;
+  for (int r = 0; r <= ranks; ++r)
+    at[r] = given ? static_cast<int>(std::lround(std::clamp(shares[r], 0.0, 1.0) * n))
+                  : static_cast<int>(static_cast<long long>(n) * r / ranks);
+  at[0] = 0;
+  at[ranks] = n;
+  for (int r = 1; r <= ranks; ++r) at[r] = std::max(at[r], at[r - 1]);
   std::vector<int> inner(at.begin() + 1, at.end() - 1);
   std::vector<KdNode> nodes;
   std::vector<KdCut> cuts;
@@ -208,7 +215,7 @@ struct RootGeometry {
 }  // namespace
 
 void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int bucket, int arity,
-                            bool sigma, DistributedTree& tree) {
+                            bool sigma, const std::vector<double>& shares, DistributedTree& tree) {
   const int ranks = comm.size(), me = comm.rank();
   const long long total = comm.sum(static_cast<long long>(records.size()));
   if (total > INT_MAX)
@@ -231,7 +238,7 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
     tree.records.clear();
     return;
   }
-  tree.rank_begin = rank_boundaries(tree.n, bucket, arity, ranks);
+  tree.rank_begin = rank_boundaries(tree.n, bucket, arity, ranks, shares);
   const std::vector<int> inner(tree.rank_begin.begin() + 1, tree.rank_begin.end() - 1);
   auto holds = [&](int b, int e) { return holds_any(inner, b, e); };
   std::vector<KdCut> cuts;
@@ -298,6 +305,34 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
     if (nodes[k].is_leaf()) tree.local.leaves.push_back(k);
   std::sort(tree.local.leaves.begin(), tree.local.leaves.end(),
             [&](int a, int b) { return nodes[a].begin < nodes[b].begin; });
+}
+
+std::vector<double> balanced_shares(const std::vector<int>& rank_begin,
+                                    const std::vector<double>& seconds) {
+  const int ranks = static_cast<int>(seconds.size());
+  if (ranks < 2 || static_cast<int>(rank_begin.size()) != ranks + 1 || rank_begin[ranks] <= 0)
+    return {};
+  double total = 0;
+  for (const double t : seconds) {
+    if (!(t >= 0) || !std::isfinite(t)) return {};
+    total += t;
+  }
+  if (!(total > 0)) return {};
+  const double n = rank_begin[ranks];
+  // The cumulative cost along the tree order is piecewise linear; each wanted boundary is where it
+  // reaches r / ranks of the total.
+  std::vector<double> shares(ranks + 1, 0.0);
+  shares[ranks] = 1;
+  int k = 0;
+  double before = 0;
+  for (int r = 1; r < ranks; ++r) {
+    const double want = total * r / ranks;
+    while (k < ranks - 1 && before + seconds[k] < want) before += seconds[k++];
+    const double a = rank_begin[k] / n, b = rank_begin[k + 1] / n;
+    const double f = seconds[k] > 0 ? (want - before) / seconds[k] : 0.0;
+    shares[r] = a + std::clamp(f, 0.0, 1.0) * (b - a);
+  }
+  return shares;
 }
 
 }  // namespace vortex::mpi::detail

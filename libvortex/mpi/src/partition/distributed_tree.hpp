@@ -50,8 +50,16 @@ struct DistributedTree {
 };
 
 // Builds the tree of every rank's `records` (each rank's own; positions in internal units, `from`
-// set; `sigma`: whether they are sources with cores). Collective.
+// set; `sigma`: whether they are sources with cores). The ranks' ranges of the tree order start
+// at the fractions `shares` (ranks + 1 of them, the same on every rank; empty: equal shares).
+// The split changes which rank holds what, never the tree. Collective.
 void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int bucket, int arity,
-                            bool sigma, DistributedTree& tree);
+                            bool sigma, const std::vector<double>& shares, DistributedTree& tree);
+
+// The fractions of the tree order at which ranks should start for equal cost, from the last
+// call's: rank r held [begin[r], end[r]) of n positions and took seconds[r]. A rank's cost is taken
+// as spread evenly over its range. Empty (equal shares) where the costs say nothing.
+std::vector<double> balanced_shares(const std::vector<int>& rank_begin,
+                                    const std::vector<double>& seconds);
 
 }  // namespace vortex::mpi::detail

@@ -116,6 +116,7 @@ struct DistributedSolver::State {
   ParticleSet local_sources;
   std::vector<long long> source_keys;   // global key of each node of plan.source_tree
   std::vector<detail::Record> records;  // this call's points before they move
+  std::vector<double> target_shares;    // where the next call's ranks start in the target tree
   detail::ResultBuffers results;
   vd::TreePlan plan;
   ParticleSet all_sources;  // the direct method's copy of every rank's sources
@@ -251,12 +252,12 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
     source_records(sources, units, comm.rank(), records);
     detail::lockstep(comm, "the source tree's build", [&] {
       detail::build_distributed_tree(comm, records, options.tree.source_bucket, options.tree.arity,
-                                     true, s.sources);
+                                     true, {}, s.sources);
     });
     target_records(targets, units, comm.rank(), records);
     detail::lockstep(comm, "the target tree's build", [&] {
       detail::build_distributed_tree(comm, records, options.tree.target_bucket, options.tree.arity,
-                                     false, s.targets);
+                                     false, s.target_shares, s.targets);
     });
     times.partition = seconds_since(stage);
     stats_.sources = s.sources.records.size();
@@ -322,6 +323,9 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
       }
       times.sums = seconds_since(stage);
     });
+    // The next call's split of the targets: equal shares of the sums' cost, by this call's cost
+    // per target (where the next call has other counts or options, it is only a start).
+    s.target_shares = detail::balanced_shares(s.targets.rank_begin, comm.allgather(times.sums));
     stage = Clock::now();
     detail::lockstep(comm, "the results' return", [&] {
       detail::return_results(comm, v, s.targets.records, targets.size(), gradient, units, out,
