@@ -117,6 +117,7 @@ struct DistributedSolver::State {
   std::vector<long long> source_keys;   // global key of each node of plan.source_tree
   std::vector<detail::Record> records;  // this call's points before they move
   std::vector<double> target_shares;    // where the next call's ranks start in the target tree
+  std::unique_ptr<Solver> alone;        // the one-rank communicator's Solver
   detail::ResultBuffers results;
   vd::TreePlan plan;
   ParticleSet all_sources;  // the direct method's copy of every rank's sources
@@ -175,6 +176,11 @@ void DistributedSolver::evaluate(SourcesView sources, PointsView targets, bool g
   if (!state_)
     throw std::logic_error("vortex::mpi::DistributedSolver: used after it was moved from");
   const detail::Comm& comm = state_->comm;
+  if (comm.size() == 1) {
+    // One rank: the one-rank Solver itself (its trees on the device where it has a GPU).
+    evaluate_alone(sources, targets, gradient, out);
+    return;
+  }
   try {
     out.stats = EvaluationStats{};
     detail::together(comm, [&] { validate_inputs(sources, targets); });
@@ -193,6 +199,21 @@ void DistributedSolver::evaluate(SourcesView sources, PointsView targets, bool g
     out = VelocityField{};
     throw;
   }
+}
+
+void DistributedSolver::evaluate_alone(SourcesView sources, PointsView targets, bool gradient,
+                                       VelocityField& out) {
+  State& s = *state_;
+  if (!s.alone) s.alone = std::make_unique<Solver>(options_);
+  const auto start = Clock::now();
+  stats_ = DistributedStats{};
+  s.alone->evaluate(sources, targets, gradient, out);
+  stats_.local = out.stats;
+  stats_.times.sums = out.stats.times.total;
+  stats_.times.total = seconds_since(start);
+  stats_.slowest = stats_.mean = stats_.times;
+  stats_.total_sources = stats_.sources = sources.size();
+  stats_.total_targets = stats_.targets = targets.size();
 }
 
 void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, bool gradient,

@@ -12,6 +12,8 @@
 // rounding. Each rank evaluates its share of the targets with the locally essential tree of
 // sources it received from the others (docs/methods/distributed.md).
 //
+// On a communicator of one rank it is that Solver, with no cost of its own.
+//
 // Errors are collective too: bad input on one rank, options that differ between ranks, or a
 // failure in one rank's sums make every rank throw (the failing rank's error, naming the rank),
 // rather than leave the others waiting.
@@ -77,6 +79,7 @@ class DistributedSolver {
  private:
   void evaluate_into(SourcesView sources, PointsView targets, bool gradient,
                      const SolverOptions& asked, VelocityField& out);
+  void evaluate_alone(SourcesView sources, PointsView targets, bool gradient, VelocityField& out);
 
   struct State;
   MPI_Comm comm_;
