@@ -30,20 +30,20 @@ double& stage(mpi::DistributedTimes& t, int k) {
 
 }  // namespace
 
-MpiErrors check_against_direct(const ParticleSet& all, const std::vector<std::size_t>& mine,
+MpiErrors check_against_direct(const ParticleSet& all, const ParticleSet& mine,
                                const VelocityField& field, const MpiBenchSettings& s,
                                bool gradient) {
-  const std::vector<std::size_t> sample = sample_indices(all.size(), s.sample, s.seed + 1);
-  const int nc = gradient ? 12 : 3;
-  std::vector<double> found;  // (global index, values) of the sampled particles this rank holds
-  for (std::size_t k = 0; k < mine.size(); ++k) {
-    if (!std::binary_search(sample.begin(), sample.end(), mine[k])) continue;
-    found.push_back(static_cast<double>(mine[k]));
-    for (int c = 0; c < nc; ++c) found.push_back(c < 3 ? field.u[c][k] : field.du[c - 3][k]);
-  }
   int ranks = 1, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // Every stride-th particle of each rank's own: about `sample` in all.
+  const std::size_t stride = std::max<std::size_t>(1, all.size() / s.sample);
+  const int nc = gradient ? 12 : 3;
+  std::vector<double> found;  // (x, y, z, values) of each sampled particle
+  for (std::size_t k = 0; k < mine.size(); k += stride) {
+    found.insert(found.end(), {mine.x[k], mine.y[k], mine.z[k]});
+    for (int c = 0; c < nc; ++c) found.push_back(c < 3 ? field.u[c][k] : field.du[c - 3][k]);
+  }
   int count = static_cast<int>(found.size());
   std::vector<int> counts(ranks), displs(ranks, 0);
   MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -53,18 +53,18 @@ MpiErrors check_against_direct(const ParticleSet& all, const std::vector<std::si
               MPI_DOUBLE, 0, MPI_COMM_WORLD);
   MpiErrors e;
   if (rank != 0) return e;
+  const std::size_t width = 3 + nc, m = gathered.size() / width;
+  Points targets;
   VelocityField approx;
-  approx.resize(sample.size(), gradient);
-  for (std::size_t i = 0; i < gathered.size(); i += nc + 1) {
-    const std::size_t k = static_cast<std::size_t>(
-        std::lower_bound(sample.begin(), sample.end(), static_cast<std::size_t>(gathered[i])) -
-        sample.begin());
-    for (int c = 0; c < nc; ++c)
-      (c < 3 ? approx.u[c][k] : approx.du[c - 3][k]) = gathered[i + 1 + c];
+  approx.resize(m, gradient);
+  for (std::size_t k = 0; k < m; ++k) {
+    const double* row = gathered.data() + k * width;
+    targets.push_back(row[0], row[1], row[2]);
+    for (int c = 0; c < nc; ++c) (c < 3 ? approx.u[c][k] : approx.du[c - 3][k]) = row[3 + c];
   }
   const double start = MPI_Wtime();
-  const VelocityField reference = reference_field(all, gather_points(PointsView(all), sample),
-                                                  gradient, s.solver.core, s.solver.threads);
+  const VelocityField reference =
+      reference_field(all, PointsView(targets), gradient, s.solver.core, s.solver.threads);
   e.seconds = MPI_Wtime() - start;
   e.errors = compare_fields(approx, reference);
   e.checked = true;

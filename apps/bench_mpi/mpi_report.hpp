@@ -29,9 +29,9 @@ struct MpiBenchResult {
   double baseline = 0;  // median total of the one-rank Solver (0: not timed)
 };
 
-// Collective: the distributed field at a seeded sample of the set's particles, gathered to rank 0
-// and compared there with the double direct sum of all of them.
-MpiErrors check_against_direct(const ParticleSet& all, const std::vector<std::size_t>& mine,
+// Collective: the distributed field at about s.sample of the ranks' own particles (`mine`, with
+// its `field`), gathered to rank 0 and compared there with the double direct sum of `all`.
+MpiErrors check_against_direct(const ParticleSet& all, const ParticleSet& mine,
                                const VelocityField& field, const MpiBenchSettings& s,
                                bool gradient);
 

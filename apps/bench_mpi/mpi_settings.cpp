@@ -17,9 +17,10 @@ bool parse_mpi_bench(int argc, char** argv, int ranks, MpiBenchSettings& s) {
   parser.add("--n", "N", "particles on all ranks together (strong scaling)", s.n);
   parser.add("--per-rank", "N", "particles a rank instead (weak scaling: N x ranks in all)",
              s.per_rank);
-  parser.add("--deal", "slabs|scattered",
-             "how the particles start: in slabs along x (as a time-stepping code's particles "
-             "stay near their rank) or scattered over the ranks at random",
+  parser.add("--deal", "slabs|scattered|tree",
+             "how the particles start: in slabs along x, scattered over the ranks at random, or "
+             "in the ranges of the tree that the solver gives each rank (repartition, as a time "
+             "loop keeps them)",
              s.deal);
   parser.add("--repeat", "R", "timed calls after the warm-up", s.repeat);
   parser.add("--seed", "S", "seed of the case", s.seed);
@@ -34,8 +35,8 @@ bool parse_mpi_bench(int argc, char** argv, int ranks, MpiBenchSettings& s) {
   solver_cli.add_to(parser);
   if (!parser.parse(argc, argv)) return false;
   if (s.repeat < 1) throw UsageError("--repeat must be at least 1");
-  if (s.deal != "slabs" && s.deal != "scattered")
-    throw UsageError("--deal: '" + s.deal + "' (accepted: slabs, scattered)");
+  if (s.deal != "slabs" && s.deal != "scattered" && s.deal != "tree")
+    throw UsageError("--deal: '" + s.deal + "' (accepted: slabs, scattered, tree)");
   if (parser.given("--per-rank")) {
     if (parser.given("--n")) throw UsageError("give --n or --per-rank, not both");
     s.n = s.per_rank * static_cast<std::uint64_t>(ranks);

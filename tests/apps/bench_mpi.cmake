@@ -1,8 +1,12 @@
-# vortex-bench-mpi (builds with MPI): its JSON on 1 and 3 CPU ranks, and a refused option.
+# vortex-bench-mpi (builds with MPI): its JSON on 1 CPU rank (particles in slabs) and 3 (in the
+# solver's ranges, after a repartition), and a refused option.
 if(TARGET vortex-bench-mpi)
+  set(deal_1 slabs)
+  set(deal_3 tree)
   foreach(ranks 1 3)
     add_test(NAME app.bench-mpi.json-${ranks} COMMAND ${CMAKE_COMMAND}
       -DMPIEXEC=${MPIEXEC_EXECUTABLE} -DBENCH=$<TARGET_FILE:vortex-bench-mpi> -DRANKS=${ranks}
+      -DDEAL=${deal_${ranks}}
       -DDIR=${VORTEX_APP_TEST_DIR}/bench-mpi-${ranks} -P ${VORTEX_APP_SCRIPTS}/bench_mpi_json.cmake)
     set_tests_properties(app.bench-mpi.json-${ranks} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks}
       ENVIRONMENT "${VORTEX_MPI_TEST_ENVIRONMENT}")

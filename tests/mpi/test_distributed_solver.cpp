@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -131,6 +134,49 @@ TEST(DistributedSolver, ASplitWeightedByTheLastCallsCostChangesNothingButTheShar
   const VelocityField want = subset(Solver(options).evaluate(all, true), idx);
   EXPECT_LE(global_relative_l2(got, want, false), 1e-12);
   EXPECT_LE(global_relative_l2(got, want, true), 1e-12);
+}
+
+// Every rank's (x, y, z, u_x, u_y, u_z) rows, sorted, on rank 0 (empty elsewhere).
+std::vector<std::array<double, 6>> gathered_rows(const ParticleSet& p, const VelocityField& f) {
+  std::vector<std::array<double, 6>> rows(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i)
+    rows[i] = {p.x[i], p.y[i], p.z[i], f.u[0][i], f.u[1][i], f.u[2][i]};
+  int count = static_cast<int>(6 * rows.size());
+  std::vector<int> counts(world_size()), displs(world_size(), 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  for (int r = 1; r < world_size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<std::array<double, 6>> all(world_rank() == 0 ? (displs.back() + counts.back()) / 6
+                                                           : 0);
+  MPI_Gatherv(rows.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
+              0, MPI_COMM_WORLD);
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+TEST(DistributedSolver, RepartitionedParticlesStayAndGiveTheSameField) {
+  const ParticleSet all = plummer_sphere(9000, 71);
+  ParticleSet mine = subset(all, dealt(all.size(), scattered));
+  const SolverOptions options = cpu_options(Precision::Double);
+  mpi::DistributedSolver distributed(MPI_COMM_WORLD, options);
+  const VelocityField before = distributed.evaluate(mine, false);
+  const auto rows_before = gathered_rows(mine, before);
+  distributed.repartition(mine);
+  const VelocityField after = distributed.evaluate(mine, false);
+  // The sources stay where they are; the set and its field are the same.
+  EXPECT_EQ(distributed.stats().sources_moved, 0u);
+  unsigned long long n = mine.size();
+  MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(n, all.size());
+  const auto rows_after = gathered_rows(mine, after);
+  ASSERT_EQ(rows_before.size(), rows_after.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < rows_before.size(); ++i) {
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(rows_before[i][k], rows_after[i][k]);
+    const double scale = std::hypot(rows_before[i][3], rows_before[i][4], rows_before[i][5]);
+    for (int k = 3; k < 6; ++k)
+      worst = std::max(worst, std::abs(rows_before[i][k] - rows_after[i][k]) / scale);
+  }
+  EXPECT_LE(worst, 1e-12);
 }
 
 TEST(DistributedSolver, TargetsApartFromTheSources) {

@@ -1,8 +1,8 @@
 # Runs vortex-bench-mpi on RANKS ranks at a small size and checks its JSON: the schema, a stage
 # table whose total is at least its sums, and errors against the direct sum within the default
 # tolerance (2e-4).
-#   cmake -DMPIEXEC=<mpiexec> -DBENCH=<vortex-bench-mpi> -DRANKS=<n> -DDIR=<work folder>
-#         -P bench_mpi_json.cmake
+#   cmake -DMPIEXEC=<mpiexec> -DBENCH=<vortex-bench-mpi> -DRANKS=<n> -DDEAL=<deal>
+#         -DDIR=<work folder> -P bench_mpi_json.cmake
 
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/json_checks.cmake)
@@ -11,7 +11,7 @@ file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 set(json_file "${DIR}/bench.json")
 run_or_fail("vortex-bench-mpi" "${MPIEXEC}" -n ${RANKS} "${BENCH}" --case plummer --n 20000
-  --repeat 2 --sample 200 --backend cpu --json "${json_file}")
+  --repeat 2 --sample 200 --backend cpu --deal ${DEAL} --json "${json_file}")
 if(NOT out MATCHES "20000 particles on ${RANKS} ranks")
   message(FATAL_ERROR "the run is not described: ${out}")
 endif()
@@ -23,6 +23,10 @@ foreach(key case particles ranks deal gradient backend precision device tree slo
     message(FATAL_ERROR "bench.json has no '${key}': ${json}")
   endif()
 endforeach()
+string(JSON deal GET "${json}" deal)
+if(NOT deal STREQUAL DEAL)
+  message(FATAL_ERROR "deal is ${deal}, expected ${DEAL}")
+endif()
 string(JSON ranks GET "${json}" ranks)
 if(NOT ranks EQUAL RANKS)
   message(FATAL_ERROR "ranks is ${ranks}, expected ${RANKS}")

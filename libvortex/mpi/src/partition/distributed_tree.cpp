@@ -143,8 +143,9 @@ void measure_top(const Comm& comm, DistributedTree& tree) {
 
 // Every record to the rank that owns its piece; what this rank receives lands in
 // scratch.received.
-void migrate(const Comm& comm, const std::vector<int>& rank_begin, std::vector<Record>& records,
-             TreeScratch& w) {
+// Returns how many records left this rank.
+long long migrate(const Comm& comm, const std::vector<int>& rank_begin,
+                  std::vector<Record>& records, TreeScratch& w) {
   const int ranks = comm.size();
   const std::size_t n = records.size();
   std::vector<int> counts(ranks, 0);
@@ -156,6 +157,7 @@ void migrate(const Comm& comm, const std::vector<int>& rank_begin, std::vector<R
   w.packed.resize(n);
   for (std::size_t i = 0; i < n; ++i) w.packed[next[w.destination[i]]++] = records[i];
   comm.alltoallv(w.packed.data(), counts, w.received);
+  return static_cast<long long>(n) - counts[comm.rank()];
 }
 
 // Items of the received records at their positions in this rank's range: each piece's records
@@ -251,7 +253,7 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
 
   // The cuts across ranks, then every point to the rank that owns its piece.
   make_global_cuts(comm, cuts, spanning, records);
-  migrate(comm, tree.rank_begin, records, tree.scratch);
+  tree.moved = migrate(comm, tree.rank_begin, records, tree.scratch);
   std::vector<Record>& received = tree.scratch.received;
   const int off = tree.begin();
   if (static_cast<int>(received.size()) != tree.end() - off)

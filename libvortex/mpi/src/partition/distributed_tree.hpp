@@ -42,6 +42,7 @@ struct DistributedTree {
   std::vector<int> root_nodes;  // per local tree: its root's index in local.nodes
   std::vector<Record> records;  // this rank's points in tree order
   bool has_sigma = false;       // sources (their cores bound the nodes' max_sigma)
+  long long moved = 0;          // this rank's points the build sent to other ranks
   TreeScratch scratch;
 
   int begin() const { return rank_begin.empty() ? 0 : rank_begin[rank_of_self]; }

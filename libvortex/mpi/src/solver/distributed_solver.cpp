@@ -201,6 +201,45 @@ void DistributedSolver::evaluate(SourcesView sources, PointsView targets, bool g
   }
 }
 
+void DistributedSolver::repartition(ParticleSet& particles) {
+  if (!state_)
+    throw std::logic_error("vortex::mpi::DistributedSolver: used after it was moved from");
+  State& s = *state_;
+  const detail::Comm& comm = s.comm;
+  SourcesView view;
+  detail::together(comm, [&] {
+    view = SourcesView(particles);
+    validate_sources(view);
+  });
+  detail::agree_on_options(comm, options_);
+  if (comm.size() == 1) return;
+  detail::GlobalFacts g;
+  detail::lockstep(comm, "the facts of the whole set",
+                   [&] { g = detail::global_facts(comm, view, PointsView(particles)); });
+  if (g.sources == 0) return;
+  if (g.sources > INT_MAX)
+    throw std::invalid_argument("vortex::mpi: more than 2^31 - 1 particles on all ranks");
+  Backend backend = Backend::Cpu;
+  detail::together(comm, [&] { backend = resolve_backend(options_.backend); });
+  detail::agree_on_backend(comm, backend);
+  const vd::ResolvedOptions options = vd::resolve_options(options_, backend, g.facts);
+  const vd::Units units = g.facts.given_units;
+  source_records(view, units, comm.rank(), s.records);
+  detail::lockstep(comm, "the source tree's build", [&] {
+    detail::build_distributed_tree(comm, s.records, options.tree.source_bucket, options.tree.arity,
+                                   true, {}, s.sources);
+  });
+  // Back to the caller's units: the factors are powers of two, so every value is as it was.
+  const double l = 1 / units.length_factor(), gf = 1 / units.strength_factor();
+  const std::vector<detail::Record>& r = s.sources.records;
+  particles.resize(r.size());
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    particles.x[i] = r[i].p[0] * l, particles.y[i] = r[i].p[1] * l, particles.z[i] = r[i].p[2] * l;
+    particles.gx[i] = r[i].g[0] * gf, particles.gy[i] = r[i].g[1] * gf;
+    particles.gz[i] = r[i].g[2] * gf, particles.sigma[i] = r[i].s * l;
+  }
+}
+
 void DistributedSolver::evaluate_alone(SourcesView sources, PointsView targets, bool gradient,
                                        VelocityField& out) {
   State& s = *state_;
@@ -282,6 +321,8 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
     });
     times.partition = seconds_since(stage);
     stats_.sources = s.sources.records.size();
+    stats_.sources_moved = static_cast<std::uint64_t>(s.sources.moved);
+    stats_.targets_moved = static_cast<std::uint64_t>(s.targets.moved);
     stats_.targets = s.targets.records.size();
 
     stage = Clock::now();

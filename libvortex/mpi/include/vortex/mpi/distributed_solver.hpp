@@ -49,6 +49,8 @@ struct DistributedStats {
   int ranks = 1;
   std::uint64_t total_sources = 0, total_targets = 0;
   std::uint64_t sources = 0, targets = 0;  // this rank's share after the split
+  // This rank's sources and targets that the split sent to other ranks.
+  std::uint64_t sources_moved = 0, targets_moved = 0;
   // The locally essential tree: nodes and particles this rank sent to and received from the others.
   std::uint64_t nodes_sent = 0, particles_sent = 0;
   std::uint64_t nodes_received = 0, particles_received = 0;
@@ -72,6 +74,12 @@ class DistributedSolver {
   VelocityField evaluate(const ParticleSet& sources, PointsView targets, bool gradient);
   // The same into `out`, reusing its storage. On error `out` is left empty.
   void evaluate(SourcesView sources, PointsView targets, bool gradient, VelocityField& out);
+
+  // Moves this rank's particles so that each rank holds the range of the source tree's order that
+  // an evaluation gives it: between the steps of a time loop, a rank's particles then stay mostly
+  // its own, and the next evaluations move few. Collective; each rank's set is replaced (in tree
+  // order, every value exactly as it was). The options must agree as for evaluate.
+  void repartition(ParticleSet& particles);
 
   // The last call's stages, counts and their spread over the ranks.
   const DistributedStats& stats() const { return stats_; }
