@@ -22,6 +22,8 @@ endfunction()
 
 vortex_add_mpi_test(test_distributed_solver.cpp 1 2 3 4)
 vortex_add_mpi_test(test_distributed_failures.cpp 1 2 3)
+# The time-stepping toolkit with the distributed solver as its evaluator.
+vortex_add_mpi_test(test_distributed_time_stepping.cpp 1 2 3)
 # The C interface's distributed solver (vortex_mpi.h).
 if(VORTEX_WITH_C)
   vortex_add_mpi_test(test_c_api_mpi.cpp 1 3)

@@ -54,11 +54,23 @@ int widest_dimension(const Item* items, int begin, int end) {
   return widest_of_spreads(s1, s2, end - begin);
 }
 
+// The order of a cut along dimension dim: by that coordinate, points equal on it by the next
+// coordinate, then the third. A total order of positions, which a build over several ranks can
+// reproduce (libvortex/mpi/): only points at the same place are left in any order.
+template <class Item>
+bool before(const Item& a, const Item& b, int dim) {
+  for (int l = 0; l < 3; ++l) {
+    const int d = (dim + l) % 3;
+    if (a.p[d] != b.p[d]) return a.p[d] < b.p[d];
+  }
+  return false;
+}
+
 template <class Item>
 void cut(Item* items, const KdCut& c) {
   const int dim = widest_dimension(items, c.begin, c.end);
   std::nth_element(items + c.begin, items + c.mid, items + c.end,
-                   [dim](const Item& a, const Item& b) { return a.p[dim] < b.p[dim]; });
+                   [dim](const Item& a, const Item& b) { return before(a, b, dim); });
 }
 
 // Tight bounds and max sigma of a leaf from its particles.

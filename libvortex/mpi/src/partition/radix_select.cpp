@@ -1,6 +1,7 @@
 #include "partition/radix_select.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +15,7 @@ namespace {
 
 // The bits of a double as an unsigned integer of the same order.
 std::uint64_t ordered_bits(double v) {
+  if (v == 0) v = 0;  // -0 and +0 are one key, as they compare equal
   std::uint64_t u;
   std::memcpy(&u, &v, sizeof u);
   return (u >> 63) ? ~u : (u | (std::uint64_t(1) << 63));
@@ -85,47 +87,75 @@ void split_by_radix(const Comm& comm, const std::vector<Record>& records,
   for (int k = 0; k < nc; ++k)
     dim[k] = vortex::detail::widest_of_spreads(&sums[7 * k], &sums[7 * k + 3], sums[7 * k + 6]);
 
-  // The k-th smallest key of each cut, eight bits a round from the top.
-  std::vector<std::uint64_t> prefix(nc, 0);
+  // The k-th smallest point of each cut in the order of kdtree_cuts.hpp (`before`): its widest
+  // dimension's coordinate, then the next two. Each coordinate's key is found eight bits a round
+  // from the top among the points equal on the coordinates before it; a coordinate is needed only
+  // while some of the points equal to the k-th so far go left.
+  auto key_of = [&](int i, int k, int level) {
+    return ordered_bits(records[i].p[(dim[k] + level) % 3]);
+  };
+  std::vector<std::array<std::uint64_t, 3>> threshold(nc);
+  std::vector<int> levels(nc, 0);  // coordinates fixed
   std::vector<long long> rank_left(nc);
   for (int k = 0; k < nc; ++k) rank_left[k] = cuts[k].left;
-  for (int round = 0; round < kRounds; ++round) {
-    const int known = kDigitBits * round;  // high bits fixed so far
-    const int shift = 64 - known - kDigitBits;
-    std::vector<long long> hist = reduce_members<long long>(
-        members, slot, cut_of, nc, kBins, 0, false, [&](int k, int i, long long* row) {
-          const std::uint64_t key = ordered_bits(records[i].p[dim[k]]);
-          if (known > 0 && (key >> (64 - known)) != prefix[k]) return;
-          ++row[(key >> shift) & (kBins - 1)];
-        });
-    comm.allreduce(hist.data(), static_cast<int>(hist.size()), MPI_SUM);
-    for (int k = 0; k < nc; ++k) {
-      const long long* h = &hist[static_cast<std::size_t>(k) * kBins];
-      int digit = 0;
-      long long below = 0;
-      while (digit < kBins - 1 && below + h[digit] <= rank_left[k]) below += h[digit++];
-      rank_left[k] -= below;
-      prefix[k] = (prefix[k] << kDigitBits) | static_cast<std::uint64_t>(digit);
+  // Whether point i equals its cut's threshold on the coordinates fixed so far.
+  auto tied = [&](int i, int k) {
+    for (int l = 0; l < levels[k]; ++l)
+      if (key_of(i, k, l) != threshold[k][l]) return false;
+    return true;
+  };
+  for (int level = 0; level < 3; ++level) {
+    // The cuts still selecting: those whose ties reach this coordinate.
+    std::vector<char> selecting(nc);
+    bool any = false;
+    for (int k = 0; k < nc; ++k)
+      any |= selecting[k] = levels[k] == level && (level == 0 || rank_left[k] > 0);
+    if (!any) break;
+    std::vector<std::uint64_t> prefix(nc, 0);
+    for (int round = 0; round < kRounds; ++round) {
+      const int known = kDigitBits * round;  // high bits fixed so far
+      const int shift = 64 - known - kDigitBits;
+      std::vector<long long> hist = reduce_members<long long>(
+          members, slot, cut_of, nc, kBins, 0, false, [&](int k, int i, long long* row) {
+            if (!selecting[k] || !tied(i, k)) return;
+            const std::uint64_t key = key_of(i, k, level);
+            if (known > 0 && (key >> (64 - known)) != prefix[k]) return;
+            ++row[(key >> shift) & (kBins - 1)];
+          });
+      comm.allreduce(hist.data(), static_cast<int>(hist.size()), MPI_SUM);
+      for (int k = 0; k < nc; ++k) {
+        if (!selecting[k]) continue;
+        const long long* h = &hist[static_cast<std::size_t>(k) * kBins];
+        int digit = 0;
+        long long below = 0;
+        while (digit < kBins - 1 && below + h[digit] <= rank_left[k]) below += h[digit++];
+        rank_left[k] -= below;
+        prefix[k] = (prefix[k] << kDigitBits) | static_cast<std::uint64_t>(digit);
+      }
     }
+    for (int k = 0; k < nc; ++k)
+      if (selecting[k]) threshold[k][levels[k]++] = prefix[k];
   }
-  // prefix[k] is now the key of the first particle on the right; rank_left[k] of the particles with
-  // that key go left: the first ones by rank, then by local index.
-  std::vector<long long> equal(nc, 0), before(nc, 0);
+  // A point goes left when it comes before its cut's threshold on the coordinates fixed; of the
+  // points equal to it on all of them, rank_left[k] go left: the first ones by rank, then by
+  // local index (points at the same place).
+  std::vector<long long> equal(nc, 0), earlier(nc, 0);
   for (const int i : members) {
     const int k = slot[cut_of[i]];
-    if (ordered_bits(records[i].p[dim[k]]) == prefix[k]) ++equal[k];
+    if (tied(i, k)) ++equal[k];
   }
-  check(MPI_Exscan(equal.data(), before.data(), nc, MPI_LONG_LONG, MPI_SUM, comm.get()),
+  check(MPI_Exscan(equal.data(), earlier.data(), nc, MPI_LONG_LONG, MPI_SUM, comm.get()),
         "MPI_Exscan");
-  if (comm.rank() == 0) std::fill(before.begin(), before.end(), 0);
+  if (comm.rank() == 0) std::fill(earlier.begin(), earlier.end(), 0);
   goes_left.resize(records.size());
   for (const int i : members) {
     const int k = slot[cut_of[i]];
-    const std::uint64_t key = ordered_bits(records[i].p[dim[k]]);
-    if (key != prefix[k])
-      goes_left[i] = key < prefix[k];
+    int l = 0;
+    while (l < levels[k] && key_of(i, k, l) == threshold[k][l]) ++l;
+    if (l < levels[k])
+      goes_left[i] = key_of(i, k, l) < threshold[k][l];
     else
-      goes_left[i] = before[k]++ < rank_left[k];
+      goes_left[i] = earlier[k]++ < rank_left[k];
   }
 }
 
