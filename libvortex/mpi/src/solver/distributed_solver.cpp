@@ -23,7 +23,6 @@
 #include "solver/options_agreement.hpp"
 #include "solver/results_return.hpp"
 #include "solver/thread_scope.hpp"
-#include "tree/kdtree_cuts.hpp"
 #include "upward/distributed_upward.hpp"
 #include "vortex/out_of_memory.hpp"
 #include "vortex/solver.hpp"
@@ -37,57 +36,6 @@ namespace vd = vortex::detail;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// A rank's sources as records to partition: positions and cores in internal units.
-// Into `r`, whose storage is kept between calls (a fresh vector's pages are faulted in anew).
-void source_records(SourcesView s, vd::Units u, int rank, std::vector<detail::Record>& r) {
-  const double l = u.length_factor(), g = u.strength_factor();
-  r.resize(s.size());
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(s.size());
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i)
-    r[i] = {{s.x[i] * l, s.y[i] * l, s.z[i] * l},
-            vd::round_up_to_float(s.sigma[i] * l),
-            0,
-            {s.gx[i] * g, s.gy[i] * g, s.gz[i] * g},
-            s.sigma[i] * l,
-            detail::origin_of(rank, i)};
-}
-
-void target_records(PointsView t, vd::Units u, int rank, std::vector<detail::Record>& r) {
-  const double l = u.length_factor();
-  r.resize(t.size());
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(t.size());
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i)
-    r[i] = {
-        {t.x[i] * l, t.y[i] * l, t.z[i] * l}, 0.0f, 0, {0, 0, 0}, 0, detail::origin_of(rank, i)};
-}
-
-void particles_of(const std::vector<detail::Record>& records, ParticleSet& p) {
-  p.resize(records.size());
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(records.size());
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const detail::Record& r = records[i];
-    p.x[i] = r.p[0], p.y[i] = r.p[1], p.z[i] = r.p[2];
-    p.gx[i] = r.g[0], p.gy[i] = r.g[1], p.gz[i] = r.g[2];
-    p.sigma[i] = r.s;
-  }
-}
-
-void scaled_points(PointsView t, vd::Units u, Points& p) {
-  const double l = u.length_factor();
-  p.resize(t.size());
-  for (std::size_t i = 0; i < t.size(); ++i)
-    p.x[i] = t.x[i] * l, p.y[i] = t.y[i] * l, p.z[i] = t.z[i] * l;
-}
-
-void points_of(const std::vector<detail::Record>& records, Points& p) {
-  p.resize(records.size());
-  for (std::size_t i = 0; i < records.size(); ++i)
-    p.x[i] = records[i].p[0], p.y[i] = records[i].p[1], p.z[i] = records[i].p[2];
 }
 
 // Each stage's largest and mean time over the ranks.
@@ -224,20 +172,14 @@ void DistributedSolver::repartition(ParticleSet& particles) {
   detail::agree_on_backend(comm, backend);
   const vd::ResolvedOptions options = vd::resolve_options(options_, backend, g.facts);
   const vd::Units units = g.facts.given_units;
-  source_records(view, units, comm.rank(), s.records);
+  detail::source_records(view, units, comm.rank(), s.records);
   detail::lockstep(comm, "the source tree's build", [&] {
     detail::build_distributed_tree(comm, s.records, options.tree.source_bucket, options.tree.arity,
                                    true, {}, s.sources);
   });
   // Back to the caller's units: the factors are powers of two, so every value is as it was.
-  const double l = 1 / units.length_factor(), gf = 1 / units.strength_factor();
-  const std::vector<detail::Record>& r = s.sources.records;
-  particles.resize(r.size());
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    particles.x[i] = r[i].p[0] * l, particles.y[i] = r[i].p[1] * l, particles.z[i] = r[i].p[2] * l;
-    particles.gx[i] = r[i].g[0] * gf, particles.gy[i] = r[i].g[1] * gf;
-    particles.gz[i] = r[i].g[2] * gf, particles.sigma[i] = r[i].s * l;
-  }
+  detail::particles_of(s.sources.records, particles, 1 / units.length_factor(),
+                       1 / units.strength_factor());
 }
 
 void DistributedSolver::evaluate_alone(SourcesView sources, PointsView targets, bool gradient,
@@ -289,9 +231,9 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
   if (options.method == Method::Direct) {
     // Every rank sums all sources at its own targets.
     stage = Clock::now();
-    source_records(sources, units, comm.rank(), s.records);
-    particles_of(comm.allgatherv(s.records), s.all_sources);
-    scaled_points(targets, units, s.direct_targets);
+    detail::source_records(sources, units, comm.rank(), s.records);
+    detail::particles_of(comm.allgatherv(s.records), s.all_sources);
+    detail::scaled_points(targets, units, s.direct_targets);
     times.exchange = seconds_since(stage);
     vd::ComponentView v;
     detail::together(comm, [&] {
@@ -309,12 +251,12 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
   } else {
     stage = Clock::now();
     std::vector<detail::Record>& records = s.records;
-    source_records(sources, units, comm.rank(), records);
+    detail::source_records(sources, units, comm.rank(), records);
     detail::lockstep(comm, "the source tree's build", [&] {
       detail::build_distributed_tree(comm, records, options.tree.source_bucket, options.tree.arity,
                                      true, {}, s.sources);
     });
-    target_records(targets, units, comm.rank(), records);
+    detail::target_records(targets, units, comm.rank(), records);
     detail::lockstep(comm, "the target tree's build", [&] {
       detail::build_distributed_tree(comm, records, options.tree.target_bucket, options.tree.arity,
                                      false, s.target_shares, s.targets);
@@ -326,7 +268,7 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
     stats_.targets = s.targets.records.size();
 
     stage = Clock::now();
-    particles_of(s.sources.records, s.local_sources);
+    detail::particles_of(s.sources.records, s.local_sources);
     detail::lockstep(comm, "the upward pass", [&] {
       detail::distributed_upward(comm, s.sources, s.local_sources, options.tree.order,
                                  s.multipoles);
@@ -358,7 +300,7 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
       plan.units = units;
       plan.multipoles_given = true;
       plan.target_tree = s.targets.local;
-      points_of(s.targets.records, plan.targets);
+      detail::points_of(s.targets.records, plan.targets);
       build_interaction_lists(plan.target_tree, plan.source_tree, criteria, plan.lists);
     }
     // The CPU's local expansions at the top of the target tree, chosen as on one rank.
