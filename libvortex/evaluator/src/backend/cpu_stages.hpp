@@ -88,6 +88,11 @@ template <class T>
 void far_field_cpu(const TreePlan& plan, FarList list, const T* expansions, const T* centers,
                    bool gradient, FarScratch<T>& scratch, ComponentArrays out);
 
+// The M2L of target nodes above this level is summed in partial sums of kLocalChunk translations,
+// added in order (far/local_field.cpp; the top of a tree split over ranks sums alike).
+constexpr int kLocalChunkedLevels = 3;
+constexpr int kLocalChunk = 16;
+
 // The local expansions' order for multipoles of order p: the gradient keeps M2P's order of
 // accuracy (multipole/local_error.hpp).
 constexpr int local_order(int p) {

@@ -55,8 +55,8 @@ __attribute__((noinline)) void l2p_leaf(const TreePlan& plan, int node, const do
 // the nodes above level kChunkedLevels runs first, over all threads, in chunks of kChunk
 // translations, each into a partial expansion of its own; each node then adds its chunks in order.
 // The levels and chunks are fixed, so that the sums do not depend on the number of threads.
-constexpr int kChunkedLevels = 3;
-constexpr int kChunk = 16;
+constexpr int kChunkedLevels = kLocalChunkedLevels;
+constexpr int kChunk = kLocalChunk;
 
 // The nodes above level kChunkedLevels: by_level[0 .. upper_end).
 int upper_end(const LocalExpansionLists& lists) {

@@ -46,10 +46,8 @@ Keys common_of_root(const vortex::detail::TreePlan& plan, const Keys& keys, int 
   return common;
 }
 
-// The M2L chunks of the one-rank walk's upper levels (local_field.cpp): partial sums of this many
-// translations, added in order.
-constexpr int kChunkedLevels = 3;
-constexpr int kChunk = 16;
+using vortex::detail::kLocalChunk;
+using vortex::detail::kLocalChunkedLevels;
 
 }  // namespace
 
@@ -159,11 +157,11 @@ void top_local_expansions(const Comm& comm, const TopLocalInput& in,
       }
     };
     const int count = static_cast<int>(m2l.size());
-    const bool upper = node.level < kChunkedLevels;
+    const bool upper = node.level < kLocalChunkedLevels;
     if (upper)
-      for (int first = 0; first < count; first += kChunk) {
+      for (int first = 0; first < count; first += kLocalChunk) {
         std::fill(partial.begin(), partial.end(), 0.0);
-        add_m2l(first, std::min(first + kChunk, count), partial.data());
+        add_m2l(first, std::min(first + kLocalChunk, count), partial.data());
         for (std::size_t k = 0; k < size; ++k) L[k] += partial[k];
       }
     if (local_above) {
