@@ -29,3 +29,6 @@ if(VORTEX_WITH_C)
   vortex_add_mpi_test(test_c_api_mpi.cpp 1 3)
   target_link_libraries(test_c_api_mpi PRIVATE vortex_c)
 endif()
+# The vortex method's steps on ranks: VRM and particle control with halos.
+vortex_add_mpi_test(test_distributed_toolkit.cpp 1 2 3 4)
+target_link_libraries(test_distributed_toolkit PRIVATE vortex_toolkit)

@@ -38,7 +38,10 @@ std::string text(double v) {
 }  // namespace
 
 void agree_on_options(const Comm& comm, const SolverOptions& options) {
-  const auto mine = fields(options);
+  agree_on_fields(comm, fields(options));
+}
+
+void agree_on_fields(const Comm& comm, const std::vector<std::pair<const char*, double>>& mine) {
   std::vector<double> root(mine.size());
   for (std::size_t k = 0; k < mine.size(); ++k) root[k] = mine[k].second;
   check(MPI_Bcast(root.data(), static_cast<int>(root.size()), MPI_DOUBLE, 0, comm.get()),

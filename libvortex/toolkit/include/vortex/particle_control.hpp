@@ -47,6 +47,16 @@ struct ParticleControlStats {
 ParticleControlStats control_particles(ParticleSet& particles,
                                        const ParticleControlOptions& options);
 
+class ParticleControlWorkspace;
+namespace detail {
+struct ControlParts;
+// A call on one part of a set split over processes (the distributed toolkit's).
+ParticleControlStats control_particles_part(ParticleSet& particles,
+                                            const ParticleControlOptions& options,
+                                            ParticleControlWorkspace& workspace,
+                                            const ControlParts& parts);
+}  // namespace detail
+
 // The scratch of control_particles (its grid, flags, lists), kept from one call to the next so
 // that a call like an earlier one allocates nothing.
 class ParticleControlWorkspace {
@@ -62,6 +72,10 @@ class ParticleControlWorkspace {
   std::unique_ptr<Impl> impl_;
   friend ParticleControlStats control_particles(ParticleSet&, const ParticleControlOptions&,
                                                 ParticleControlWorkspace&);
+  friend ParticleControlStats detail::control_particles_part(ParticleSet&,
+                                                             const ParticleControlOptions&,
+                                                             ParticleControlWorkspace&,
+                                                             const detail::ControlParts&);
 };
 
 // The same in a workspace kept across calls (the same result).

@@ -154,6 +154,14 @@ bool solve_redistribution_signed(const std::vector<std::array<double, 3>>& offse
 bool solve_first_moment_fractions(const std::vector<std::array<double, 3>>& offsets,
                                   std::vector<double>& fractions);
 
+class VrmWorkspace;
+namespace detail {
+struct VrmParts;
+// A step on one part of a set split over processes (the distributed toolkit's).
+VrmStats vrm_diffuse_part(ParticleSet& particles, double nu, double dt, const VrmOptions& options,
+                          VrmWorkspace& workspace, const VrmParts& parts);
+}  // namespace detail
+
 // The storage of vrm_diffuse (neighbour search, per-thread scratch, fractions), kept from one call
 // to the next.
 class VrmWorkspace {
@@ -168,6 +176,8 @@ class VrmWorkspace {
  private:
   std::unique_ptr<Impl> impl_;
   friend VrmStats vrm_diffuse(ParticleSet&, double, double, const VrmOptions&, VrmWorkspace&);
+  friend VrmStats detail::vrm_diffuse_part(ParticleSet&, double, double, const VrmOptions&,
+                                           VrmWorkspace&, const detail::VrmParts&);
 };
 
 // One diffusion step of the whole set: redistributes strengths and appends the inserted particles

@@ -12,6 +12,7 @@
 
 #include <omp.h>
 
+#include "particle_control/control_parts.hpp"
 #include "vortex/grid_search.hpp"
 #include "vortex/vrm.hpp"
 
@@ -75,8 +76,6 @@ struct Scratch {
   GridSearch search;
   std::vector<double> strength;
   std::vector<char> candidate, merge, removed;
-  std::vector<std::vector<std::pair<std::size_t, int>>> pairs;  // per block of the grid's order
-  std::vector<std::pair<std::size_t, int>> all_pairs;
   std::vector<std::size_t> order, spatial;
   std::vector<std::int32_t> rank;
   std::vector<std::vector<int>> receivers;  // per block of candidates in the grid's order
@@ -91,10 +90,23 @@ void clear_blocks(std::vector<std::vector<T>>& blocks, std::size_t count) {
   for (std::size_t b = 0; b < count; ++b) blocks[b].clear();
 }
 
-// Candidates, weakest first (w.order): weak ones, and the weaker partner of every pair closer than
-// the merge distance (flagged in w.merge); w.candidate flags them all.
+// Whether particle j ranks above particle i: stronger, or as strong and first by position (then by
+// index), an order that does not depend on the particles' order but where they coincide.
+bool stronger(const ParticleSet& p, const std::vector<double>& s, std::size_t j, std::size_t i) {
+  if (s[j] != s[i]) return s[j] > s[i];
+  if (p.x[j] != p.x[i]) return p.x[j] < p.x[i];
+  if (p.y[j] != p.y[i]) return p.y[j] < p.y[i];
+  if (p.z[j] != p.z[i]) return p.z[j] < p.z[i];
+  return j < i;
+}
+
+// Candidates, weakest first (w.order, of the first `own` particles): weak ones, and every particle
+// that has a stronger one within the merge distance, neither weak (flagged in w.merge); w.candidate
+// flags them all (with parts, the copies' as their own parts decided). Each particle's merge is
+// decided by its neighbours' strengths alone, not by the others' decisions, so it does not depend
+// on the particles' order and is found in parallel.
 void removal_order(const ParticleSet& p, double threshold, const ParticleControlOptions& o,
-                   Scratch& w) {
+                   std::size_t own, const detail::ControlParts* parts, Scratch& w) {
   const std::size_t n = p.size();
   const std::vector<double>& s = w.strength;
   std::vector<char>& candidate = w.candidate;
@@ -103,15 +115,11 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
   merge.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) candidate[i] = s[i] < threshold;
   if (o.merge_distance > 0) {
-    // In parallel, per block of the grid's order (neighbouring particles one after another, so
-    // that their queries read the same cells): the pairs (i, j) of a particle and a stronger one
-    // within the merge distance, neither weak. Then in particle order (the pairs sorted by i):
-    // i merges when such a j has not merged itself (a j > i has not yet, when i is decided).
+    // Per block of the grid's order (neighbouring particles one after another, so that their
+    // queries read the same cells).
     const GridView grid = w.search.view();
     constexpr std::size_t kBlock = 1024;
-    const std::size_t count = (n + kBlock - 1) / kBlock;
-    clear_blocks(w.pairs, count);
-    const auto blocks = static_cast<std::ptrdiff_t>(count);
+    const auto blocks = static_cast<std::ptrdiff_t>((n + kBlock - 1) / kBlock);
 #pragma omp parallel if (n > 2000)
     {
       std::vector<int> found;
@@ -119,31 +127,20 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
       for (std::ptrdiff_t b = 0; b < blocks; ++b)
         for (std::size_t at = b * kBlock; at < std::min(n, (b + 1) * kBlock); ++at) {
           const auto i = static_cast<std::size_t>(grid.index[at]);
-          if (candidate[i]) continue;
+          if (i >= own || s[i] < threshold) continue;
           w.search.query(grid.x[at], grid.y[at], grid.z[at], o.merge_distance * o.spacing, found);
-          for (int j : found) {
-            if (static_cast<std::size_t>(j) == i || candidate[j]) continue;
-            if (s[j] > s[i] || (s[j] == s[i] && static_cast<std::size_t>(j) < i))
-              w.pairs[b].emplace_back(i, j);
-          }
+          for (int j : found)
+            if (static_cast<std::size_t>(j) != i && !(s[j] < threshold) && stronger(p, s, j, i)) {
+              merge[i] = candidate[i] = 1;
+              break;
+            }
         }
     }
-    std::vector<std::pair<std::size_t, int>>& pairs = w.all_pairs;
-    pairs.clear();
-    for (std::size_t b = 0; b < count; ++b)
-      pairs.insert(pairs.end(), w.pairs[b].begin(), w.pairs[b].end());
-    // Only the order of the i matters: for one i, each j decides on its own.
-    std::sort(pairs.begin(), pairs.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [i, j] : pairs)
-      if (!merge[i] && (static_cast<std::size_t>(j) > i || !candidate[j])) {
-        candidate[i] = 1;
-        merge[i] = 1;
-      }
   }
+  if (parts) parts->copies_candidacy(candidate);
   std::vector<std::size_t>& order = w.order;
   order.clear();
-  for (std::size_t i = 0; i < n; ++i)
+  for (std::size_t i = 0; i < own; ++i)
     if (candidate[i]) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
@@ -324,29 +321,40 @@ void hand_over(ParticleSet& p, const Scratch& w) {
   }
 }
 
-}  // namespace
-
-ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOptions& o,
-                                       ParticleControlWorkspace& workspace) {
+// One call, on a whole set (parts null) or on one part of a split one.
+ParticleControlStats control(ParticleSet& p, const ParticleControlOptions& o, Scratch& w,
+                             const detail::ControlParts* parts) {
   validate(o);
   ParticleControlStats stats;
-  const std::size_t n = p.size();
-  if (n == 0) return stats;
-  Scratch& w = *workspace.impl_;
+  const std::size_t n = p.size(), own = parts ? parts->own : n;
+  if (n == 0 && !parts) return stats;
   std::vector<double>& s = w.strength;
   s.resize(n);
   double smax = 0;
-  for (std::size_t i = 0; i < n; ++i) smax = std::max(smax, s[i] = p.strength(i));
-  stats.threshold = removal_threshold(s, smax, o);
+  for (std::size_t i = 0; i < n; ++i) {
+    s[i] = p.strength(i);
+    if (i < own) smax = std::max(smax, s[i]);
+  }
+  if (parts) smax = parts->largest(smax);
+  stats.threshold = parts ? parts->threshold(o.remove_threshold * smax, s.data(), own)
+                          : removal_threshold(s, smax, o);
   // Cells of h: a merge query (radius merge_distance h < h) reads at most 27 cells, an absorb
   // query (1.5 h) at most 125.
   w.search.rebuild(p, o.spacing);
-  removal_order(p, stats.threshold, o, w);
+  removal_order(p, stats.threshold, o, own, parts, w);
   find_receivers(p, o, w);
   tally_removals(n, w, stats);
+  if (parts) {
+    // The copies' strengths make way for what they receive, which then goes home; the copies go.
+    for (std::size_t j = own; j < n; ++j) {
+      p.gx[j] = p.gy[j] = p.gz[j] = 0;
+      w.removed[j] = 1;
+    }
+  }
   // The strengths are handed over in the order of `order`, so that the sums do not depend on the
   // threads.
   hand_over(p, w);
+  if (parts) parts->copies_home(p);
   compact(p, w.removed);
   stats.strongest_before = smax;
   double largest = 0;
@@ -355,6 +363,19 @@ ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOpti
   for (std::ptrdiff_t i = 0; i < kept; ++i) largest = std::max(largest, p.strength(i));
   stats.strongest_after = largest;
   return stats;
+}
+
+}  // namespace
+
+ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOptions& o,
+                                       ParticleControlWorkspace& workspace) {
+  return control(p, o, *workspace.impl_, nullptr);
+}
+
+ParticleControlStats detail::control_particles_part(ParticleSet& p, const ParticleControlOptions& o,
+                                                    ParticleControlWorkspace& workspace,
+                                                    const ControlParts& parts) {
+  return control(p, o, *workspace.impl_, &parts);
 }
 
 }  // namespace vortex

@@ -28,10 +28,11 @@ VrmWorkspace& VrmWorkspace::operator=(VrmWorkspace&&) noexcept = default;
 namespace vrm_step {
 
 VrmStep::VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double dt, double s2,
-                 VrmWorkspace::Impl& ws)
+                 VrmWorkspace::Impl& ws, const VrmParts* parts)
     : p_(p),
       o_(o),
       ws_(ws),
+      parts_(parts),
       h_(o.spacing),
       radius_(radius),
       dt_(dt),
@@ -72,9 +73,10 @@ VrmStep::VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double dt, 
     max_strength = std::max(max_strength, s);
     owners += s != 0;
   }
-  strongest_ = max_strength;
+  // With parts, the weak threshold is the whole set's.
+  strongest_ = parts_ ? parts_->largest(max_strength) : max_strength;
   owners_ = owners;
-  const double weak = o.insert_threshold * max_strength;
+  const double weak = o.insert_threshold * strongest_;
 #pragma omp parallel for if (n > 500)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const double s = p.strength(i);
@@ -171,15 +173,17 @@ void VrmStep::run(VrmStats& stats) {
     const std::size_t added = insert_proposed();
     stats.seconds_insert += std::chrono::duration<double>(Clock::now() - insert_start).count();
     stats.inserted += added;
-    if (std::none_of(ws_.state.begin(), ws_.state.end(), [](char s) { return s == kUnsolved; }))
-      break;
+    const bool unsolved =
+        std::any_of(ws_.state.begin(), ws_.state.end(), [](char s) { return s == kUnsolved; });
+    if (!(parts_ ? parts_->any(unsolved) : unsolved)) break;
     if (added == 0 && round + 2 < o_.max_rounds) round = o_.max_rounds - 2;  // to the last round
   }
   // The host's rounds: all but the waits for the device.
   stats.seconds_rounds = lap() + stats.seconds_host_first + stats.seconds_returned;
   reserve_alike(ws_.threads);
   redistribute(stats);
-  drop_unused_insertions(stats);
+  // With parts, an inserted particle may get its shares from several: they sum them first.
+  if (!parts_) drop_unused_insertions(stats);
   stats.seconds_redistribute = lap();
   double residual = 0, neighbors = 0;
   std::size_t solved = 0;
@@ -221,8 +225,10 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o) 
   return vrm_diffuse(p, nu, dt, o, workspace);
 }
 
-VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o,
-                     VrmWorkspace& workspace) {
+namespace {
+
+VrmStats diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o,
+                 VrmWorkspace::Impl& workspace, const vrm_step::VrmParts* parts) {
   validate(o);
   if (!(nu >= 0) || !(dt >= 0) || !std::isfinite(nu) || !std::isfinite(dt))
     throw std::invalid_argument("VRM: nu and dt must be finite and >= 0");
@@ -231,12 +237,25 @@ VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o,
   const double h = o.spacing;
   const double radius = vrm_radius(o, nu, dt);
   stats.radius = radius;
-  if (nu == 0 || dt == 0 || p.size() == 0) return stats;
-  VrmStep step(p, o, radius, dt, 2.0 * nu * dt / (h * h), *workspace.impl_);
+  // A part without particles still takes part in the whole set's rounds.
+  if (nu == 0 || dt == 0 || (p.size() == 0 && parts == nullptr)) return stats;
+  VrmStep step(p, o, radius, dt, 2.0 * nu * dt / (h * h), workspace, parts);
   stats.seconds_setup = std::chrono::duration<double>(Clock::now() - start).count();
   step.run(stats);
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return stats;
+}
+
+}  // namespace
+
+VrmStats vrm_diffuse(ParticleSet& p, double nu, double dt, const VrmOptions& o,
+                     VrmWorkspace& workspace) {
+  return diffuse(p, nu, dt, o, *workspace.impl_, nullptr);
+}
+
+VrmStats detail::vrm_diffuse_part(ParticleSet& p, double nu, double dt, const VrmOptions& o,
+                                  VrmWorkspace& workspace, const VrmParts& parts) {
+  return diffuse(p, nu, dt, o, *workspace.impl_, &parts);
 }
 
 }  // namespace vortex

@@ -190,12 +190,11 @@ void VrmStep::propose_free_nodes(std::ptrdiff_t i, const ThreadStore& w,
       {static_cast<std::int32_t>(i), static_cast<int>(block.keys.size() - first), first});
 }
 
-// Inserts the proposed nodes in particle order (deterministic), each once; the inserted
-// particles then get their own search. On all threads: the proposals listed in that order, each
-// node set (of the nodes node_shard gives it) taken by one thread, which walks the whole list for
-// its nodes and marks each one's first proposal; the new particles written at their places in
-// that order (place_in_order). The same particles for any thread count.
-std::size_t VrmStep::insert_proposed() {
+// The round's proposals listed in particle order (ws_.proposals), each node's first one this step
+// marked, with the smallest core radius of the node's proposers this round; returns their count.
+// On all threads: each node set (of the nodes node_shard gives it) taken by one thread, which
+// walks the whole list for its nodes. The same for any thread count.
+std::size_t VrmStep::list_proposals() {
   const std::size_t blocks = (n0_ + kBlock - 1) / kBlock;
   ProposalList& list = ws_.proposals;
   const auto nb = static_cast<std::ptrdiff_t>(blocks);
@@ -218,6 +217,7 @@ std::size_t VrmStep::insert_proposed() {
   list.owners.resize(total);
   list.shard.resize(total);
   list.first.resize(total);
+  list.sigma.resize(total);
 #pragma omp parallel for schedule(static) if (parallel)
   for (std::ptrdiff_t b = 0; b < nb; ++b) {
     const Block& block = ws_.blocks[b];
@@ -230,31 +230,55 @@ std::size_t VrmStep::insert_proposed() {
         list.shard[g] = static_cast<std::uint8_t>(node_shard(key, shards));
       }
   }
+  // A node's set holds the place of its first proposal this step; one of this round (at or
+  // after proposed_) takes the smallest core radius of the round's later ones.
 #pragma omp parallel for schedule(dynamic, 1) if (parallel)
   for (int s = 0; s < shards; ++s) {
     NodeSet& set = ws_.occupied[s];
-    for (std::size_t g = 0; g < total; ++g)
-      if (list.shard[g] == s) list.first[g] = set.insert(list.keys[g]);
+    for (std::size_t g = 0; g < total; ++g) {
+      if (list.shard[g] != s) continue;
+      const double sigma = p_.sigma[list.owners[g]];
+      std::size_t held = 0;
+      list.first[g] = set.insert(list.keys[g], proposed_ + g, held);
+      if (list.first[g])
+        list.sigma[g] = sigma;
+      else if (held >= proposed_)
+        list.sigma[held - proposed_] = std::min(list.sigma[held - proposed_], sigma);
+    }
   }
+  proposed_ += total;
+  return total;
+}
+
+// Inserts the round's new nodes, each once, in the order of their first proposals
+// (deterministic); the inserted particles then get their own search. Returns how many nodes are
+// new (over all parts, with parts).
+std::size_t VrmStep::insert_proposed() {
+  const std::size_t total = list_proposals();
+  const ProposalList& list = ws_.proposals;
   const std::size_t at = p_.size();
-  const std::size_t added = place_in_order(
-      total, [&](std::size_t g) { return list.first[g] != 0; },
-      [&](std::size_t count) { p_.resize(at + count); },
-      [&](std::size_t g, std::size_t rank) {
-        if (rank == kNotPicked) return;
-        const std::size_t j = at + rank;
-        const std::uint64_t key = list.keys[g];
-        const long ki = static_cast<long>((key >> 42) & 0x1FFFFF) - (1l << 20);
-        const long kj = static_cast<long>((key >> 21) & 0x1FFFFF) - (1l << 20);
-        const long kk = static_cast<long>(key & 0x1FFFFF) - (1l << 20);
-        p_.x[j] = ki * h_;
-        p_.y[j] = kj * h_;
-        p_.z[j] = kk * h_;
-        p_.gx[j] = p_.gy[j] = p_.gz[j] = 0;
-        p_.sigma[j] = o_.core_radius > 0 ? o_.core_radius : p_.sigma[list.owners[g]];
-      },
-      parallel);
-  if (added == 0) return 0;
+  const auto place = [&](std::size_t j, std::uint64_t key, double sigma) {
+    node_position(key, h_, p_.x[j], p_.y[j], p_.z[j]);
+    p_.gx[j] = p_.gy[j] = p_.gz[j] = 0;
+    p_.sigma[j] = o_.core_radius > 0 ? o_.core_radius : sigma;
+  };
+  std::size_t added = 0;
+  if (parts_ != nullptr) {
+    added = merge_with_parts(total);
+    p_.resize(at + list.new_keys.size());
+    for (std::size_t k = 0; k < list.new_keys.size(); ++k)
+      place(at + k, list.new_keys[k], list.new_sigma[k]);
+  } else if (total > 0) {
+    // The new particles written at their places in the order of the list (place_in_order).
+    added = place_in_order(
+        total, [&](std::size_t g) { return list.first[g] != 0; },
+        [&](std::size_t count) { p_.resize(at + count); },
+        [&](std::size_t g, std::size_t rank) {
+          if (rank != kNotPicked) place(at + rank, list.keys[g], list.sigma[g]);
+        },
+        n0_ > 500);
+  }
+  if (p_.size() == at) return added;
   if (!ws_.distance.empty()) wall_distances(n0_ + n_added_);
   n_added_ = p_.size() - n0_;
   PointsView inserted(p_);
@@ -264,6 +288,20 @@ std::size_t VrmStep::insert_proposed() {
   inserted.n = n_added_;
   ws_.added.rebuild(inserted, radius_);
   return added;
+}
+
+// This part's new nodes of the round (its first proposals) merged with the other parts': the
+// nodes to insert here in list.new_keys and new_sigma; returns the count of all parts' new nodes.
+std::size_t VrmStep::merge_with_parts(std::size_t total) {
+  ProposalList& list = ws_.proposals;
+  list.new_keys.clear();
+  list.new_sigma.clear();
+  for (std::size_t g = 0; g < total; ++g)
+    if (list.first[g]) {
+      list.new_keys.push_back(list.keys[g]);
+      list.new_sigma.push_back(list.sigma[g]);
+    }
+  return parts_->merge(list.new_keys, list.new_sigma);
 }
 
 }  // namespace vortex::vrm_step

@@ -14,6 +14,7 @@
 
 #include "vortex/grid_search.hpp"
 #include "vortex/vrm.hpp"
+#include "vrm/vrm_parts.hpp"
 #include "vrm/vrm_round_cuda.hpp"
 #include "vrm/vrm_solve.hpp"
 
@@ -21,6 +22,7 @@ namespace vortex {
 
 namespace vrm_step {
 
+using detail::VrmParts;
 using Clock = std::chrono::steady_clock;
 
 // Lattice node key; nodes are h * (i, j, k) with |i|, |j|, |k| < 2^20.
@@ -30,6 +32,8 @@ inline std::uint64_t node_key(long i, long j, long k) {
          ((static_cast<std::uint64_t>(j + off) & 0x1FFFFF) << 21) |
          (static_cast<std::uint64_t>(k + off) & 0x1FFFFF);
 }
+
+using detail::node_position;
 
 // Solution state of a particle that owns strength this step.
 // kMoved: kept, and handed to a new particle at the drifted position.
@@ -49,21 +53,26 @@ enum State : char {
   kListed
 };
 
-// The lattice nodes taken this step: an open-addressing set that keeps its table when cleared.
+// The lattice nodes taken this step: an open-addressing set that keeps its table when cleared;
+// each key holds a value, that of its first insertion.
 class NodeSet {
  public:
   void clear() {
     if (used_ > 0) std::fill(slots_.begin(), slots_.end(), kNone);
     used_ = 0;
   }
-  // True when the key was not in the set.
-  bool insert(std::uint64_t key) {
+  // True when the key was not in the set (it now holds `value`); else `held` gets its value.
+  bool insert(std::uint64_t key, std::size_t value, std::size_t& held) {
     if (2 * (used_ + 1) > slots_.size()) grow();
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t s = spread(key) & mask;; s = (s + 1) & mask) {
-      if (slots_[s] == key) return false;
+      if (slots_[s] == key) {
+        held = values_[s];
+        return false;
+      }
       if (slots_[s] == kNone) {
         slots_[s] = key;
+        values_[s] = value;
         ++used_;
         return true;
       }
@@ -79,12 +88,16 @@ class NodeSet {
   }
   void grow() {
     std::vector<std::uint64_t> old(std::max<std::size_t>(64, 2 * slots_.size()), kNone);
+    std::vector<std::size_t> old_values(old.size());
     old.swap(slots_);
+    old_values.swap(values_);
     used_ = 0;
-    for (std::uint64_t k : old)
-      if (k != kNone) insert(k);
+    std::size_t held = 0;
+    for (std::size_t k = 0; k < old.size(); ++k)
+      if (old[k] != kNone) insert(old[k], old_values[k], held);
   }
   std::vector<std::uint64_t> slots_;
+  std::vector<std::size_t> values_;
   std::size_t used_ = 0;
 };
 
@@ -96,13 +109,17 @@ inline int node_shard(std::uint64_t key, int shards) {
 }
 
 // A round's insertion proposals in particle order (blocks, their owners ascending, each owner's
-// keys in its order): the keys, their owners, their node sets, and whether each is the node's
-// first proposal this step.
+// keys in its order): the keys, their owners, their node sets, whether each is the node's first
+// proposal this step, and for a first proposal the smallest core radius of the node's proposers
+// this round (that of the particle inserted there: it does not depend on the particles' order).
 struct ProposalList {
   std::vector<std::uint64_t> keys;
   std::vector<std::int32_t> owners;
   std::vector<std::uint8_t> shard, first;
+  std::vector<double> sigma;
   std::vector<std::size_t> block_start;  // per block, where its keys begin
+  std::vector<std::uint64_t> new_keys;  // with parts: the round's first proposals, then the merge's
+  std::vector<double> new_sigma;
 };
 
 // Owners the device solves in one call, at most.
@@ -256,8 +273,9 @@ namespace vrm_step {
 // free nodes between rounds), then the redistribution of the strengths.
 class VrmStep {
  public:
+  // `parts`: null for a whole set, else the other parts of a set split over processes.
   VrmStep(ParticleSet& p, const VrmOptions& o, double radius, double dt, double s2,
-          VrmWorkspace::Impl& ws);
+          VrmWorkspace::Impl& ws, const VrmParts* parts);
   void run(VrmStats& stats);
 
  private:
@@ -282,6 +300,8 @@ class VrmStep {
   void propose_free_nodes(std::ptrdiff_t i, const ThreadStore& w,
                           const std::uint64_t* mask = nullptr);
   std::size_t insert_proposed();
+  std::size_t list_proposals();
+  std::size_t merge_with_parts(std::size_t total);
 
   // The device's rounds (vrm/vrm_device_rounds.cpp).
   bool beyond_wall(std::ptrdiff_t i) const;
@@ -310,11 +330,13 @@ class VrmStep {
   ParticleSet& p_;
   const VrmOptions& o_;
   VrmWorkspace::Impl& ws_;
+  const VrmParts* parts_;              // null for a whole set
   const double h_, radius_, dt_, s2_;  // s2_: 2 nu dt / h^2
   const VrmMoments free_;              // the free-space moments, in units of h
   const std::size_t n0_;               // particles at the start of the step
   std::size_t owners_ = 0;             // of them, those with strength
   std::size_t n_added_ = 0;            // particles inserted so far (indices n0_ ...)
+  std::size_t proposed_ = 0;           // proposals of the earlier rounds (NodeSet values)
   double seconds_grid_ = 0;            // the set-up's grid build
   const int node_words_;               // of a mask of the device's free nodes (R's cube)
   double strongest_ = 0;               // the largest |Gamma| at the start
