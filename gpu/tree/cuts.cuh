@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "vortex/math/tree_node.hpp"
+
 namespace vortex::gpu::detail {
 
 constexpr int kWarp = 32;
@@ -79,11 +81,9 @@ struct Cut {
 __device__ inline Cut choose_cut(const double m[kMoments], int n, const double* first_point,
                                  int key_bits) {
   Cut c;
-  double best = -1;
-  for (int j = 0; j < 3; ++j) {
-    const double spread = m[3 + j] - m[j] * m[j] / n;  // n times the variance
-    if (j == 0 || spread > best) best = spread, c.dim = j;
-  }
+  double spread[3];
+  for (int j = 0; j < 3; ++j) spread[j] = m[3 + j] - m[j] * m[j] / n;  // n times the variance
+  c.dim = widest_spread(spread);
   const double width = m[9 + c.dim] - m[6 + c.dim];
   const double top = static_cast<double>((1ull << key_bits) - 1);
   c.ref = first_point[c.dim];

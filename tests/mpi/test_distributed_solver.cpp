@@ -31,6 +31,11 @@ SolverOptions cpu_options(Precision precision, FarField far = FarField::Auto) {
 ParticleSet cloud(const std::string& name, std::size_t n) {
   if (name == "cube") return vortex::random_cube(n, 11);
   if (name == "plummer") return plummer_sphere(n, 12);
+  if (name == "ring") {  // the vortex ring of vortex-ring: its particles' coordinates tie
+    RingOptions ring;
+    ring.layers = 2;
+    return vortex_ring(ring);
+  }
   return thin_sheet(n, 13);
 }
 
@@ -96,7 +101,7 @@ TEST_P(CloudCase, EqualsTheOneRankSolverInFloat) {
   EXPECT_LE(c.gradient, 1e-6);
 }
 
-INSTANTIATE_TEST_SUITE_P(Clouds, CloudCase, ::testing::Values("cube", "plummer", "sheet"));
+INSTANTIATE_TEST_SUITE_P(Clouds, CloudCase, ::testing::Values("cube", "plummer", "sheet", "ring"));
 
 TEST(DistributedSolver, UnevenCountsAndARankWithNothing) {
   // Rank 0 holds most particles, the last rank (of several) none.

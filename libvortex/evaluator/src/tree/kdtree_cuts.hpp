@@ -30,13 +30,13 @@ inline float round_up_to_float(double v) {
   return f;
 }
 
-// The dimension of largest spread in [begin, end): n times the variances, from sums of the
-// offsets from `ref` and of their squares (offsets, so that clouds far from the origin do not
-// cancel).
+// The dimension of largest spread in [begin, end) (widest_spread): n times the variances, from
+// sums of the offsets from `ref` and of their squares (offsets, so that clouds far from the origin
+// do not cancel).
 inline int widest_of_spreads(const double s1[3], const double s2[3], double n) {
   double spread[3];
   for (int k = 0; k < 3; ++k) spread[k] = s2[k] - s1[k] * s1[k] / n;
-  return static_cast<int>(std::max_element(spread, spread + 3) - spread);
+  return widest_spread(spread);
 }
 
 // Dimension of largest variance of the items in [begin, end), in one pass, offsets taken from the

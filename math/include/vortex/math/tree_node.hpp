@@ -1,6 +1,9 @@
 #pragma once
 // One node of a VAMSplit k-d tree (vortex/kdtree.hpp), a flat record shared by the host builder,
-// the device builder and the list walks on both sides.
+// the device builder and the list walks on both sides; and the builders' choice of the dimension
+// to cut.
+
+#include "vortex/math/hd.hpp"
 
 namespace vortex {
 
@@ -23,5 +26,22 @@ struct KdNode {
   constexpr bool is_leaf() const { return num_children == 0; }
   constexpr int count() const { return end - begin; }
 };
+
+// Spreads within this fraction of the largest are equal for the choice of the dimension to cut:
+// far above the rounding of sums taken in another order (or over ranks), far below a difference
+// that would change a tree's quality.
+constexpr double kSpreadTie = 1e-8;
+
+// The dimension a node is cut along, given n times the variances of its points per dimension: the
+// widest, the lowest of those within kSpreadTie of it. So the points' order, which rounds the
+// sums differently, does not choose between the equal spreads of a ring or a lattice.
+VORTEX_HD int widest_spread(const double spread[3]) {
+  double best = spread[0];
+  for (int k = 1; k < 3; ++k) best = spread[k] > best ? spread[k] : best;
+  const double floor = best - kSpreadTie * (best < 0 ? -best : best);
+  for (int k = 0; k < 2; ++k)
+    if (spread[k] >= floor) return k;
+  return 2;
+}
 
 }  // namespace vortex
