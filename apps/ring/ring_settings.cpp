@@ -144,6 +144,11 @@ void add_output_options(cli::OptionParser& parser, Settings& s) {
   cli::add_shared(parser, SharedOption::Progress, s.progress);
   cli::add_shared(parser, SharedOption::NoPlot, s.no_plot);
   cli::add_shared(parser, SharedOption::Quiet, s.quiet);
+  parser.add_flag("--mpi",
+                  "split the run over the ranks of MPI_COMM_WORLD (start it with mpiexec; a build "
+                  "with MPI): the distributed solver, VRM and particle control on ranks, rank 0 "
+                  "records and writes",
+                  s.mpi);
   parser.add_flag("--blob",
                   "diffusion check instead of a ring: a Gaussian blob on the lattice --spacing "
                   "(default 1), no advection, --diffusion vrm|pse, --nu (default 1), dt from "
@@ -276,6 +281,8 @@ RunPlan plan_run(Settings& s) {
   plan.viscous = plan.nu > 0;
   if (plan.viscous && s.diffusion != "vrm" && s.diffusion != "pse")
     throw cli::UsageError("--diffusion: '" + s.diffusion + "' (accepted: vrm, pse)");
+  if (s.mpi && plan.viscous && s.diffusion == "pse")
+    throw cli::UsageError("--mpi: --diffusion pse runs in one process only; use vrm");
   plan.every = s.every >= 0 ? s.every : std::max(1, s.steps / 20);
   return plan;
 }

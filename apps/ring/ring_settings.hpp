@@ -35,6 +35,7 @@ struct Settings {
   int every = -1;
   double progress = 5;
   bool no_plot = false, quiet = false;
+  bool mpi = false;  // split the run over the ranks of MPI_COMM_WORLD
   // The diffusion check: a Gaussian blob, no advection.
   bool blob = false;
   double blob_width = 2;

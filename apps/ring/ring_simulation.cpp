@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
+#include <optional>
 
 #include "ring_diffusion.hpp"
-#include "vortex/solver.hpp"
-#include "vortex/time_integration.hpp"
 
 namespace vortex::ring_app {
 namespace {
@@ -33,14 +33,14 @@ Diffusion ring_diffusion(const Settings& s, const RunPlan& plan, const RingSetup
 
 // Diffusion and particle control after a step: always when viscous, else only when asked for.
 void diffuse_and_control(const Settings& s, const RunPlan& plan, const Diffusion& diffusion,
-                         ParticleSet& particles, RunTotals& totals) {
+                         RingSteps& steps, ParticleSet& particles, RunTotals& totals) {
   if (plan.viscous) {
     const auto start = Clock::now();
-    totals.inserted += diffuse(particles, plan.nu, s.dt, diffusion);
-    totals.removed += control_particles(particles, diffusion.control).removed;
+    totals.inserted += steps.diffuse(particles, plan.nu, s.dt, diffusion);
+    totals.removed += steps.control(particles, diffusion.control);
     totals.diffusion_seconds += seconds_since(start);
   } else if (s.merge_distance_given || s.max_particles > 0) {
-    totals.removed += control_particles(particles, diffusion.control).removed;
+    totals.removed += steps.control(particles, diffusion.control);
   }
 }
 
@@ -70,42 +70,52 @@ class Progress {
 
 }  // namespace
 
-RunTotals run_ring(const Settings& s, const RunPlan& plan, RingSetup& setup, Recorder& recorder) {
-  Solver solver(plan.solver);
-  TimeIntegratorOptions integrator_options;
-  integrator_options.scheme = plan.scheme;
-  integrator_options.stretching = plan.stretching;
-  integrator_options.relaxation = plan.relaxation;
-  integrator_options.relaxation_rate = plan.relaxation_rate;
-  TimeIntegrator integrator(solver, integrator_options);
+RunTotals run_ring(const Settings& s, const RunPlan& plan, RingSetup& setup, RingSteps& steps,
+                   Recorder* recorder) {
+  TimeIntegrator& integrator = steps.integrator();
   const Diffusion diffusion = ring_diffusion(s, plan, setup);
-  ParticleSet& particles = setup.particles;
+  ParticleSet particles = steps.share(setup.particles);
   RunTotals totals;
   Progress progress(s);
   double t = 0;
+  const ParticleSet* all = nullptr;
+  const VelocityField* all_field = nullptr;
   for (int step = 0; step < s.steps; ++step) {
+    steps.start_step(particles);
     const ParticleSet before = particles;
     const VelocityField& field = integrator.step(particles, s.dt);
-    recorder.record(step, t, before, field);
+    steps.whole(before, field, all, all_field);
+    if (recorder) recorder->record(step, t, *all, *all_field);
     t = (step + 1) * s.dt;
-    diffuse_and_control(s, plan, diffusion, particles, totals);
-    progress.step_done(step, t, particles.size(), recorder.history().positions.back());
+    diffuse_and_control(s, plan, diffusion, steps, particles, totals);
+    const std::size_t n = steps.total(particles.size());
+    if (recorder) progress.step_done(step, t, n, recorder->history().positions.back());
   }
-  recorder.record(s.steps, t, particles, integrator.evaluate(particles));
+  steps.whole(particles, integrator.evaluate(particles), all, all_field);
+  if (recorder) recorder->record(s.steps, t, *all, *all_field);
   totals.seconds = seconds_since(progress.start());
   totals.t = t;
-  totals.n_final = particles.size();
+  totals.n_final = steps.total(particles.size());
   return totals;
+}
+
+int simulate_with(Settings& s, const RunPlan& plan, RingSteps& steps) {
+  RingSetup setup = make_setup(s, plan);
+  std::optional<Recorder> recorder;
+  if (steps.records()) {
+    recorder.emplace(s, setup, plan.every);
+    if (!s.quiet) print_setup(s, plan, setup);
+  }
+  const RunTotals totals = run_ring(s, plan, setup, steps, recorder ? &*recorder : nullptr);
+  if (recorder) report_ring(s, setup, recorder->history(), totals);
+  return 0;
 }
 
 int simulate_ring(Settings& s) {
   const RunPlan plan = plan_run(s);
-  RingSetup setup = make_setup(s, plan);
-  Recorder recorder(s, setup, plan.every);
-  if (!s.quiet) print_setup(s, plan, setup);
-  const RunTotals totals = run_ring(s, plan, setup, recorder);
-  report_ring(s, setup, recorder.history(), totals);
-  return 0;
+  if (s.mpi) return run_on_ranks(s, plan);
+  const std::unique_ptr<RingSteps> steps = process_steps(plan);
+  return simulate_with(s, plan, *steps);
 }
 
 }  // namespace vortex::ring_app

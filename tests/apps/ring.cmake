@@ -17,3 +17,25 @@ foreach(kind re-negative nu-negative dt-small core-radius merge-distance progres
     -DRING=$<TARGET_FILE:vortex-ring> -DDIR=${VORTEX_APP_TEST_DIR}/body/bad-ring-${kind}
     -DKIND=ring-${kind} -P ${VORTEX_APP_SCRIPTS}/body_ring_bad_input.cmake)
 endforeach()
+
+# --mpi (a build with MPI): the ring on 2 and 3 CPU ranks against one process, its diagnostics row
+# by row (ring_mpi.cmake); inviscid (the default) and viscous (VRM and particle control on ranks).
+find_program(VORTEX_TEST_PYTHON3 python3)
+if(TARGET vortex_mpi AND VORTEX_TEST_PYTHON3)
+  set(ring_mpi_inviscid "--layers 2 --steps 12")
+  set(ring_mpi_viscous "--layers 2 --steps 12 --re 500")
+  foreach(run inviscid-2 viscous-2 viscous-3)
+    string(REGEX MATCH "[a-z]+" kind ${run})
+    string(REGEX MATCH "[0-9]+" ranks ${run})
+    add_test(NAME app.ring.mpi.${run} COMMAND ${CMAKE_COMMAND} -DMPIEXEC=${MPIEXEC_EXECUTABLE}
+      -DRING=$<TARGET_FILE:vortex-ring> -DPYTHON=${VORTEX_TEST_PYTHON3} -DRANKS=${ranks}
+      "-DARGS=${ring_mpi_${kind}}" -DDIR=${VORTEX_APP_TEST_DIR}/ring-mpi-${run}
+      -P ${VORTEX_APP_SCRIPTS}/ring_mpi.cmake)
+    set_tests_properties(app.ring.mpi.${run} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks}
+      ENVIRONMENT "${VORTEX_MPI_TEST_ENVIRONMENT}")
+  endforeach()
+endif()
+add_test(NAME app.ring.mpi.refuses-blob COMMAND vortex-ring --mpi --blob --steps 1
+  --output ${VORTEX_APP_TEST_DIR}/ring-mpi-blob)
+set_tests_properties(app.ring.mpi.refuses-blob PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION
+  "error: --mpi runs rings; --blob runs in one process")
