@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -156,6 +157,42 @@ TEST(DistributedVrm, OptionsThatDifferAreNamedOnEveryRank) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("spacing"), std::string::npos) << e.what();
   }
+}
+
+// Bad input on one rank fails every rank with the same error, naming the rank, before any
+// collective of the step could leave the others waiting.
+TEST(DistributedToolkit, BadInputOnOneRankFailsEveryRank) {
+  const ParticleSet blob = jittered_blob(1, 1.2, 2.5, 0.1);
+  const int bad = world_size() - 1;
+  const auto expect_everywhere = [&](const std::function<void()>& call, const char* words) {
+    try {
+      call();
+      ADD_FAILURE() << "no error for " << words;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+      if (world_size() > 1)  // one rank throws its own error
+        EXPECT_NE(std::string(e.what()).find("rank " + std::to_string(bad)), std::string::npos)
+            << e.what();
+    }
+  };
+  ParticleSet mine = subset(blob, owned_by(slabs(blob)));
+  if (world_rank() == bad) mine.x.front() = std::nan("");
+  VrmOptions vrm;
+  vrm.spacing = 1;
+  VrmWorkspace vrm_workspace;
+  expect_everywhere([&] { mpi::vrm_diffuse(MPI_COMM_WORLD, mine, 1, 0.125, vrm, vrm_workspace); },
+                    "not finite");
+  ParticleControlOptions control;
+  control.spacing = 1;
+  ParticleControlWorkspace control_workspace;
+  expect_everywhere(
+      [&] { mpi::control_particles(MPI_COMM_WORLD, mine, control, control_workspace); },
+      "not finite");
+  mine = subset(blob, owned_by(slabs(blob)));
+  if (world_rank() == bad) control.merge_distance = 2;  // out of range on one rank
+  expect_everywhere(
+      [&] { mpi::control_particles(MPI_COMM_WORLD, mine, control, control_workspace); },
+      "merge_distance");
 }
 
 // A blob with weak particles at its edge and, near some particles, a close neighbour (within

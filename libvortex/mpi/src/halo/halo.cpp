@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace vortex::mpi::detail {
 
@@ -24,6 +25,14 @@ struct Sums {
 constexpr double kMargin = 1 + 1e-9;
 
 }  // namespace
+
+void check_finite(const ParticleSet& p, const char* step) {
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (const double v : {p.x[i], p.y[i], p.z[i], p.gx[i], p.gy[i], p.gz[i], p.sigma[i]})
+      if (!std::isfinite(v))
+        throw std::invalid_argument(std::string(step) + ": particle " + std::to_string(i) +
+                                    " has a value that is not finite");
+}
 
 Box bounding_box(const ParticleSet& p, std::size_t n) {
   constexpr double inf = std::numeric_limits<double>::infinity();

@@ -19,6 +19,9 @@ struct Box {
   double lo[3], hi[3];
 };
 Box bounding_box(const ParticleSet& p, std::size_t n);
+// Throws std::invalid_argument naming `step` and the first particle whose position, strength or
+// core is not finite: checked before a step on ranks starts, so that every rank fails together.
+void check_finite(const ParticleSet& p, const char* step);
 // Whether (x, y, z) lies within `width` of the box (an empty box has nothing near it).
 bool near_box(const Box& box, double x, double y, double z, double width);
 

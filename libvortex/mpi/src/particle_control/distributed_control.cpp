@@ -63,7 +63,10 @@ ParticleControlStats control_particles(MPI_Comm communicator, ParticleSet& p,
                                        const ParticleControlOptions& options,
                                        ParticleControlWorkspace& workspace) {
   const Comm comm(communicator);
-  detail::together(comm, [&] { validate(options); });
+  detail::together(comm, [&] {
+    validate(options);
+    detail::check_finite(p, "particle control");
+  });
   detail::agree_on_fields(comm, fields(options));
   if (comm.size() == 1) return control_particles(p, options, workspace);
   ParticleControlStats stats;

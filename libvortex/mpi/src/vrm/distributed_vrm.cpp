@@ -139,6 +139,7 @@ VrmStats vrm_diffuse(MPI_Comm communicator, ParticleSet& p, double nu, double dt
   const Comm comm(communicator);
   detail::together(comm, [&] {
     validate(options);
+    detail::check_finite(p, "VRM");
     if (!(nu >= 0) || !(dt >= 0) || !std::isfinite(nu) || !std::isfinite(dt))
       throw std::invalid_argument("VRM: nu and dt must be finite and >= 0");
   });
