@@ -104,6 +104,10 @@ void split_by_radix(const Comm& comm, const std::vector<Record>& records,
       if (key_of(i, k, l) != threshold[k][l]) return false;
     return true;
   };
+  // The points still in play: those of a selecting cut equal to its threshold so far. Each round
+  // keeps those whose key starts with the digits chosen, so that a round reads about 1/256 of the
+  // points the one before it read, not every point again.
+  std::vector<int> active;
   for (int level = 0; level < 3; ++level) {
     // The cuts still selecting: those whose ties reach this coordinate.
     std::vector<char> selecting(nc);
@@ -111,16 +115,17 @@ void split_by_radix(const Comm& comm, const std::vector<Record>& records,
     for (int k = 0; k < nc; ++k)
       any |= selecting[k] = levels[k] == level && (level == 0 || rank_left[k] > 0);
     if (!any) break;
+    active.clear();
+    for (const int i : members) {
+      const int k = slot[cut_of[i]];
+      if (selecting[k] && tied(i, k)) active.push_back(i);
+    }
     std::vector<std::uint64_t> prefix(nc, 0);
     for (int round = 0; round < kRounds; ++round) {
-      const int known = kDigitBits * round;  // high bits fixed so far
-      const int shift = 64 - known - kDigitBits;
+      const int shift = 64 - kDigitBits * (round + 1);  // below the digit of this round
       std::vector<long long> hist = reduce_members<long long>(
-          members, slot, cut_of, nc, kBins, 0, false, [&](int k, int i, long long* row) {
-            if (!selecting[k] || !tied(i, k)) return;
-            const std::uint64_t key = key_of(i, k, level);
-            if (known > 0 && (key >> (64 - known)) != prefix[k]) return;
-            ++row[(key >> shift) & (kBins - 1)];
+          active, slot, cut_of, nc, kBins, 0, false, [&](int k, int i, long long* row) {
+            ++row[(key_of(i, k, level) >> shift) & (kBins - 1)];
           });
       comm.allreduce(hist.data(), static_cast<int>(hist.size()), MPI_SUM);
       for (int k = 0; k < nc; ++k) {
@@ -132,6 +137,12 @@ void split_by_radix(const Comm& comm, const std::vector<Record>& records,
         rank_left[k] -= below;
         prefix[k] = (prefix[k] << kDigitBits) | static_cast<std::uint64_t>(digit);
       }
+      active.erase(std::remove_if(active.begin(), active.end(),
+                                  [&](int i) {
+                                    const int k = slot[cut_of[i]];
+                                    return (key_of(i, k, level) >> shift) != prefix[k];
+                                  }),
+                   active.end());
     }
     for (int k = 0; k < nc; ++k)
       if (selecting[k]) threshold[k][levels[k]++] = prefix[k];
