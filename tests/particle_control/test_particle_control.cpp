@@ -1,11 +1,14 @@
 // Particle-count control: removal and merging conserve total vorticity and linear impulse, give the
-// same result on any thread count and with a workspace, and put no huge shares off a flat layer.
+// same result on any thread count, with a workspace and in any order of the particles, and put no
+// huge shares off a flat layer.
 
 #include <gtest/gtest.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <vector>
 
 #include "support/draws.hpp"
 #include "support/reference.hpp"
@@ -173,6 +176,46 @@ TEST(ParticleControl, MergesClosePairsIntoNeighbours) {
   }
   ParticleControlOptions bad;
   EXPECT_THROW(control_particles(p, bad), std::invalid_argument);
+}
+
+// A particle merges when a stronger particle lies within the merge distance, whatever the others
+// decide: of a chain of three, each within the distance of the next and stronger along the chain,
+// the two weaker merge, in any order of the particles (the same set, strengths to rounding).
+TEST(ParticleControl, MergesDoNotDependOnTheParticlesOrder) {
+  ParticleSet p;
+  for (int i = -2; i <= 2; ++i)
+    for (int j = -2; j <= 2; ++j)
+      for (int k = -2; k <= 2; ++k) p.push_back(i, j, k, 0.1 * i, 1, 0.2 * j, 0.5);
+  p.push_back(0.5, 0.5, 0.5, 0, 0.5, 0, 0.5);   // weakest
+  p.push_back(0.75, 0.5, 0.5, 0, 0.6, 0, 0.5);  // within 0.3 of both neighbours on the chain
+  p.push_back(1.0, 0.5, 0.5, 0, 0.7, 0, 0.5);   // strongest of the three
+  ParticleControlOptions control;
+  control.spacing = 1;
+  control.merge_distance = 0.3;
+  const auto by_position = [](const ParticleSet& q) {
+    std::vector<std::size_t> order(q.size());
+    for (std::size_t i = 0; i < q.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return std::tie(q.x[a], q.y[a], q.z[a]) < std::tie(q.x[b], q.y[b], q.z[b]);
+    });
+    ParticleSet r;
+    for (std::size_t i : order)
+      r.push_back(q.x[i], q.y[i], q.z[i], q.gx[i], q.gy[i], q.gz[i], q.sigma[i]);
+    return r;
+  };
+  ParticleSet forward = p, backward;
+  for (std::size_t i = p.size(); i-- > 0;)
+    backward.push_back(p.x[i], p.y[i], p.z[i], p.gx[i], p.gy[i], p.gz[i], p.sigma[i]);
+  const ParticleControlStats a = control_particles(forward, control);
+  const ParticleControlStats b = control_particles(backward, control);
+  EXPECT_EQ(a.merged, 2u);
+  EXPECT_EQ(b.merged, 2u);
+  const ParticleSet fa = by_position(forward), fb = by_position(backward);
+  ASSERT_EQ(fa.size(), fb.size());
+  for (std::size_t i = 0; i < fa.size(); ++i) {
+    ASSERT_EQ(fa.x[i], fb.x[i]);
+    EXPECT_NEAR(fa.gy[i], fb.gy[i], 1e-14);
+  }
 }
 
 }  // namespace
