@@ -25,8 +25,14 @@ bool holds_any(const std::vector<int>& sorted, int begin, int end) {
   return it != sorted.end() && *it < end;
 }
 
+// A rank boundary is moved to an end of a node of at most n / (ranks kBoundaryGrain) points: off
+// its wanted place by at most 1 / (2 kBoundaryGrain) of a rank's share, and no deeper in the tree,
+// since every level of cuts that a boundary crosses is a selection over all ranks.
+constexpr int kBoundaryGrain = 64;
+
 // The rank boundaries at the given fractions of the n tree positions (equal shares without them),
-// each moved to the nearer end of the leaf that holds it, so that no leaf is split between ranks.
+// each moved to the nearer end of the node of at most the grain's points (or the leaf) that holds
+// it, so that no such node is split between ranks.
 std::vector<int> rank_boundaries(int n, int bucket, int arity, int ranks,
                                  const std::vector<double>& shares) {
   std::vector<int> at(ranks + 1);
@@ -40,9 +46,13 @@ std::vector<int> rank_boundaries(int n, int bucket, int arity, int ranks,
   std::vector<int> inner(at.begin() + 1, at.end() - 1);
   std::vector<KdNode> nodes;
   std::vector<KdCut> cuts;
+  const long long grain = std::max<long long>(
+      bucket, static_cast<long long>(n) / (static_cast<long long>(ranks) * kBoundaryGrain));
   vortex::detail::lay_out_top(
-      n, bucket, arity, [&](int b, int e) { return holds_any(inner, b, e); }, nodes, cuts);
-  // The unopened nodes that hold a wanted boundary are leaves: the layout opened every larger one.
+      n, bucket, arity, [&](int b, int e) { return e - b > grain && holds_any(inner, b, e); },
+      nodes, cuts);
+  // The unopened nodes that hold a wanted boundary are of at most the grain's points (or leaves):
+  // the layout opened every larger one.
   for (const KdNode& node : nodes) {
     if (!node.is_leaf()) continue;
     for (int r = 1; r < ranks; ++r)
