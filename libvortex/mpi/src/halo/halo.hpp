@@ -3,7 +3,8 @@
 // ranks (VRM, particle control) read as neighbours. A rank receives every particle of the others
 // within `width` of the bounding box of its own, so a halo of width w holds every particle within w
 // of any of its particles (and some more). What the halo's copies receive goes back to the ranks
-// they came from (return_sums); what those ranks know of them comes to the copies (send_flags).
+// they came from (return_strengths); what those ranks know of them comes to the copies
+// (send_flags).
 
 #include <cstddef>
 #include <cstdint>

@@ -158,7 +158,7 @@ VrmStats vrm_diffuse(MPI_Comm communicator, ParticleSet& p, double nu, double dt
     detail::Halo halo;
     halo.gather(comm, p, n, 2 * radius, false);
     const std::size_t copies = halo.size();
-    NodeMerge merge(comm, detail::bounding_box(p, n), 2 * radius, options.spacing);
+    NodeMerge merge(comm, halo.boxes()[comm.rank()], 2 * radius, options.spacing);
     vortex::detail::VrmParts parts;
     parts.largest = [&](double v) { return comm.max(v); };
     parts.any = [&](bool v) { return comm.max(v ? 1 : 0) != 0; };
