@@ -224,8 +224,9 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   upload(node_chunk_node_, shape_.node_chunk_node, stream);
   upload(node_chunk_begin_, shape_.node_chunk_begin, stream);
   upload(node_chunk_end_, shape_.node_chunk_end, stream);
-  // Pageable sources: the copies above have completed when cudaMemcpyAsync returns, so the shape
-  // may change on the host afterwards.
+  // Pageable sources: each call returns once its source is staged, so the host's shape may change
+  // afterwards. The device's copies are ordered on `stream` only: work on another stream that
+  // reads the shape must wait for an event recorded on `stream` after this call.
   const std::size_t n = shape_.n;
   keys_.reserve(n);
   flag_sums_.reserve(n);

@@ -272,7 +272,10 @@ double build_trees(CudaWorkspace& ws, const UploadedPoints& in, int ns, int nt,
         std::to_string(walk_stack_bound(r.source_tree.shape())) +
         " stack entries); use a larger bucket or arity, or TreeBuild::Host");
   const double shape_time = phases.mark("shapes");
-  ws.copy.wait(ws.uploaded.get());
+  // The shapes' copies are queued on the compute stream: the copy stream's target tree reads its
+  // shape only after them (on a card shared with other work they may land late).
+  r.shapes_end.record(ws.compute);
+  ws.copy.wait(r.shapes_end.get());
   r.target_tree.build(in.targets, ws.copy.get());
   r.target_tree_end.record(ws.copy);
   r.source_tree.build(in.sources, cs);

@@ -67,6 +67,7 @@ struct DeviceTreeStorage {
   g::DeviceBuffer<unsigned long long> non_finite;  // the results' check (units.hpp)
   g::DevicePlanner planner;
   g::Event trees_end, target_tree_end, lists_end, plan_end, multipoles_start, multipoles_end;
+  g::Event shapes_end{cudaEventDisableTiming};  // the trees' shapes are on the device
 };
 
 struct CudaWorkspace {
