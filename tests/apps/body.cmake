@@ -56,3 +56,13 @@ add_test(NAME app.body.particle-output COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_
   -DCHECK=$<TARGET_FILE:particle_output_check> -DDIR=${VORTEX_BODY_TEST_DIR}/particle-output
   -P ${VORTEX_APP_SCRIPTS}/body_particle_output.cmake)
 set_tests_properties(app.body.particle-output PROPERTIES TIMEOUT 120)
+
+# scripts/body-force-origins.py: the forces about other impulse origins, against the shift
+# 1/2 d × dOmega/dt on a made-up CSV; bad CSVs refused by line and column.
+find_program(VORTEX_TEST_PYTHON3 python3)
+if(VORTEX_TEST_PYTHON3)
+  add_test(NAME app.body.force-origins COMMAND ${VORTEX_TEST_PYTHON3}
+    ${VORTEX_APP_SCRIPTS}/force_origins_check.py ${PROJECT_SOURCE_DIR}/scripts/body-force-origins.py
+    ${VORTEX_BODY_TEST_DIR}/force-origins)
+  set_tests_properties(app.body.force-origins PROPERTIES TIMEOUT 60)
+endif()
