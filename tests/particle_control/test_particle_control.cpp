@@ -1,11 +1,12 @@
 // Particle-count control: removal and merging conserve total vorticity and linear impulse, give the
-// same result on any thread count, with a workspace and in any order of the particles, and put no
-// huge shares off a flat layer.
+// same result on any thread count, with a workspace and in any order of the particles, put no huge
+// shares off a flat layer, and hand no strength through a wall.
 
 #include <gtest/gtest.h>
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <tuple>
 #include <vector>
@@ -216,6 +217,52 @@ TEST(ParticleControl, MergesDoNotDependOnTheParticlesOrder) {
     ASSERT_EQ(fa.x[i], fb.x[i]);
     EXPECT_NEAR(fa.gy[i], fb.gy[i], 1e-14);
   }
+}
+
+// With a wall hook no strength crosses the wall: two layers of opposite vorticity on either side
+// of the plane z = 0 (a body's two faces), a particle to merge and a weak one next to the plane
+// on the upper side. Each side keeps its own total; without the hook the merged strength reaches
+// the other side, whose receivers lie within the absorb radius.
+TEST(ParticleControl, NoStrengthThroughAWall) {
+  ParticleSet p;
+  for (int i = -2; i <= 2; ++i)
+    for (int j = -2; j <= 2; ++j)
+      for (double z : {0.2, 1.2, 2.2}) {
+        p.push_back(i, j, z, 0, 1, 0, 0.5);
+        p.push_back(i, j, -z, 0, -1, 0, 0.5);
+      }
+  p.push_back(0.05, 0, 0.35, 0, 0.5, 0, 0.5);    // merges: within 0.3 of (0, 0, 0.2)
+  p.push_back(0.5, 0.5, 0.05, 0, 1e-9, 0, 0.5);  // weak, below the upper layer
+  const auto upper_total = [](const ParticleSet& q) {
+    double total = 0;
+    for (std::size_t i = 0; i < q.size(); ++i)
+      if (q.z[i] > 0) total += q.gy[i];
+    return total;
+  };
+  const double before = upper_total(p);
+  ParticleControlOptions control;
+  control.spacing = 1;
+  control.merge_distance = 0.3;
+  ParticleSet open = p;
+  const ParticleControlStats unwalled = control_particles(open, control);
+  EXPECT_EQ(unwalled.merged, 1u);
+  EXPECT_GT(std::abs(upper_total(open) - before), 1e-3);  // the hook is what keeps the sides
+  int calls = 0;
+  control.blocked = [&calls](std::size_t, const std::array<double, 3>& a,
+                             const std::array<double, 3>& b) {
+#pragma omp atomic
+    ++calls;
+    return (a[2] > 0) != (b[2] > 0);
+  };
+  const ParticleControlStats walled = control_particles(p, control);
+  EXPECT_GT(calls, 0);
+  EXPECT_EQ(walled.merged, 1u);
+  EXPECT_EQ(walled.removed, 1u);
+  EXPECT_EQ(p.size(), 150u);
+  EXPECT_NEAR(upper_total(p), before, 1e-13);
+  double total = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) total += p.gy[i];
+  EXPECT_NEAR(total, 0.5 + 1e-9, 1e-13);
 }
 
 }  // namespace

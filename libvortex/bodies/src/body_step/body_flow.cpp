@@ -98,6 +98,12 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
     find_wall_points(p, dt);
     if (options_.wall_diffusion) wall_images(dt);
   };
+  // Particle control hands no strength through the body (the discoid's rim is thinner than the
+  // radius its hand-overs may reach).
+  options_.control.blocked = [this](std::size_t, const std::array<double, 3>& p,
+                                    const std::array<double, 3>& q) {
+    return wall_.blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
+  };
   options_.vrm.wall_far = [this](const std::array<double, 3>& p, double dt) {
     return !wall_.near({p[0], p[1], p[2]}, wall_reach(dt));
   };

@@ -1,7 +1,8 @@
 #pragma once
 // Keeping the particle count bounded: particles that carry negligible strength are removed, and
 // particles closer than a merge distance to a stronger one are merged, in both cases by handing
-// their strength to the surrounding particles with fractions f_q that satisfy
+// their strength to the surrounding particles (on the same side of a wall, with `blocked`) with
+// fractions f_q that satisfy
 //
 //   sum_q f_q = 1,   sum_q f_q (x_q - x_p) = 0,
 //
@@ -15,7 +16,9 @@
 // removal, so that every removal is found independently (in parallel); the strengths are handed
 // over in order of increasing |Gamma|, the same sums for any number of threads.
 
+#include <array>
 #include <cstddef>
+#include <functional>
 #include <memory>
 
 #include "vortex/particles.hpp"
@@ -28,6 +31,12 @@ struct ParticleControlOptions {
   double merge_distance = 0;       // merge pairs closer than merge_distance * h (0: never)
   std::size_t max_particles = 0;   // > 0: remove the weakest until at most this many remain
   double absorb_radius = 1.5;      // receivers within absorb_radius * h (doubled while too few)
+  // Optional wall, as VrmOptions::blocked: true when the straight path from particle i, at p, to
+  // point q leaves the fluid. Such a particle neither receives i's strength nor makes i merge:
+  // strength handed through a body mixes the boundary layers of its two sides. Called from several
+  // threads.
+  std::function<bool(std::size_t i, const std::array<double, 3>& p, const std::array<double, 3>& q)>
+      blocked;
 };
 
 void validate(const ParticleControlOptions& options);

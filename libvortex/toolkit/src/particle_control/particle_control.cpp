@@ -100,6 +100,11 @@ bool stronger(const ParticleSet& p, const std::vector<double>& s, std::size_t j,
   return j < i;
 }
 
+// Whether the path from particle i to particle j leaves the fluid (the options' wall hook).
+bool blocked(const ParticleSet& p, const ParticleControlOptions& o, std::size_t i, std::size_t j) {
+  return o.blocked && o.blocked(i, {p.x[i], p.y[i], p.z[i]}, {p.x[j], p.y[j], p.z[j]});
+}
+
 // Candidates, weakest first (w.order, of the first `own` particles): weak ones, and every particle
 // that has a stronger one within the merge distance, neither weak (flagged in w.merge); w.candidate
 // flags them all (with parts, the copies' as their own parts decided). Each particle's merge is
@@ -130,7 +135,8 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
           if (i >= own || s[i] < threshold) continue;
           w.search.query(grid.x[at], grid.y[at], grid.z[at], o.merge_distance * o.spacing, found);
           for (int j : found)
-            if (static_cast<std::size_t>(j) != i && !(s[j] < threshold) && stronger(p, s, j, i)) {
+            if (static_cast<std::size_t>(j) != i && !(s[j] < threshold) && stronger(p, s, j, i) &&
+                !blocked(p, o, i, static_cast<std::size_t>(j))) {
               merge[i] = candidate[i] = 1;
               break;
             }
@@ -167,7 +173,8 @@ double sum_abs(const std::vector<double>& f) {
 }
 
 // The receivers of particle i's strength and their fractions, appended to `receivers` and
-// `fractions`: its neighbours that are not candidates for removal (within a radius doubled up to 8
+// `fractions`: its neighbours that are not candidates for removal and that no wall separates from
+// it (within a radius doubled up to 8
 // times the absorb radius), with fractions that keep the total and the
 // first moment. A merge (`merging`: a particle that is not weak) takes non-negative fractions only,
 // so that no receiver gains more than the particle had; a weak particle takes signed ones, bounded
@@ -186,6 +193,7 @@ bool absorb(const ParticleSet& p, std::size_t i, bool merging, const std::vector
     w.offsets.clear();
     for (int j : w.found) {
       if (candidate[j]) continue;  // i itself among them
+      if (blocked(p, o, i, static_cast<std::size_t>(j))) continue;
       const double dx = (p.x[j] - p.x[i]) / h, dy = (p.y[j] - p.y[i]) / h,
                    dz = (p.z[j] - p.z[i]) / h;
       receivers.push_back(j);
