@@ -43,6 +43,10 @@ class RankSteps final : public RingSteps {
   void start_step(ParticleSet& particles) override { solver_.repartition(particles); }
   TimeIntegrator& integrator() override { return integrator_; }
   std::size_t diffuse(ParticleSet& p, double nu, double dt, const Diffusion& d) override {
+    if (d.pse) {
+      mpi::pse_diffuse(MPI_COMM_WORLD, p, nu, dt, d.pse_options);
+      return 0;
+    }
     return mpi::vrm_diffuse(MPI_COMM_WORLD, p, nu, dt, d.vrm, vrm_).inserted;
   }
   std::size_t control(ParticleSet& p, const ParticleControlOptions& o) override {

@@ -281,8 +281,6 @@ RunPlan plan_run(Settings& s) {
   plan.viscous = plan.nu > 0;
   if (plan.viscous && s.diffusion != "vrm" && s.diffusion != "pse")
     throw cli::UsageError("--diffusion: '" + s.diffusion + "' (accepted: vrm, pse)");
-  if (s.mpi && plan.viscous && s.diffusion == "pse")
-    throw cli::UsageError("--mpi: --diffusion pse runs in one process only; use vrm");
   plan.every = s.every >= 0 ? s.every : std::max(1, s.steps / 20);
   return plan;
 }

@@ -1,7 +1,8 @@
-// The vortex method's steps on ranks: VRM diffusion and particle control of particles split over
-// the ranks give every particle what the one-rank step of the whole set gives it (the same set of
-// particles, positions exact, strengths to 1e-12), through several steps, for particles dealt by
-// slabs, scattered, or with a rank left empty; options that differ are named on every rank.
+// The vortex method's steps on ranks: VRM and PSE diffusion and particle control of particles
+// split over the ranks give every particle what the one-rank step of the whole set gives it (the
+// same set of particles, positions exact, strengths to 1e-12), through several steps, for
+// particles dealt by slabs, scattered, or with a rank left empty; options that differ are named on
+// every rank.
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include "vortex/diagnostics.hpp"
 #include "vortex/mpi/distributed_toolkit.hpp"
 #include "vortex/particle_control.hpp"
+#include "vortex/pse.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/vrm.hpp"
 
@@ -158,18 +160,70 @@ TEST(DistributedVrm, ARankWithoutParticlesTakesPart) {
   vrm_steps_agree(blob, owner, 2);
 }
 
+// `step` on rank 0's particles with an option that rank 1 sets otherwise: every rank throws
+// std::invalid_argument naming `option`.
+template <class Step>
+void expect_option_named(const char* option, Step&& step) {
+  ParticleSet mine = subset(jittered_blob(1, 1.2, 2.0, 0.1), owned_by(std::vector<int>(1, 0)));
+  try {
+    step(mine);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(option), std::string::npos) << e.what();
+  }
+}
+
 TEST(DistributedVrm, OptionsThatDifferAreNamedOnEveryRank) {
   if (world_size() == 1) GTEST_SKIP() << "one rank";
-  ParticleSet mine = subset(jittered_blob(1, 1.2, 2.0, 0.1), owned_by(std::vector<int>(1, 0)));
   VrmOptions options;
   options.spacing = world_rank() == 1 ? 1.5 : 1.0;
   VrmWorkspace workspace;
-  try {
+  expect_option_named("spacing", [&](ParticleSet& mine) {
     mpi::vrm_diffuse(MPI_COMM_WORLD, mine, 1, 0.125, options, workspace);
-    ADD_FAILURE() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("spacing"), std::string::npos) << e.what();
+  });
+}
+
+// Steps of PSE on ranks beside the one-rank steps of the whole set: three sub-steps a step, each
+// stage reading the copies' strengths of that stage from their ranks.
+void pse_steps_agree(const ParticleSet& start, const std::vector<int>& owner, int steps) {
+  PseOptions options;
+  options.epsilon = 1;
+  options.volume = 1;
+  const double nu = 1, dt = 0.5;  // nu dt / eps^2 = 0.5: three sub-steps of at most 0.2
+  ParticleSet whole = start, mine = subset(start, owned_by(owner));
+  for (int s = 0; s < steps; ++s) {
+    const int alone = pse_diffuse(whole, nu, dt, options);
+    const int ranks = mpi::pse_diffuse(MPI_COMM_WORLD, mine, nu, dt, options);
+    EXPECT_EQ(alone, 3);
+    EXPECT_EQ(ranks, alone);
+    expect_same_set(mine, whole, 1e-12);
   }
+}
+
+TEST(DistributedPse, SlabsDiffuseAsOneRank) {
+  const ParticleSet blob = jittered_blob(1, 1.2, 3.0, 0.15);
+  pse_steps_agree(blob, slabs(blob), 2);
+}
+
+TEST(DistributedPse, ScatteredParticlesAndAnEmptyRankDiffuseAsOneRank) {
+  const ParticleSet blob = jittered_blob(1, 1.2, 3.0, 0.15);
+  std::vector<int> owner(blob.size());
+  const int last = world_size() - 1;
+  for (std::size_t i = 0; i < blob.size(); ++i) {
+    owner[i] = scattered(i);
+    if (owner[i] == last && last > 0) owner[i] = 0;
+  }
+  pse_steps_agree(blob, owner, 2);
+}
+
+TEST(DistributedPse, OptionsThatDifferAreNamedOnEveryRank) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank";
+  PseOptions options;
+  options.epsilon = world_rank() == 1 ? 1.5 : 1.0;
+  options.volume = 1;
+  expect_option_named("epsilon", [&](ParticleSet& mine) {
+    mpi::pse_diffuse(MPI_COMM_WORLD, mine, 1, 0.5, options);
+  });
 }
 
 // Bad input on one rank fails every rank with the same error, naming the rank, before any

@@ -15,7 +15,7 @@ struct Copy {
   double x, y, z, gx, gy, gz, sigma, pad;
 };
 
-// A copy's sums on the way back to its rank.
+// A copy's sums on the way back to its rank, or its particle's strength on the way to it.
 struct Sums {
   double g[3];
 };
@@ -111,6 +111,23 @@ void Halo::return_strengths(const Comm& comm, ParticleSet& local, std::size_t n)
       local.gy[i] += s.g[1];
       local.gz[i] += s.g[2];
     }
+  }
+}
+
+void Halo::refresh_strengths(const Comm& comm, ParticleSet& local, std::size_t n) const {
+  const int ranks = comm.size();
+  std::vector<std::vector<Sums>> send(ranks);
+  for (int r = 0; r < ranks; ++r)
+    for (std::uint32_t i : sent_[r]) send[r].push_back({{local.gx[i], local.gy[i], local.gz[i]}});
+  std::vector<long long> from;
+  const std::vector<Sums> fresh = comm.alltoallv(send, &from);
+  if (from != from_)
+    throw std::logic_error("vortex::mpi: a halo's strengths do not match its copies");
+  for (std::size_t k = 0; k < fresh.size(); ++k) {
+    const std::size_t j = n + k;
+    local.gx[j] = fresh[k].g[0];
+    local.gy[j] = fresh[k].g[1];
+    local.gz[j] = fresh[k].g[2];
   }
 }
 

@@ -4,7 +4,7 @@
 // within `width` of the bounding box of its own, so a halo of width w holds every particle within w
 // of any of its particles (and some more). What the halo's copies receive goes back to the ranks
 // they came from (return_strengths); what those ranks know of them comes to the copies
-// (send_flags).
+// (refresh_strengths, send_flags).
 
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +39,9 @@ class Halo {
   // to those of the particles they copy (local's first n on their ranks), each particle the
   // ranks' in rank order: what the copies received, where their strengths were zero before.
   void return_strengths(const Comm& comm, ParticleSet& local, std::size_t n) const;
+  // Collective. The strengths of local's first n particles (changed since gather) to their copies
+  // on the other ranks, which take them in place of theirs.
+  void refresh_strengths(const Comm& comm, ParticleSet& local, std::size_t n) const;
   // Collective. A flag per own particle (`own_flags`) to each copy of it: per halo copy, in order.
   std::vector<char> send_flags(const Comm& comm, const std::vector<char>& own_flags) const;
 

@@ -11,6 +11,8 @@
 // exp(-2 pi^2 eps^2 / h^2), and the second moment grows by 2 nu t per dimension. Particles do not
 // move or appear: the particles must already cover the region the vorticity diffuses into.
 
+#include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "vortex/neighbor_search.hpp"
@@ -41,8 +43,22 @@ PseWeights pse_weights(const ParticleSet& particles, const PseOptions& options);
 void pse_rates(const ParticleSet& particles, const PseWeights& weights, double nu,
                std::vector<double>& dgx, std::vector<double>& dgy, std::vector<double>& dgz);
 
+// The equal sub-steps that max_substep requires for nu and dt (0 when nu or dt is 0). Throws
+// std::invalid_argument for bad options, nu or dt, or more sub-steps than an int holds.
+int pse_substeps(double nu, double dt, const PseOptions& options);
+
 // Advances the strengths by dt at fixed positions with Heun's method, in as many equal sub-steps
 // as max_substep requires. Returns the number of sub-steps.
 int pse_diffuse(ParticleSet& particles, double nu, double dt, const PseOptions& options);
+
+namespace detail {
+// pse_diffuse on one part of a set split over processes (the distributed toolkit's): the first
+// `own` particles are this part's, the rest copies of the other parts' particles within
+// cutoff * epsilon of them. Only the own particles' strengths advance; `refresh` sets the copies'
+// strengths from their parts after each stage (every part calls it as often: the sub-steps depend
+// on nu, dt and the options only, pse_substeps).
+int pse_diffuse_part(ParticleSet& particles, std::size_t own, double nu, double dt,
+                     const PseOptions& options, const std::function<void(ParticleSet&)>& refresh);
+}  // namespace detail
 
 }  // namespace vortex

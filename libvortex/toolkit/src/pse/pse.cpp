@@ -40,14 +40,17 @@ PseWeights pse_weights(const ParticleSet& p, const PseOptions& o) {
   return w;
 }
 
-void pse_rates(const ParticleSet& p, const PseWeights& w, double nu, std::vector<double>& dgx,
-               std::vector<double>& dgy, std::vector<double>& dgz) {
-  const std::size_t n = p.size();
+namespace {
+
+// The rates of the first n particles of p.
+void first_rates(const ParticleSet& p, const PseWeights& w, double nu, std::size_t n,
+                 std::vector<double>& dgx, std::vector<double>& dgy, std::vector<double>& dgz) {
   dgx.assign(n, 0.0);
   dgy.assign(n, 0.0);
   dgz.assign(n, 0.0);
   if (n == 0) return;
-  if (w.neighbors.size() != n) throw std::invalid_argument("pse_rates: weights of another set");
+  if (w.neighbors.size() != p.size())
+    throw std::invalid_argument("pse_rates: weights of another set");
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
     double sx = 0, sy = 0, sz = 0;
@@ -64,36 +67,58 @@ void pse_rates(const ParticleSet& p, const PseWeights& w, double nu, std::vector
   }
 }
 
-int pse_diffuse(ParticleSet& p, double nu, double dt, const PseOptions& o) {
+}  // namespace
+
+void pse_rates(const ParticleSet& p, const PseWeights& w, double nu, std::vector<double>& dgx,
+               std::vector<double>& dgy, std::vector<double>& dgz) {
+  first_rates(p, w, nu, p.size(), dgx, dgy, dgz);
+}
+
+int pse_substeps(double nu, double dt, const PseOptions& o) {
   validate(o);
   if (!(nu >= 0) || !(dt >= 0) || !std::isfinite(nu) || !std::isfinite(dt))
     throw std::invalid_argument("pse_diffuse: nu and dt must be finite and >= 0");
-  if (nu == 0 || dt == 0 || p.size() == 0) return 0;
+  if (nu == 0 || dt == 0) return 0;
   // Checked as a double: a count beyond int (or an infinite one) has no int value to convert to.
   const double needed = std::ceil(nu * dt / (o.max_substep * o.epsilon * o.epsilon));
   if (!(needed <= std::numeric_limits<int>::max()))
     throw std::invalid_argument("pse_diffuse: nu dt / (max_substep eps^2) asks for " +
                                 std::to_string(needed) + " sub-steps, more than " +
                                 std::to_string(std::numeric_limits<int>::max()));
-  const int substeps = std::max(1, static_cast<int>(needed));
+  return std::max(1, static_cast<int>(needed));
+}
+
+int pse_diffuse(ParticleSet& p, double nu, double dt, const PseOptions& o) {
+  pse_substeps(nu, dt, o);  // checks the arguments
+  if (p.size() == 0) return 0;
+  return detail::pse_diffuse_part(p, p.size(), nu, dt, o, [](ParticleSet&) {});
+}
+
+int detail::pse_diffuse_part(ParticleSet& p, std::size_t own, double nu, double dt,
+                             const PseOptions& o,
+                             const std::function<void(ParticleSet&)>& refresh) {
+  const int substeps = pse_substeps(nu, dt, o);
+  if (substeps == 0) return 0;
   const PseWeights w = pse_weights(p, o);
   const double h = dt / substeps;
-  const std::size_t n = p.size();
+  const std::size_t n = own;
   std::vector<double> k1x, k1y, k1z, k2x, k2y, k2z;
   ParticleSet stage = p;
   for (int s = 0; s < substeps; ++s) {
-    pse_rates(p, w, nu, k1x, k1y, k1z);
+    first_rates(p, w, nu, n, k1x, k1y, k1z);
     for (std::size_t i = 0; i < n; ++i) {
       stage.gx[i] = p.gx[i] + h * k1x[i];
       stage.gy[i] = p.gy[i] + h * k1y[i];
       stage.gz[i] = p.gz[i] + h * k1z[i];
     }
-    pse_rates(stage, w, nu, k2x, k2y, k2z);
+    refresh(stage);
+    first_rates(stage, w, nu, n, k2x, k2y, k2z);
     for (std::size_t i = 0; i < n; ++i) {
       p.gx[i] += 0.5 * h * (k1x[i] + k2x[i]);
       p.gy[i] += 0.5 * h * (k1y[i] + k2y[i]);
       p.gz[i] += 0.5 * h * (k1z[i] + k2z[i]);
     }
+    if (s + 1 < substeps) refresh(p);
   }
   return substeps;
 }

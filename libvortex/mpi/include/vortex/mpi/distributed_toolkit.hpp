@@ -4,6 +4,7 @@
 //
 //   vortex::mpi::vrm_diffuse(MPI_COMM_WORLD, my_particles, nu, dt, vrm_options, workspace);
 //   vortex::mpi::control_particles(MPI_COMM_WORLD, my_particles, control_options, workspace);
+//   vortex::mpi::pse_diffuse(MPI_COMM_WORLD, my_particles, nu, dt, pse_options);
 //
 // Each is the one-rank step of all ranks' particles: every particle finds the neighbours it has in
 // the whole set (copies of the other ranks' particles near this rank's, a halo, travel first),
@@ -18,6 +19,7 @@
 #include "vortex/field.hpp"
 #include "vortex/particle_control.hpp"
 #include "vortex/particles.hpp"
+#include "vortex/pse.hpp"
 #include "vortex/vrm.hpp"
 
 namespace vortex::mpi {
@@ -27,6 +29,10 @@ namespace vortex::mpi {
 // halo's copies and the particles inserted (prepare_wall gets that set).
 VrmStats vrm_diffuse(MPI_Comm comm, ParticleSet& particles, double nu, double dt,
                      const VrmOptions& options, VrmWorkspace& workspace);
+
+// pse_diffuse over the ranks; returns the sub-steps (the same on every rank).
+int pse_diffuse(MPI_Comm comm, ParticleSet& particles, double nu, double dt,
+                const PseOptions& options);
 
 // control_particles over the ranks; the stats are the whole set's.
 ParticleControlStats control_particles(MPI_Comm comm, ParticleSet& particles,
