@@ -13,6 +13,7 @@
 
 #include "vortex/diagnostics.hpp"
 #include "vortex/pse.hpp"
+#include "vortex/pse_weights.hpp"
 
 namespace vortex {
 namespace {

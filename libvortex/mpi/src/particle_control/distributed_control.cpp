@@ -27,7 +27,8 @@ std::vector<std::pair<const char*, double>> fields(const ParticleControlOptions&
           {"remove_threshold", o.remove_threshold},
           {"merge_distance", o.merge_distance},
           {"max_particles", static_cast<double>(o.max_particles)},
-          {"absorb_radius", o.absorb_radius}};
+          {"absorb_radius", o.absorb_radius},
+          {"blocked", o.blocked ? 1.0 : 0.0}};
 }
 
 // The whole set's removal threshold: the relative one, raised to remove the excess over

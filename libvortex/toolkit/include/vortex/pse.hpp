@@ -10,12 +10,11 @@
 // vorticity is conserved to rounding; on a lattice with eps >= h the quadrature error is below
 // exp(-2 pi^2 eps^2 / h^2), and the second moment grows by 2 nu t per dimension. Particles do not
 // move or appear: the particles must already cover the region the vorticity diffuses into.
+// The exchange weights and rates themselves: vortex/pse_weights.hpp.
 
 #include <cstddef>
 #include <functional>
-#include <vector>
 
-#include "vortex/neighbor_search.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {
@@ -30,18 +29,6 @@ struct PseOptions {
 
 // Throws std::invalid_argument naming the bad option.
 void validate(const PseOptions& options);
-
-// The exchange weights V eps^-5 eta(|x_p - x_q| / eps) of every particle's neighbours (the
-// particle itself excluded), so that dGamma_p/dt = nu sum_q w_pq (Gamma_q - Gamma_p).
-struct PseWeights {
-  NeighborLists neighbors;
-  std::vector<double> weights;  // aligned with neighbors.indices
-};
-PseWeights pse_weights(const ParticleSet& particles, const PseOptions& options);
-
-// dGamma/dt of every particle (resized to particles.size()).
-void pse_rates(const ParticleSet& particles, const PseWeights& weights, double nu,
-               std::vector<double>& dgx, std::vector<double>& dgy, std::vector<double>& dgz);
 
 // The equal sub-steps that max_substep requires for nu and dt (0 when nu or dt is 0). Throws
 // std::invalid_argument for bad options, nu or dt, or more sub-steps than an int holds.

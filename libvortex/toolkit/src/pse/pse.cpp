@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "vortex/pse_weights.hpp"
+
 namespace vortex {
 
 void validate(const PseOptions& o) {

@@ -34,7 +34,9 @@ VrmStats vrm_diffuse(MPI_Comm comm, ParticleSet& particles, double nu, double dt
 int pse_diffuse(MPI_Comm comm, ParticleSet& particles, double nu, double dt,
                 const PseOptions& options);
 
-// control_particles over the ranks; the stats are the whole set's.
+// control_particles over the ranks; the stats are the whole set's. The wall hook
+// (ParticleControlOptions::blocked) is asked of this rank's particles followed by its halo's
+// copies.
 ParticleControlStats control_particles(MPI_Comm comm, ParticleSet& particles,
                                        const ParticleControlOptions& options,
                                        ParticleControlWorkspace& workspace);
