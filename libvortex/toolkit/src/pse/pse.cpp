@@ -20,16 +20,21 @@ void validate(const PseOptions& o) {
     throw std::invalid_argument("PSE: max_substep must be in (0, 0.5]");
 }
 
-PseWeights pse_weights(const ParticleSet& p, const PseOptions& o) {
+namespace {
+
+// The weights of the first n particles of p, among all of p (the copies of a part beyond n are
+// neighbours only).
+PseWeights first_weights(const ParticleSet& p, std::size_t n, const PseOptions& o) {
   validate(o);
   PseWeights w;
-  if (p.size() == 0) return w;
+  if (n == 0) return w;
   const NeighborSearch search(p);
-  w.neighbors = search.all_within(p, o.cutoff * o.epsilon);
+  PointsView queries(p);
+  queries.n = n;
+  w.neighbors = search.all_within(queries, o.cutoff * o.epsilon);
   w.weights.assign(w.neighbors.indices.size(), 0.0);
   const double eps2 = o.epsilon * o.epsilon;
   const double scale = 2.0 * std::pow(2.0 * M_PI, -1.5) * o.volume / (eps2 * eps2 * o.epsilon);
-  const std::size_t n = p.size();
 #pragma omp parallel for schedule(static) if (n > 2000)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
     for (std::size_t k = w.neighbors.offsets[i]; k < w.neighbors.offsets[i + 1]; ++k) {
@@ -42,17 +47,14 @@ PseWeights pse_weights(const ParticleSet& p, const PseOptions& o) {
   return w;
 }
 
-namespace {
-
-// The rates of the first n particles of p.
+// The rates of the first n particles of p, from their weights (first_weights).
 void first_rates(const ParticleSet& p, const PseWeights& w, double nu, std::size_t n,
                  std::vector<double>& dgx, std::vector<double>& dgy, std::vector<double>& dgz) {
   dgx.assign(n, 0.0);
   dgy.assign(n, 0.0);
   dgz.assign(n, 0.0);
   if (n == 0) return;
-  if (w.neighbors.size() != p.size())
-    throw std::invalid_argument("pse_rates: weights of another set");
+  if (w.neighbors.size() != n) throw std::invalid_argument("pse_rates: weights of another set");
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
     double sx = 0, sy = 0, sz = 0;
@@ -70,6 +72,10 @@ void first_rates(const ParticleSet& p, const PseWeights& w, double nu, std::size
 }
 
 }  // namespace
+
+PseWeights pse_weights(const ParticleSet& p, const PseOptions& o) {
+  return first_weights(p, p.size(), o);
+}
 
 void pse_rates(const ParticleSet& p, const PseWeights& w, double nu, std::vector<double>& dgx,
                std::vector<double>& dgy, std::vector<double>& dgz) {
@@ -101,7 +107,7 @@ int detail::pse_diffuse_part(ParticleSet& p, std::size_t own, double nu, double 
                              const std::function<void(ParticleSet&)>& refresh) {
   const int substeps = pse_substeps(nu, dt, o);
   if (substeps == 0) return 0;
-  const PseWeights w = pse_weights(p, o);
+  const PseWeights w = first_weights(p, own, o);
   const double h = dt / substeps;
   const std::size_t n = own;
   std::vector<double> k1x, k1y, k1z, k2x, k2y, k2z;
