@@ -24,6 +24,8 @@ std::vector<std::string> extra_columns(bool two_rings) {
                                     "speed",  "theory_z", "theory_speed"};
   if (two_rings)
     for (const char* c : {"ring1_z", "ring1_r", "ring2_z", "ring2_r"}) extra.push_back(c);
+  for (const char* c : {"energy_sigma", "energy_rate", "dissipation", "budget_error"})
+    extra.push_back(c);
   return extra;
 }
 
@@ -38,14 +40,18 @@ Recorder::Recorder(const Settings& s, const RingSetup& setup, int every)
       series_(folder_ + "/ring.pvd"),
       csv_(folder_ + "/diagnostics.csv", extra_columns(s.second_ring)),
       pair_{measure_ring(vortex_ring(setup.first), kCenter, kAxis),
-            measure_ring(vortex_ring(setup.second), kCenter, kAxis)} {}
+            measure_ring(vortex_ring(setup.second), kCenter, kAxis)},
+      core_(s.solver.options().core),
+      nu_(setup.nu) {}
 
 void Recorder::record(long step, double t, const ParticleSet& p, const VelocityField& field) {
   const Diagnostics d = compute_diagnostics(p, &field, t);
   if (step == 0) first_diag_ = d;
   history_.max_impulse_drift = std::max(
       history_.max_impulse_drift, relative_change(d.linear_impulse, first_diag_.linear_impulse));
-  csv_.write(step, d, measure(step, t, p));
+  std::vector<double> values = measure(step, t, p);
+  add_budget(step, d, p, values);
+  csv_.write(step, d, values);
   if (every_ > 0 && (step % every_ == 0 || step == steps_)) write_vtp_file(step, t, p, field);
 }
 
@@ -78,6 +84,19 @@ std::vector<double> Recorder::measure(long step, double t, const ParticleSet& p)
       std::max(h.max_circulation_drift,
                std::abs(m.circulation - h.circulations.front()) / std::abs(h.circulations.front()));
   return values;
+}
+
+void Recorder::add_budget(long step, const Diagnostics& d, const ParticleSet& p,
+                          std::vector<double>& values) {
+  const double energy = d.energy - core_energy_term(p, core_);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const EnergyBudget b = step == 0 ? EnergyBudget{nan, nan, nan}
+                                   : energy_budget(last_time_, last_energy_, last_enstrophy_,
+                                                   d.time, energy, d.enstrophy, nu_);
+  for (double v : {energy, b.rate, b.dissipation, b.relative_error}) values.push_back(v);
+  last_time_ = d.time;
+  last_energy_ = energy;
+  last_enstrophy_ = d.enstrophy;
 }
 
 void Recorder::write_vtp_file(long step, double t, const ParticleSet& p,

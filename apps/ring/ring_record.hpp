@@ -1,7 +1,10 @@
 #pragma once
 // What a ring run records at each time: a row of diagnostics.csv (the invariants, the ring's
-// position, radius, circulation and speed, the theory's position and speed), the positions the
-// speed fit uses, and every few steps a .vtp file of the .pvd series.
+// position, radius, circulation and speed, the theory's position and speed, with two rings each
+// one's position and radius, then the energy budget: the regularized field's energy E_sigma,
+// dE_sigma/dt over the interval from the previous row, -nu Z averaged over that interval, and
+// their relative difference; docs/methods/budgets.md), the positions the speed fit uses, and
+// every few steps a .vtp file of the .pvd series.
 
 #include <array>
 #include <string>
@@ -30,6 +33,9 @@ class Recorder {
  private:
   // The extra columns of diagnostics.csv at time t; appends to the history.
   std::vector<double> measure(long step, double t, const ParticleSet& p);
+  // The budget's columns at time t, from the diagnostics there and at the previous row.
+  void add_budget(long step, const Diagnostics& d, const ParticleSet& p,
+                  std::vector<double>& values);
   void write_vtp_file(long step, double t, const ParticleSet& p, const VelocityField& field);
 
   const RingSetup& setup_;
@@ -42,6 +48,9 @@ class Recorder {
   RingHistory history_;
   Diagnostics first_diag_;
   double theory_z_ = 0;
+  const Core core_;
+  const double nu_;
+  double last_time_ = 0, last_energy_ = 0, last_enstrophy_ = 0;
 };
 
 }  // namespace vortex::ring_app
