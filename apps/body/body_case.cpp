@@ -57,6 +57,9 @@ bodies::CheckpointIdentity case_identity(const Settings& s, const bodies::Surfac
       {"relaxation", exact_text(s.relaxation)},
       {"relaxation-rate", exact_text(s.relaxation_rate)}};
   id.insert(id.end(), rest.begin(), rest.end());
+  // Absent where the strength spreads, as before the option, so that earlier checkpoints stay
+  // valid for such runs.
+  if (s.merge_into != "neighbours") id.push_back({"merge-into", s.merge_into});
   return id;
 }
 

@@ -27,9 +27,10 @@ struct Settings {
          wall_core = 0;
   double min_wall = 0.2;
   double merge_distance = 0.5, remove_threshold = 1e-5;
-  std::string stretching = "classical";  // classical, transpose, none (BodyFlowOptions)
-  double relaxation = 0;                 // BodyFlowOptions::relaxation, the fraction per step
-  double relaxation_rate = 0;            // BodyFlowOptions::relaxation_rate
+  std::string merge_into = "neighbours";  // neighbours or partner (ParticleControlOptions)
+  std::string stretching = "classical";   // classical, transpose, none (BodyFlowOptions)
+  double relaxation = 0;                  // BodyFlowOptions::relaxation, the fraction per step
+  double relaxation_rate = 0;             // BodyFlowOptions::relaxation_rate
   std::string vrm_backend = "same";  // the VRM's first round: same (as --backend), auto, cpu, cuda
   // The boundary-element solve.
   double bem_tolerance = 1e-6;

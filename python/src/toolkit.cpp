@@ -3,6 +3,8 @@
 
 #include <pybind11/stl.h>
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "bindings.hpp"
@@ -46,11 +48,11 @@ py::dict vrm_stats_dict(const VrmStats& s) {
 }
 
 py::dict control_stats_dict(const ParticleControlStats& s) {
-  return py::dict("removed"_a = s.removed, "merged"_a = s.merged, "kept"_a = s.kept,
-                  "removed_strength"_a = s.removed_strength, "threshold"_a = s.threshold,
-                  "signed_shares"_a = s.signed_shares, "largest_share"_a = s.largest_share,
-                  "strongest_before"_a = s.strongest_before,
-                  "strongest_after"_a = s.strongest_after);
+  return py::dict(
+      "removed"_a = s.removed, "merged"_a = s.merged, "partner_merges"_a = s.partner_merges,
+      "kept"_a = s.kept, "removed_strength"_a = s.removed_strength, "threshold"_a = s.threshold,
+      "signed_shares"_a = s.signed_shares, "largest_share"_a = s.largest_share,
+      "strongest_before"_a = s.strongest_before, "strongest_after"_a = s.strongest_after);
 }
 
 void bind_time_integrator(py::module_& m) {
@@ -152,8 +154,14 @@ void bind_particle_control(py::module_& m) {
   m.def(
       "control_particles",
       [](ParticleSet& p, double spacing, double remove_threshold, double merge_distance,
-         std::size_t max_particles, double absorb_radius) {
+         std::size_t max_particles, double absorb_radius, const std::string& merge_into) {
         ParticleControlOptions o;
+        if (merge_into != "neighbours" && merge_into != "partner")
+          throw std::invalid_argument(
+              "control_particles: merge_into must be 'neighbours' or "
+              "'partner', got '" +
+              merge_into + "'");
+        o.merge_into = merge_into == "partner" ? MergeInto::Partner : MergeInto::Neighbours;
         o.spacing = spacing;
         o.remove_threshold = remove_threshold;
         o.merge_distance = merge_distance;
@@ -168,7 +176,10 @@ void bind_particle_control(py::module_& m) {
       },
       py::arg("particles"), py::kw_only(), py::arg("spacing"), py::arg("remove_threshold") = 1e-6,
       py::arg("merge_distance") = 0.0, py::arg("max_particles") = 0, py::arg("absorb_radius") = 1.5,
-      "Removes weak and merges close particles, conserving vorticity and linear impulse");
+      py::arg("merge_into") = "neighbours",
+      "Removes weak and merges close particles, conserving vorticity and linear impulse "
+      "(merge_into='partner': a merge goes whole to the nearest particle that stays, moved to the "
+      "centroid; the linear impulse is then kept for parallel strengths only)");
 }
 
 void bind_diagnostics(py::module_& m) {

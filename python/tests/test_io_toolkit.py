@@ -119,6 +119,25 @@ def test_diffusion_and_particle_control():
     assert 0 < removed["largest_share"] <= 3 and removed["signed_shares"] >= 0
 
 
+def test_merges_into_a_partner():
+    # A particle 0.02 h from a stronger one of a lattice merges whole into it, which moves to the
+    # |Gamma|-weighted centroid; the total vorticity is kept.
+    h = 1.0
+    grid = np.stack(np.meshgrid(*[np.arange(-2, 3) * h] * 3, indexing="ij"), -1).reshape(-1, 3)
+    points = np.vstack([grid, [[0.02, 0.0, 0.0]]])
+    strengths = np.tile([0.0, 1.0, 0.0], (len(points), 1))
+    strengths[-1] = [0.0, 0.5, 0.0]
+    p = vortex.Particles(points, strengths, np.full(len(points), 0.5))
+    stats = vortex.control_particles(p, spacing=h, merge_distance=0.3, merge_into="partner")
+    assert stats["merged"] == 1 and stats["partner_merges"] == 1 and len(p) == len(grid)
+    centre = np.argmin(np.linalg.norm(p.positions, axis=1))
+    assert p.positions[centre, 0] == pytest.approx(0.5 * 0.02 / 1.5, rel=1e-14)
+    assert p.strengths[centre, 1] == pytest.approx(1.5, rel=1e-15)
+    assert p.strengths[:, 1].sum() == pytest.approx(len(grid) + 0.5, rel=1e-14)
+    with pytest.raises(ValueError, match="merge_into"):
+        vortex.control_particles(p, spacing=h, merge_distance=0.3, merge_into="lattice")
+
+
 def run_example(name, *args, cwd):
     return subprocess.run([sys.executable, example_path(name), *args], cwd=cwd, check=True,
                           capture_output=True, text=True, env=dict(os.environ)).stdout

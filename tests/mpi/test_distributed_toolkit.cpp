@@ -284,36 +284,52 @@ void control_agrees(const ParticleSet& start, const std::vector<int>& owner,
   EXPECT_GT(alone.removed + alone.merged, 0u);
   EXPECT_EQ(ranks.removed, alone.removed);
   EXPECT_EQ(ranks.merged, alone.merged);
+  EXPECT_EQ(ranks.partner_merges, alone.partner_merges);
   EXPECT_EQ(ranks.kept, alone.kept);
   EXPECT_EQ(ranks.threshold, alone.threshold);
   EXPECT_EQ(ranks.strongest_after, alone.strongest_after);
   expect_same_set(mine, whole, 1e-12);
-  // Removals and merges keep the total vorticity and the linear impulse to rounding.
+  // Removals and merges keep the total vorticity, and the linear impulse to rounding where
+  // merges spread (merges into partners keep it only for parallel strengths).
   const Diagnostics before = compute_diagnostics(start);
   const Diagnostics after = mpi::compute_diagnostics(MPI_COMM_WORLD, mine);
   for (int k = 0; k < 3; ++k) {
     EXPECT_NEAR(after.total_vorticity[k], before.total_vorticity[k], 1e-13 * before.sum_strength);
-    EXPECT_NEAR(after.linear_impulse[k], before.linear_impulse[k], 1e-12 * before.sum_strength);
+    if (options.merge_into == MergeInto::Neighbours)
+      EXPECT_NEAR(after.linear_impulse[k], before.linear_impulse[k], 1e-12 * before.sum_strength);
   }
   EXPECT_EQ(after.count, whole.size());
 }
 
-TEST(DistributedParticleControl, RemovalsAndMergesAsOneRank) {
+// The crowded blob's removals and merges (into neighbours or partners), split in slabs and
+// scattered over the ranks.
+void blob_control_agrees(MergeInto merge_into) {
   const ParticleSet blob = crowded_blob();
   ParticleControlOptions options;
   options.spacing = 1;
   options.remove_threshold = 1e-2;
   options.merge_distance = 0.5;
+  options.merge_into = merge_into;
   {
     ParticleSet whole = blob;
     const ParticleControlStats alone = control_particles(whole, options);
     EXPECT_GT(alone.removed, 0u);  // the case removes and merges
     EXPECT_GT(alone.merged, 0u);
+    if (merge_into == MergeInto::Partner) EXPECT_GT(alone.partner_merges, 0u);
   }
   control_agrees(blob, slabs(blob), options);
   std::vector<int> owner(blob.size());
   for (std::size_t i = 0; i < blob.size(); ++i) owner[i] = scattered(i);
   control_agrees(blob, owner, options);
+}
+
+TEST(DistributedParticleControl, RemovalsAndMergesAsOneRank) {
+  blob_control_agrees(MergeInto::Neighbours);
+}
+
+// Partners that are other ranks' particles take the merged strength and move as on one rank.
+TEST(DistributedParticleControl, MergesIntoPartnersAsOneRank) {
+  blob_control_agrees(MergeInto::Partner);
 }
 
 TEST(DistributedParticleControl, TheCountBoundIsTheWholeSets) {

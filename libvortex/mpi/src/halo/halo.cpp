@@ -114,6 +114,23 @@ void Halo::return_strengths(const Comm& comm, ParticleSet& local, std::size_t n)
   }
 }
 
+void Halo::return_sums(const Comm& comm, std::vector<std::array<double, 4>>& sums,
+                       std::size_t n) const {
+  const int ranks = comm.size();
+  std::vector<std::vector<std::array<double, 4>>> send(ranks);
+  for (int r = 0; r < ranks; ++r)
+    for (long long k = from_[r]; k < from_[r + 1]; ++k)
+      send[r].push_back(sums[n + static_cast<std::size_t>(k)]);
+  std::vector<long long> from;
+  const std::vector<std::array<double, 4>> back = comm.alltoallv(send, &from);
+  for (int r = 0; r < ranks; ++r) {
+    if (static_cast<std::size_t>(from[r + 1] - from[r]) != sent_[r].size())
+      throw std::logic_error("vortex::mpi: a halo's sums do not match its copies");
+    for (std::size_t k = 0; k < sent_[r].size(); ++k)
+      for (int c = 0; c < 4; ++c) sums[sent_[r][k]][c] += back[from[r] + k][c];
+  }
+}
+
 void Halo::refresh_strengths(const Comm& comm, ParticleSet& local, std::size_t n) const {
   const int ranks = comm.size();
   std::vector<std::vector<Sums>> send(ranks);

@@ -6,6 +6,7 @@
 // they came from (return_strengths); what those ranks know of them comes to the copies
 // (refresh_strengths, send_flags).
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -39,6 +40,9 @@ class Halo {
   // to those of the particles they copy (local's first n on their ranks), each particle the
   // ranks' in rank order: what the copies received, where their strengths were zero before.
   void return_strengths(const Comm& comm, ParticleSet& local, std::size_t n) const;
+  // Collective. The same for four sums per particle (`sums`, indexed as local: the copies' from
+  // n on), added to those of the particles they copy.
+  void return_sums(const Comm& comm, std::vector<std::array<double, 4>>& sums, std::size_t n) const;
   // Collective. The strengths of local's first n particles (changed since gather) to their copies
   // on the other ranks, which take them in place of theirs.
   void refresh_strengths(const Comm& comm, ParticleSet& local, std::size_t n) const;

@@ -28,6 +28,7 @@ std::vector<std::pair<const char*, double>> fields(const ParticleControlOptions&
           {"merge_distance", o.merge_distance},
           {"max_particles", static_cast<double>(o.max_particles)},
           {"absorb_radius", o.absorb_radius},
+          {"merge_into", static_cast<double>(o.merge_into)},
           {"blocked", o.blocked ? 1.0 : 0.0}};
 }
 
@@ -45,12 +46,13 @@ double whole_threshold(const Comm& comm, const ParticleControlOptions& o, double
 }
 
 void add_up(const Comm& comm, ParticleControlStats& s) {
-  unsigned long long counts[] = {s.removed, s.merged, s.kept, s.signed_shares};
-  comm.allreduce(counts, 4, MPI_SUM);
+  unsigned long long counts[] = {s.removed, s.merged, s.kept, s.signed_shares, s.partner_merges};
+  comm.allreduce(counts, 5, MPI_SUM);
   s.removed = counts[0];
   s.merged = counts[1];
   s.kept = counts[2];
   s.signed_shares = counts[3];
+  s.partner_merges = counts[4];
   s.removed_strength = comm.sum(s.removed_strength);
   double largest[] = {s.largest_share, s.strongest_after};
   comm.allreduce(largest, 2, MPI_MAX);
@@ -89,7 +91,11 @@ ParticleControlStats control_particles(MPI_Comm communicator, ParticleSet& p,
           halo.send_flags(comm, std::vector<char>(candidate.begin(), candidate.begin() + n));
       std::copy(theirs.begin(), theirs.end(), candidate.begin() + n);
     };
-    parts.copies_home = [&](ParticleSet& local) { halo.return_strengths(comm, local, n); };
+    parts.copies_home = [&](ParticleSet& local,
+                            std::vector<vortex::detail::MergeMoments>& moments) {
+      halo.return_strengths(comm, local, n);
+      if (!moments.empty()) halo.return_sums(comm, moments, n);
+    };
     stats = vortex::detail::control_particles_part(p, options, workspace, parts);
   });
   add_up(comm, stats);

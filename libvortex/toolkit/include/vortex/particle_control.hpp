@@ -15,6 +15,14 @@
 // removed particle's strength goes only to particles that stay, never to another candidate for
 // removal, so that every removal is found independently (in parallel); the strengths are handed
 // over in order of increasing |Gamma|, the same sums for any number of threads.
+//
+// A merge may instead give its whole strength to one partner (MergeInto::Partner): the nearest
+// particle within the merge distance that stays, which moves to the |Gamma|-weighted centroid of
+// itself and the particles merged into it. The total vorticity is kept exactly, the linear impulse
+// where the merged strengths are parallel. Spreading a strength over the neighbours within 1.5 h
+// puts it across the vortex lines beside it; one partner within the merge distance keeps it on
+// its line, so the field stays nearly divergence-free. A body's sheet answers the divergence of
+// the particles next to it (docs/methods/bodies.md, section 3, measured there).
 
 #include <array>
 #include <cstddef>
@@ -25,16 +33,24 @@
 
 namespace vortex {
 
+// Where a merged particle's strength goes.
+enum class MergeInto {
+  Neighbours,  // spread over the neighbours that stay, total and first moment kept
+  Partner,     // to the nearest particle that stays within the merge distance, moved to the
+               // centroid; the neighbours where none stays that close
+};
+
 struct ParticleControlOptions {
   double spacing = 0;              // h (> 0)
   double remove_threshold = 1e-6;  // remove |Gamma| < remove_threshold * max |Gamma|
   double merge_distance = 0;       // merge pairs closer than merge_distance * h (0: never)
   std::size_t max_particles = 0;   // > 0: remove the weakest until at most this many remain
   double absorb_radius = 1.5;      // receivers within absorb_radius * h (doubled while too few)
+  MergeInto merge_into = MergeInto::Neighbours;
   // Optional wall, as VrmOptions::blocked: true when the straight path from particle i, at p, to
   // point q leaves the fluid. Such a particle neither receives i's strength nor makes i merge:
-  // strength handed through a body mixes the boundary layers of its two sides. Called from several
-  // threads.
+  // strength handed through a body mixes the boundary layers of its two sides. A partner whose
+  // centroid it cannot reach keeps its place. Called from several threads.
   std::function<bool(std::size_t i, const std::array<double, 3>& p, const std::array<double, 3>& q)>
       blocked;
 };
@@ -42,13 +58,14 @@ struct ParticleControlOptions {
 void validate(const ParticleControlOptions& options);
 
 struct ParticleControlStats {
-  std::size_t removed = 0;        // weak particles removed
-  std::size_t merged = 0;         // close particles merged into neighbours
-  std::size_t kept = 0;           // candidates kept because no receivers were found
-  double removed_strength = 0;    // sum |Gamma| handed over
-  double threshold = 0;           // the |Gamma| below which particles were removed
-  std::size_t signed_shares = 0;  // candidates handed over with signed fractions (at the edge)
-  double largest_share = 0;       // the largest |f_q| of a hand-over
+  std::size_t removed = 0;         // weak particles removed
+  std::size_t merged = 0;          // close particles merged into neighbours or a partner
+  std::size_t partner_merges = 0;  // of those, merged into one partner (MergeInto::Partner)
+  std::size_t kept = 0;            // candidates kept because no receivers were found
+  double removed_strength = 0;     // sum |Gamma| handed over
+  double threshold = 0;            // the |Gamma| below which particles were removed
+  std::size_t signed_shares = 0;   // candidates handed over with signed fractions (at the edge)
+  double largest_share = 0;        // the largest |f_q| of a hand-over
   // The largest |Gamma| before and after the call: the hand-overs may raise it.
   double strongest_before = 0, strongest_after = 0;
 };

@@ -6,6 +6,7 @@
 // copy at the edge of the part's reach lacks neighbours that decide it). The threshold and the
 // largest strength are the whole set's (docs/methods/distributed.md).
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -13,6 +14,9 @@
 #include "vortex/particles.hpp"
 
 namespace vortex::detail {
+
+// What a partner took (MergeInto::Partner): the merged |Gamma| and |Gamma| times their positions.
+using MergeMoments = std::array<double, 4>;
 
 struct ControlParts {
   std::size_t own = 0;                    // the part's particles: [0, own); copies after them
@@ -23,8 +27,9 @@ struct ControlParts {
   // The copies' candidacy (candidate[own ...]) replaced by what their own parts decided, given
   // this part's (candidate[0, own)).
   std::function<void(std::vector<char>& candidate)> copies_candidacy;
-  // After the hand-over: what the copies received (their strengths, zero before it) goes home.
-  std::function<void(ParticleSet& particles)> copies_home;
+  // After the hand-over: what the copies received goes home: their strengths (zero before it)
+  // and, where `moments` is not empty (merges into partners), their moments[own ...].
+  std::function<void(ParticleSet& particles, std::vector<MergeMoments>& moments)> copies_home;
 };
 
 }  // namespace vortex::detail

@@ -1,6 +1,5 @@
 #include "vortex/particle_control.hpp"
 
-#include <Eigen/Dense>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,29 +11,12 @@
 
 #include <omp.h>
 
+#include "particle_control/absorb.hpp"
 #include "particle_control/control_parts.hpp"
+#include "particle_control/merge_partner.hpp"
 #include "vortex/grid_search.hpp"
-#include "vortex/vrm.hpp"
 
 namespace vortex {
-
-namespace {
-
-// Least-norm fractions with zeroth and first moments; false when the receivers do not span 3-D.
-bool absorb_fractions(const std::vector<Eigen::Vector4d>& rows, const std::vector<double>& cost,
-                      std::vector<double>& f) {
-  Eigen::Matrix4d h = Eigen::Matrix4d::Zero();
-  for (std::size_t q = 0; q < rows.size(); ++q)
-    h.noalias() += rows[q] * rows[q].transpose() / cost[q];
-  const Eigen::FullPivLU<Eigen::Matrix4d> lu(h);
-  if (lu.rank() < 4) return false;
-  const Eigen::Vector4d lambda = lu.solve(Eigen::Vector4d(1, 0, 0, 0));
-  f.resize(rows.size());
-  for (std::size_t q = 0; q < rows.size(); ++q) f[q] = rows[q].dot(lambda) / cost[q];
-  return true;
-}
-
-}  // namespace
 
 void validate(const ParticleControlOptions& o) {
   if (!(o.spacing > 0) || !std::isfinite(o.spacing))
@@ -69,6 +51,7 @@ double removal_threshold(const std::vector<double>& s, double smax,
 struct ListSpan {
   std::size_t block = 0, first = 0, count = 0;
   bool signed_shares = false;  // the fractions are signed (the candidate outside their hull)
+  bool partner = false;        // a merge into one partner (MergeInto::Partner)
 };
 
 // The scratch kept between calls.
@@ -80,7 +63,8 @@ struct Scratch {
   std::vector<std::int32_t> rank;
   std::vector<std::vector<int>> receivers;  // per block of candidates in the grid's order
   std::vector<std::vector<double>> fractions;
-  std::vector<ListSpan> lists;  // per candidate in `order`: where its receivers lie
+  std::vector<ListSpan> lists;                // per candidate in `order`: where its receivers lie
+  std::vector<detail::MergeMoments> moments;  // per particle: what it took as a partner
 };
 
 // Keeps the first `count` inner vectors, emptied (their storage stays).
@@ -98,11 +82,6 @@ bool stronger(const ParticleSet& p, const std::vector<double>& s, std::size_t j,
   if (p.y[j] != p.y[i]) return p.y[j] < p.y[i];
   if (p.z[j] != p.z[i]) return p.z[j] < p.z[i];
   return j < i;
-}
-
-// Whether the path from particle i to particle j leaves the fluid (the options' wall hook).
-bool blocked(const ParticleSet& p, const ParticleControlOptions& o, std::size_t i, std::size_t j) {
-  return o.blocked && o.blocked(i, {p.x[i], p.y[i], p.z[i]}, {p.x[j], p.y[j], p.z[j]});
 }
 
 // Candidates, weakest first (w.order, of the first `own` particles): weak ones, and every particle
@@ -136,7 +115,7 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
           w.search.query(grid.x[at], grid.y[at], grid.z[at], o.merge_distance * o.spacing, found);
           for (int j : found)
             if (static_cast<std::size_t>(j) != i && !(s[j] < threshold) && stronger(p, s, j, i) &&
-                !blocked(p, o, i, static_cast<std::size_t>(j))) {
+                !detail::blocked(p, o, i, static_cast<std::size_t>(j))) {
               merge[i] = candidate[i] = 1;
               break;
             }
@@ -150,69 +129,6 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
     if (candidate[i]) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
-}
-
-// One thread's scratch of absorb().
-struct AbsorbScratch {
-  std::vector<int> found;
-  std::vector<Eigen::Vector4d> rows;
-  std::vector<std::array<double, 3>> offsets;
-  std::vector<double> cost, f;
-  bool signed_shares = false;  // the last absorb's fractions are signed
-};
-
-// Signed shares whose magnitudes sum to more than this are refused: they come from receivers
-// that nearly lie in a plane (or on a line) with the particle off it, and hand the receivers many
-// times the particle's strength with both signs.
-constexpr double kMaxSignedSum = 3;
-
-double sum_abs(const std::vector<double>& f) {
-  double s = 0;
-  for (double v : f) s += std::abs(v);
-  return s;
-}
-
-// The receivers of particle i's strength and their fractions, appended to `receivers` and
-// `fractions`: its neighbours that are not candidates for removal and that no wall separates from
-// it (within a radius doubled up to 8
-// times the absorb radius), with fractions that keep the total and the
-// first moment. A merge (`merging`: a particle that is not weak) takes non-negative fractions only,
-// so that no receiver gains more than the particle had; a weak particle takes signed ones, bounded
-// by kMaxSignedSum, where it lies outside its receivers' hull. False (and nothing appended) when
-// none works.
-bool absorb(const ParticleSet& p, std::size_t i, bool merging, const std::vector<char>& candidate,
-            const GridSearch& search, const ParticleControlOptions& o, AbsorbScratch& w,
-            std::vector<int>& receivers, std::vector<double>& fractions) {
-  const double h = o.spacing;
-  const std::size_t first = receivers.size();
-  for (double r = o.absorb_radius * h; r <= 8 * o.absorb_radius * h; r *= 2) {
-    search.query(p.x[i], p.y[i], p.z[i], r, w.found);
-    receivers.resize(first);
-    w.rows.clear();
-    w.cost.clear();
-    w.offsets.clear();
-    for (int j : w.found) {
-      if (candidate[j]) continue;  // i itself among them
-      if (blocked(p, o, i, static_cast<std::size_t>(j))) continue;
-      const double dx = (p.x[j] - p.x[i]) / h, dy = (p.y[j] - p.y[i]) / h,
-                   dz = (p.z[j] - p.z[i]) / h;
-      receivers.push_back(j);
-      w.offsets.push_back({dx, dy, dz});
-      w.rows.emplace_back(1, dx, dy, dz);
-      w.cost.push_back(1 + dx * dx + dy * dy + dz * dz);
-    }
-    if (w.offsets.size() < 4) continue;
-    // Non-negative shares where the particle lies inside its receivers' hull; otherwise (at the
-    // edge of the vorticity) signed ones for a weak particle.
-    w.signed_shares = !solve_first_moment_fractions(w.offsets, w.f);
-    if (w.signed_shares &&
-        (merging || !absorb_fractions(w.rows, w.cost, w.f) || sum_abs(w.f) > kMaxSignedSum))
-      continue;
-    fractions.insert(fractions.end(), w.f.begin(), w.f.end());
-    return true;
-  }
-  receivers.resize(first);
-  return false;
 }
 
 // Drops the removed particles, keeping the order of the survivors.
@@ -264,13 +180,22 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Scrat
   w.lists.resize(order.size());
 #pragma omp parallel if (order.size() > 512)
   {
-    AbsorbScratch scratch;
+    detail::AbsorbScratch scratch;
 #pragma omp for schedule(dynamic, 1)
     for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
       for (std::size_t q = b * kBlock; q < std::min(spatial.size(), (b + 1) * kBlock); ++q) {
-        const std::size_t k = spatial[q], before = w.receivers[b].size();
-        absorb(p, order[k], w.merge[order[k]] != 0, w.candidate, w.search, o, scratch,
-               w.receivers[b], w.fractions[b]);
+        const std::size_t k = spatial[q], i = order[k], before = w.receivers[b].size();
+        if (w.merge[i] && o.merge_into == MergeInto::Partner) {
+          const int j = detail::merge_partner(p, i, w.candidate, w.search, o, scratch.found);
+          if (j >= 0) {
+            w.receivers[b].push_back(j);
+            w.fractions[b].push_back(1.0);
+            w.lists[k] = {static_cast<std::size_t>(b), before, 1, false, true};
+            continue;
+          }
+        }
+        detail::absorb(p, i, w.merge[i] != 0, w.candidate, w.search, o, scratch, w.receivers[b],
+                       w.fractions[b]);
         w.lists[k] = {static_cast<std::size_t>(b), before, w.receivers[b].size() - before,
                       scratch.signed_shares};
       }
@@ -294,6 +219,7 @@ void tally_removals(std::size_t n, Scratch& w, ParticleControlStats& stats) {
     const double* f = w.fractions[l.block].data() + l.first;
     for (std::size_t q = 0; q < l.count; ++q)
       stats.largest_share = std::max(stats.largest_share, std::abs(f[q]));
+    stats.partner_merges += l.partner;
     if (w.merge[i])
       ++stats.merged;
     else
@@ -304,9 +230,10 @@ void tally_removals(std::size_t n, Scratch& w, ParticleControlStats& stats) {
 // The hand-over: the receivers are split in ranges of indices, one per thread; each thread walks
 // every candidate's list in the order of `order` and adds what lands in its range, so that each
 // receiver sums in that order whatever the threads (receivers are never candidates: no thread
-// reads a strength another one writes).
-void hand_over(ParticleSet& p, const Scratch& w) {
+// reads a strength another one writes). A partner also sums the merged |Gamma| and positions.
+void hand_over(ParticleSet& p, Scratch& w, bool partners) {
   const std::size_t n = p.size();
+  w.moments.assign(partners ? n : 0, detail::MergeMoments{});
   const std::vector<std::size_t>& order = w.order;
   const int ranges = order.size() > 512 ? std::max(1, omp_get_max_threads()) : 1;
   const std::size_t width = (n + ranges - 1) / ranges;
@@ -324,6 +251,14 @@ void hand_over(ParticleSet& p, const Scratch& w) {
         p.gx[j] += f[q] * p.gx[i];
         p.gy[j] += f[q] * p.gy[i];
         p.gz[j] += f[q] * p.gz[i];
+        if (l.partner) {
+          const double s = w.strength[i];
+          detail::MergeMoments& m = w.moments[j];
+          m[0] += s;
+          m[1] += s * p.x[i];
+          m[2] += s * p.y[i];
+          m[3] += s * p.z[i];
+        }
       }
     }
   }
@@ -361,8 +296,10 @@ ParticleControlStats control(ParticleSet& p, const ParticleControlOptions& o, Sc
   }
   // The strengths are handed over in the order of `order`, so that the sums do not depend on the
   // threads.
-  hand_over(p, w);
-  if (parts) parts->copies_home(p);
+  const bool partners = o.merge_distance > 0 && o.merge_into == MergeInto::Partner;
+  hand_over(p, w, partners);
+  if (parts) parts->copies_home(p, w.moments);
+  if (partners) detail::move_partners(p, w.strength, w.moments, own, o);
   compact(p, w.removed);
   stats.strongest_before = smax;
   double largest = 0;
