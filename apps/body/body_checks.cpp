@@ -92,9 +92,7 @@ void check(const Settings& s) {
   }
   if (s.shedding != "kernel" && s.shedding != "offset")
     throw std::invalid_argument("--shedding: unknown '" + s.shedding + "' (kernel or offset)");
-  if (s.merge_into != "partner" && s.merge_into != "neighbours")
-    throw std::invalid_argument("--merge-into: unknown '" + s.merge_into +
-                                "' (partner or neighbours)");
+  cli::parse_merge_into(s.merge_into);  // throws, naming the accepted values
   if (!(s.shed_layer > 0)) throw std::invalid_argument("--shed-layer must be positive");
   require("--shed-layer", s.shed_layer, kShedLayer, "units of h");
   require("--shed-offset", s.shed_offset, kShedOffset, "units of h");

@@ -81,11 +81,7 @@ void add_particle_options(cli::OptionParser& p, Settings& s) {
         "push particles out to this distance from the wall, units of h" + valid(kFraction),
         s.min_wall);
   cli::add_shared(p, SharedOption::MergeDistance, s.merge_distance);
-  p.add("--merge-into", "neighbours|partner",
-        "where a merged particle's strength goes: spread over the neighbours within 1.5 h, or "
-        "to the nearest particle that stays within the merge distance, moved to the centroid "
-        "(keeps vortex lines closed)",
-        s.merge_into);
+  cli::add_shared(p, SharedOption::MergeInto, s.merge_into);
   cli::add_shared(p, SharedOption::RemoveThreshold, s.remove_threshold);
   cli::add_shared(p, SharedOption::Stretching, s.stretching);
   cli::add_shared(p, SharedOption::Relaxation, s.relaxation);
@@ -248,7 +244,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.shedding.layer = s.shed_layer;
   o.shedding.core_radius = s.shed_core;
   o.control.merge_distance = s.merge_distance;
-  o.control.merge_into = s.merge_into == "partner" ? MergeInto::Partner : MergeInto::Neighbours;
+  o.control.merge_into = cli::parse_merge_into(s.merge_into);
   o.control.remove_threshold = s.remove_threshold;
   o.stretching = parse_stretching(s.stretching);
   o.relaxation = s.relaxation;

@@ -62,13 +62,17 @@ constexpr SharedOptionSpec kTable[] = {
     ranged(SharedOption::MergeDistance, "--merge-distance", "M",
            "merge particles closer than M h, h the particle spacing (--spacing); 0: never",
            {0, 1, false, true}, " h", "units of h, the particle spacing"),
+    plain(SharedOption::MergeInto, "--merge-into", "neighbours|partner",
+          "where a merged particle's strength goes: spread over the neighbours within 1.5 h, or "
+          "whole to the nearest particle that stays within the merge distance, moved to the "
+          "centroid (keeps vortex lines closed)"),
 };
 
 constexpr bool table_in_order() {
   int k = 0;
   for (const SharedOptionSpec& spec : kTable)
     if (static_cast<int>(spec.id) != k++) return false;
-  return k == static_cast<int>(SharedOption::MergeDistance) + 1;
+  return k == static_cast<int>(SharedOption::MergeInto) + 1;
 }
 static_assert(table_in_order(), "kTable: one row per SharedOption, in its order");
 
@@ -120,6 +124,13 @@ void check_shared(SharedOption id, double value) {
   const SharedOptionSpec& spec = shared_option(id);
   if (!spec.ranged) throw std::logic_error("check_shared: " + option_name(id) + " has no range");
   require(option_name(id), value, spec.range, spec.what);
+}
+
+MergeInto parse_merge_into(const std::string& name) {
+  if (name == "neighbours") return MergeInto::Neighbours;
+  if (name == "partner") return MergeInto::Partner;
+  throw std::invalid_argument(option_name(SharedOption::MergeInto) + ": unknown '" + name +
+                              "' (neighbours or partner)");
 }
 
 void check_time_step_options(const std::string& stretching, double relaxation,

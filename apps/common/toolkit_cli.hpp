@@ -12,6 +12,7 @@
 
 #include "cli.hpp"
 #include "option_range.hpp"
+#include "vortex/particle_control.hpp"
 
 namespace vortex::cli {
 
@@ -30,7 +31,8 @@ enum class SharedOption {
   RelaxationRate,
   // Particle control (vortex::ParticleControlOptions).
   RemoveThreshold,
-  MergeDistance,  // the last
+  MergeDistance,
+  MergeInto,  // the last
 };
 
 // One row of the table.
@@ -67,6 +69,8 @@ void add_shared(OptionParser& parser, SharedOption id, bool& flag);
 // Throws UsageError "OPTION VALUE is out of range RANGE (WHAT)" for a ranged option's value
 // outside its range.
 void check_shared(SharedOption id, double value);
+// --merge-into's value; std::invalid_argument naming the accepted names.
+MergeInto parse_merge_into(const std::string& name);
 // The time step's options: the stretching's name, the relaxation in [0, 1], its rate >= 0 with
 // rate dt <= 1, not both (vortex::check_relaxation, with the options' names).
 void check_time_step_options(const std::string& stretching, double relaxation,

@@ -128,6 +128,7 @@ void add_physics_options(cli::OptionParser& parser, Settings& s) {
                  valid(kInsertThreshold),
              s.insert_threshold, "0");
   cli::add_shared(parser, SharedOption::MergeDistance, s.merge_distance);
+  cli::add_shared(parser, SharedOption::MergeInto, s.merge_into);
   parser.add("--max-particles", "N",
              "keep at most N particles (removing the weakest); 0: no bound; valid: >= 0",
              s.max_particles);
@@ -259,6 +260,7 @@ void check_settings(const Settings& s) {
   require("--insert-threshold", s.insert_threshold, kInsertThreshold,
           "a fraction of the largest |Gamma|");
   cli::check_shared(SharedOption::MergeDistance, s.merge_distance);
+  cli::parse_merge_into(s.merge_into);  // throws, naming the accepted values
   require("--max-particles", s.max_particles, kMaxParticles, "0: no bound");
   require("--skip", s.skip, kSkip, "a fraction of the run");
   require("--windows", s.windows, kWindows);

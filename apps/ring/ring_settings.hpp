@@ -27,6 +27,7 @@ struct Settings {
   double relaxation_rate = 0;  // TimeIntegratorOptions::relaxation_rate
   // Diffusion and particle control.
   double spacing = 0, remove_threshold = 1e-6, merge_distance = 0.5, insert_threshold = 0;
+  std::string merge_into = "neighbours";  // neighbours or partner (ParticleControlOptions)
   int max_particles = 0;
   // Measurement and output.
   double skip = 0.1;

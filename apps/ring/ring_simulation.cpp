@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "ring_diffusion.hpp"
+#include "toolkit_cli.hpp"
 
 namespace vortex::ring_app {
 namespace {
@@ -27,6 +28,7 @@ Diffusion ring_diffusion(const Settings& s, const RunPlan& plan, const RingSetup
                                ? s.insert_threshold
                                : std::clamp(2 * s.remove_threshold / s2, 1e-4, 1e-2);
   d.control.merge_distance = s.merge_distance;
+  d.control.merge_into = cli::parse_merge_into(s.merge_into);
   d.control.max_particles = static_cast<std::size_t>(std::max(0, s.max_particles));
   return d;
 }
