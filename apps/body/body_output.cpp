@@ -30,7 +30,8 @@ const char* kHeader =
     "device_bytes_per_particle,max_strength,control_threshold,strongest_x,strongest_y,strongest_z,"
     "strongest_wall_distance,strongest_after_convect,convect_growth,convect_growth_x,"
     "convect_growth_y,convect_growth_z,strongest_after_diffuse,max_velocity_gradient,vrm_growth,"
-    "control_growth,control_signed,control_largest_share,seconds_velocity";
+    "control_growth,control_signed,control_largest_share,seconds_velocity,fx_pressure,"
+    "fy_pressure,fz_pressure,cd_pressure,cl_pressure";
 
 // Why the last write failed (errno, where the stream library left it).
 std::string write_reason() {
@@ -79,12 +80,13 @@ void reload(PvdWriter& w, const std::string& dir, double time) {
     if (e.time <= time * (1 + 1e-12)) w.add(e.time, dir + "/" + e.file);
 }
 
-// Keeps the header and the rows of steps up to `step` of an earlier run's CSV.
+// Keeps the rows of steps up to `step` of an earlier run's CSV under this version's header (rows
+// of an earlier version lack the columns it added at the end).
 void truncate_rows(const std::string& csv, long step) {
   std::ifstream in(csv);
-  std::string line, kept;
+  std::string line, kept = std::string(kHeader) + "\n";
   for (bool header = true; std::getline(in, line); header = false)
-    if (header || std::strtol(line.c_str(), nullptr, 10) <= step) kept += line + "\n";
+    if (!header && std::strtol(line.c_str(), nullptr, 10) <= step) kept += line + "\n";
   in.close();
   AtomicFile f(csv);
   f.write(kept);
@@ -155,7 +157,9 @@ void BodyOutput::write_frame(long step, double time, const ParticleSet& particle
   bodies::CellArray normal{"normal_velocity", 1, flow.bem().normal_velocity()};
   bodies::write_surface_vtp(dir_ + name, s.mesh,
                             {vectors("gamma", bodies::sheet_vectors(s, gamma)),
-                             vectors("slip", bodies::sheet_slip(s, gamma)), normal});
+                             vectors("slip", bodies::sheet_slip(s, gamma)),
+                             normal,
+                             {"pressure", 1, flow.surface_pressure()}});
   surface_.add(time, dir_ + name);
 }
 
@@ -183,7 +187,9 @@ void BodyOutput::write_row(const StepRecord& r) {
        << ',' << st.convect_growth << ',' << st.convect_growth_at.x << ',' << st.convect_growth_at.y
        << ',' << st.convect_growth_at.z << ',' << st.strongest_after_diffuse << ','
        << st.max_velocity_gradient << ',' << st.vrm_growth << ',' << st.control_growth << ','
-       << st.control_signed << ',' << st.control_largest_share << ',' << st.seconds_velocity << '\n'
+       << st.control_signed << ',' << st.control_largest_share << ',' << st.seconds_velocity << ','
+       << r.pressure.force.x << ',' << r.pressure.force.y << ',' << r.pressure.force.z << ','
+       << r.pressure.cd << ',' << r.pressure.cl << '\n'
        << std::flush;
   check_csv();
   cd_.push_back(c.cd);

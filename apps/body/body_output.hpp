@@ -22,6 +22,7 @@ struct StepRecord {
   double time = 0, force_time = 0;
   std::size_t particles = 0;
   bodies::ForceCoefficients coefficients;
+  bodies::ForceCoefficients pressure;  // of the pressure from the shed vorticity (the step's)
   bodies::Vec3 impulse, vorticity;
   bodies::BodyStepStats stats;
   std::uint64_t host_bytes = 0;        // the process's resident memory after the step

@@ -18,9 +18,10 @@ namespace vortex::bodies {
 namespace {
 
 struct Outcome {
-  double impulse0 = 0;         // x impulse at t = 0+, over R^3
-  std::vector<double> cd;      // per step
-  std::vector<std::size_t> n;  // particles after each step
+  double impulse0 = 0;              // x impulse at t = 0+, over R^3
+  std::vector<double> cd;           // per step
+  std::vector<double> pressure_cd;  // per step: of the pressure from the shed vorticity
+  std::vector<std::size_t> n;       // particles after each step
 };
 
 // Two steps of the sphere of radius R (frequency 4) at Re = U D / nu = 50 (U = 1), dt = 0.05 R / U,
@@ -48,8 +49,10 @@ Outcome run(double r, Method method, double gmres_tolerance) {
   out.impulse0 = before.x / (r * r * r);
   const double dt = 0.05 * r / U;
   for (int k = 0; k < 2; ++k) {
-    flow.step(p, dt);
+    const BodyStepStats stats = flow.step(p, dt);
     const Vec3 after = flow.impulse(p);
+    out.pressure_cd.push_back(
+        force_coefficients(stats.pressure_force, {1, 0, 0}, {0, 0, 1}, M_PI * r * r).cd);
     out.cd.push_back(force_from_impulse(before, after, dt, {1, 0, 0}, {0, 0, 1}, M_PI * r * r).cd);
     out.n.push_back(p.size());
     before = after;
@@ -97,12 +100,23 @@ TEST(SmallBody, PowersOfTwoGiveTheSameRun) {
   const Outcome unit = run(1.0, Method::Tree, 1e-8);
   EXPECT_NEAR(unit.impulse0 / (-2 * M_PI), 1.0, 0.05);
   EXPECT_GT(unit.cd[0], 0);
+  // The first step's pressure holds the impulsive start: over the step it gives the added-mass
+  // impulse (the impulse route's jump at t = 0+, -I0) and a part of the drag's impulse, not all of
+  // it: the skin friction's part is not in the pressure (measured: 6.56 against -I0 = 6.04 and
+  // -I0 plus the drag's 7.06).
+  const double q = 0.5 * M_PI, dt = 0.05;
+  EXPECT_GT(unit.pressure_cd[0] * q * dt, -unit.impulse0);
+  EXPECT_LT(unit.pressure_cd[0] * q * dt, -unit.impulse0 + unit.cd[0] * q * dt);
+  EXPECT_GT(unit.pressure_cd[1], 0.5 * unit.cd[1]);
+  EXPECT_LT(unit.pressure_cd[1], unit.cd[1]);
   for (int k : {-50, -27, 27, 50}) {
     const Outcome scaled = run(std::ldexp(1.0, k), Method::Tree, 1e-8);
     EXPECT_NEAR(scaled.impulse0 / unit.impulse0, 1, 1e-14) << "R = 2^" << k;
     for (std::size_t s = 0; s < unit.cd.size(); ++s) {
       EXPECT_EQ(scaled.n[s], unit.n[s]) << "R = 2^" << k << ", step " << s;
       EXPECT_NEAR(scaled.cd[s] / unit.cd[s], 1, 1e-14) << "R = 2^" << k << ", step " << s;
+      EXPECT_NEAR(scaled.pressure_cd[s] / unit.pressure_cd[s], 1, 1e-14)
+          << "R = 2^" << k << ", step " << s;
     }
   }
 }
@@ -119,6 +133,7 @@ TEST(SmallBody, SphereDragDoesNotDependOnItsSize) {
     for (std::size_t s = 0; s < unit.cd.size(); ++s)
       EXPECT_EQ(scaled.n[s], unit.n[s]) << "R = " << radius << ", step " << s;
     EXPECT_NEAR(scaled.cd[0] / unit.cd[0], 1.0, 1e-12) << "R = " << radius;
+    EXPECT_NEAR(scaled.pressure_cd[0] / unit.pressure_cd[0], 1.0, 1e-12) << "R = " << radius;
     EXPECT_NEAR(scaled.cd[1] / unit.cd[1], 1.0, 2e-4) << "R = " << radius;
   }
 }

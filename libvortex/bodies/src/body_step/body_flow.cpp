@@ -285,6 +285,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   const auto start = Clock::now();
   if (!options_.wall_diffusion)
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
+  if (!options_.wall_diffusion) add_shed_sheet();
   const auto vrm_start = Clock::now();
   wall_points_.clear();  // found by the VRM's prepare_wall hook
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm, vrm_workspace_);
@@ -299,6 +300,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
     SheddingOptions shed = options_.shedding;
     shed.diffusion_length = std::sqrt(2 * options_.nu * dt);
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), shed, particles);
+    add_shed_sheet();
   }
   keep_in_fluid(particles, stats);
   wall_points_.clear();  // the particles move from here on
@@ -340,6 +342,7 @@ BodyStepStats BodyFlow::recorded(double dt, Work&& work) {
 
 BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
   return recorded(dt, [&](BodyStepStats& stats) {
+    stages_->shed.assign(surface_->size(), Vec3{});
     diffuse(particles, dt / 2, stats, sheet_solved_for(particles));
     const auto convect_start = Clock::now();
     const double bem_before = stats.seconds_bem;
@@ -356,6 +359,7 @@ BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
     stats.seconds_convect += since(convect_start) - (stats.seconds_bem - bem_before);
     diffuse(particles, dt / 2, stats, false);
     solve_sheet(particles);
+    wall_pressure(dt, stats);
   });
 }
 

@@ -5,6 +5,7 @@
 #include "vortex/bodies/bem_solver.hpp"
 #include "vortex/bodies/body_flow.hpp"
 #include "vortex/bodies/near_wall.hpp"
+#include "vortex/bodies/surface_pressure.hpp"
 #include "vortex/bodies/wall.hpp"
 
 namespace vortex::bodies {
@@ -13,11 +14,14 @@ struct BodyFlow::Stages {
   Stages(const Surface& surface, const BemOptions& options, Backend backend)
       : bem(surface, options),
         wall(surface),
-        near_wall_sums(surface, bem.op().rules().target, backend) {}
+        near_wall_sums(surface, bem.op().rules().target, backend),
+        pressure(surface) {}
   BemSolver bem;
   WallQueries wall;
   NearWallSums near_wall_sums;
   KnownWallPoints wall_points;
+  SurfacePressure pressure;
+  std::vector<Vec3> shed;  // per panel: the sheets shed in the step so far (wall_pressure.cpp)
   NearWallParticles wall_near;
 };
 

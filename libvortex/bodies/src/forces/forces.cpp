@@ -17,10 +17,16 @@ Vec3 lift_direction(const Vec3& stream, const Vec3& axis) {
 ForceCoefficients force_from_impulse(const Vec3& before, const Vec3& after, double dt,
                                      const Vec3& stream, const Vec3& lift_axis,
                                      double reference_area) {
-  if (!(dt > 0) || !(reference_area > 0))
-    throw std::invalid_argument("force_from_impulse: dt and the reference area must be positive");
+  if (!(dt > 0)) throw std::invalid_argument("force_from_impulse: dt must be positive");
+  return force_coefficients((-1 / dt) * (after - before), stream, lift_axis, reference_area);
+}
+
+ForceCoefficients force_coefficients(const Vec3& force, const Vec3& stream, const Vec3& lift_axis,
+                                     double reference_area) {
+  if (!(reference_area > 0))
+    throw std::invalid_argument("force coefficients: the reference area must be positive");
   ForceCoefficients c;
-  c.force = (-1 / dt) * (after - before);
+  c.force = force;
   const double u = norm(stream);
   const double q = 0.5 * u * u * reference_area;
   c.cd = dot(c.force, normalized(stream)) / q;

@@ -113,6 +113,9 @@ struct BodyStepStats {
   std::size_t control_signed = 0;
   double control_largest_share = 0;
   double max_velocity_gradient = 0;  // largest |grad u| (Frobenius) at a particle over the stages
+  // The pressure force -integral p n dS (per unit density) of the step, p from the vorticity
+  // shed in it (surface_pressure.hpp): a route to the force apart from the impulse's.
+  Vec3 pressure_force;
 };
 
 class BodyFlow {
@@ -154,8 +157,15 @@ class BodyFlow {
   BemSolver& bem() { return bem_; }
   const WallQueries& wall() const { return wall_; }
   const BodyFlowOptions& options() const { return options_; }
+  // The last step's surface pressure (per unit density, its area-weighted mean zero), a mean per
+  // panel; zeros before the first step.
+  std::vector<double> surface_pressure() const;
 
  private:
+  // The vorticity the wall creates: each shed sheet is added up over the step, whose pressure
+  // force then follows from it (wall_pressure.cpp).
+  void add_shed_sheet();
+  void wall_pressure(double dt, BodyStepStats& stats);
   const ParticleSet& as_seen_by_wall(const ParticleSet& particles);
   const std::vector<Vec3>* near_wall_velocity(const ParticleSet& view);
   const BemStats& solve_for(const ParticleSet& particles);

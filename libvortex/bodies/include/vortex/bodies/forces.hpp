@@ -25,5 +25,8 @@ Vec3 lift_direction(const Vec3& stream, const Vec3& axis);
 ForceCoefficients force_from_impulse(const Vec3& impulse_before, const Vec3& impulse_after,
                                      double dt, const Vec3& stream, const Vec3& lift_axis,
                                      double reference_area);
+// The coefficients of a force (from another route: SurfacePressure's).
+ForceCoefficients force_coefficients(const Vec3& force, const Vec3& stream, const Vec3& lift_axis,
+                                     double reference_area);
 
 }  // namespace vortex::bodies
