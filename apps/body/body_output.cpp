@@ -31,7 +31,7 @@ const char* kHeader =
     "strongest_wall_distance,strongest_after_convect,convect_growth,convect_growth_x,"
     "convect_growth_y,convect_growth_z,strongest_after_diffuse,max_velocity_gradient,vrm_growth,"
     "control_growth,control_signed,control_largest_share,seconds_velocity,fx_pressure,"
-    "fy_pressure,fz_pressure,cd_pressure,cl_pressure";
+    "fy_pressure,fz_pressure,cd_pressure,cl_pressure,cd_friction,cl_friction";
 
 // Why the last write failed (errno, where the stream library left it).
 std::string write_reason() {
@@ -189,7 +189,8 @@ void BodyOutput::write_row(const StepRecord& r) {
        << st.max_velocity_gradient << ',' << st.vrm_growth << ',' << st.control_growth << ','
        << st.control_signed << ',' << st.control_largest_share << ',' << st.seconds_velocity << ','
        << r.pressure.force.x << ',' << r.pressure.force.y << ',' << r.pressure.force.z << ','
-       << r.pressure.cd << ',' << r.pressure.cl << '\n'
+       << r.pressure.cd << ',' << r.pressure.cl << ',' << r.friction.cd << ',' << r.friction.cl
+       << '\n'
        << std::flush;
   check_csv();
   cd_.push_back(c.cd);

@@ -23,6 +23,7 @@ struct StepRecord {
   std::size_t particles = 0;
   bodies::ForceCoefficients coefficients;
   bodies::ForceCoefficients pressure;  // of the pressure from the shed vorticity (the step's)
+  bodies::ForceCoefficients friction;
   bodies::Vec3 impulse, vorticity;
   bodies::BodyStepStats stats;
   std::uint64_t host_bytes = 0;        // the process's resident memory after the step

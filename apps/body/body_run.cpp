@@ -87,6 +87,8 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
       bodies::force_from_impulse(r.impulse, impulse, s.dt, free_stream(s), {0, 0, 1}, area);
   rec.pressure =
       bodies::force_coefficients(rec.stats.pressure_force, free_stream(s), {0, 0, 1}, area);
+  rec.friction =
+      bodies::force_coefficients(rec.stats.friction_force, free_stream(s), {0, 0, 1}, area);
   r.impulse = impulse;
   r.time += s.dt;
   rec.step = ++r.step;

@@ -21,6 +21,7 @@ struct Outcome {
   double impulse0 = 0;              // x impulse at t = 0+, over R^3
   std::vector<double> cd;           // per step
   std::vector<double> pressure_cd;  // per step: of the pressure from the shed vorticity
+  std::vector<double> friction_cd;  // and of the skin friction
   std::vector<std::size_t> n;       // particles after each step
 };
 
@@ -53,6 +54,8 @@ Outcome run(double r, Method method, double gmres_tolerance) {
     const Vec3 after = flow.impulse(p);
     out.pressure_cd.push_back(
         force_coefficients(stats.pressure_force, {1, 0, 0}, {0, 0, 1}, M_PI * r * r).cd);
+    out.friction_cd.push_back(
+        force_coefficients(stats.friction_force, {1, 0, 0}, {0, 0, 1}, M_PI * r * r).cd);
     out.cd.push_back(force_from_impulse(before, after, dt, {1, 0, 0}, {0, 0, 1}, M_PI * r * r).cd);
     out.n.push_back(p.size());
     before = after;
@@ -109,6 +112,10 @@ TEST(SmallBody, PowersOfTwoGiveTheSameRun) {
   EXPECT_LT(unit.pressure_cd[0] * q * dt, -unit.impulse0 + unit.cd[0] * q * dt);
   EXPECT_GT(unit.pressure_cd[1], 0.5 * unit.cd[1]);
   EXPECT_LT(unit.pressure_cd[1], unit.cd[1]);
+  // With the skin friction the second step's drag is the impulse route's (measured: 1.038 of it;
+  // on finer spheres at Re = 100 within 1 %, the journal 2026-11-28-pressure-route.md).
+  EXPECT_GT(unit.friction_cd[1], 0);
+  EXPECT_NEAR((unit.pressure_cd[1] + unit.friction_cd[1]) / unit.cd[1], 1, 0.06);
   for (int k : {-50, -27, 27, 50}) {
     const Outcome scaled = run(std::ldexp(1.0, k), Method::Tree, 1e-8);
     EXPECT_NEAR(scaled.impulse0 / unit.impulse0, 1, 1e-14) << "R = 2^" << k;
@@ -116,6 +123,8 @@ TEST(SmallBody, PowersOfTwoGiveTheSameRun) {
       EXPECT_EQ(scaled.n[s], unit.n[s]) << "R = 2^" << k << ", step " << s;
       EXPECT_NEAR(scaled.cd[s] / unit.cd[s], 1, 1e-14) << "R = 2^" << k << ", step " << s;
       EXPECT_NEAR(scaled.pressure_cd[s] / unit.pressure_cd[s], 1, 1e-14)
+          << "R = 2^" << k << ", step " << s;
+      EXPECT_NEAR(scaled.friction_cd[s] / unit.friction_cd[s], 1, 1e-14)
           << "R = 2^" << k << ", step " << s;
     }
   }
@@ -134,6 +143,7 @@ TEST(SmallBody, SphereDragDoesNotDependOnItsSize) {
       EXPECT_EQ(scaled.n[s], unit.n[s]) << "R = " << radius << ", step " << s;
     EXPECT_NEAR(scaled.cd[0] / unit.cd[0], 1.0, 1e-12) << "R = " << radius;
     EXPECT_NEAR(scaled.pressure_cd[0] / unit.pressure_cd[0], 1.0, 1e-12) << "R = " << radius;
+    EXPECT_NEAR(scaled.friction_cd[0] / unit.friction_cd[0], 1.0, 1e-12) << "R = " << radius;
     EXPECT_NEAR(scaled.cd[1] / unit.cd[1], 1.0, 2e-4) << "R = " << radius;
   }
 }

@@ -360,6 +360,7 @@ BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
     diffuse(particles, dt / 2, stats, false);
     solve_sheet(particles);
     wall_pressure(dt, stats);
+    wall_friction(particles, stats);
   });
 }
 

@@ -21,7 +21,7 @@ struct BodyFlow::Stages {
   NearWallSums near_wall_sums;
   KnownWallPoints wall_points;
   SurfacePressure pressure;
-  std::vector<Vec3> shed;  // per panel: the sheets shed in the step so far (wall_pressure.cpp)
+  std::vector<Vec3> shed;  // per panel: the sheets shed in the step so far (wall_forces.cpp)
   NearWallParticles wall_near;
 };
 

@@ -116,6 +116,9 @@ struct BodyStepStats {
   // The pressure force -integral p n dS (per unit density) of the step, p from the vorticity
   // shed in it (surface_pressure.hpp): a route to the force apart from the impulse's.
   Vec3 pressure_force;
+  // The skin friction's, nu integral omega x n dS (per unit density) at the step's end, omega the
+  // particles' regularized vorticity at the panels' centroids.
+  Vec3 friction_force;
 };
 
 class BodyFlow {
@@ -163,9 +166,10 @@ class BodyFlow {
 
  private:
   // The vorticity the wall creates: each shed sheet is added up over the step, whose pressure
-  // force then follows from it (wall_pressure.cpp).
+  // force then follows from it; the friction from the vorticity at the wall (wall_forces.cpp).
   void add_shed_sheet();
   void wall_pressure(double dt, BodyStepStats& stats);
+  void wall_friction(const ParticleSet& particles, BodyStepStats& stats);
   const ParticleSet& as_seen_by_wall(const ParticleSet& particles);
   const std::vector<Vec3>* near_wall_velocity(const ParticleSet& view);
   const BemStats& solve_for(const ParticleSet& particles);
