@@ -13,6 +13,13 @@ left out before them), then the spread of those means over the origins in percen
 magnitude, and the largest |Omega| component of the run. --check P exits with status 1 when
 either spread exceeds P percent.
 
+Where the CSV has the second route's columns (cd_pressure, cl_pressure, cd_friction, cl_friction:
+the wall pressure from the shed vorticity plus the skin friction), it prints their means over the
+same rows and their difference from the impulse route's (about the first origin) in percent of
+its C_D, and the budget of the rows after the first (which holds the impulsive start): the
+second route's force integrated over time against -Delta I, along the stream and the lift.
+--check-routes P exits with status 1 when the C_D or C_L difference exceeds P percent.
+
 The stream is --angle A (degrees from x toward z, speed 1) or --stream UX,UY,UZ; the lift is
 along the part of z across the stream, as vortex-body takes it (x, then y, when z is along the
 stream). The dynamic pressure comes from the CSV: the force along the stream over C_D."""
@@ -92,11 +99,15 @@ def main():
     p.add_argument("--from", dest="start", type=float, default=0.75,
                    help="fraction of the rows before the mean (default 0.75)")
     p.add_argument("--check", type=float, help="exit 1 when a spread exceeds this percentage")
+    p.add_argument("--check-routes", type=float,
+                   help="exit 1 when the routes' C_D or C_L differ by more than this percentage")
     a = p.parse_args()
     if not 0 <= a.start < 1:
         p.error("--from must be in [0, 1)")
     if a.check is not None and not a.check > 0:
         p.error("--check must be positive")
+    if a.check_routes is not None and not a.check_routes > 0:
+        p.error("--check-routes must be positive")
     if a.stream is not None and dot(a.stream, a.stream) == 0:
         p.error("--stream must not be zero")
     stream = a.stream or [math.cos(math.radians(a.angle)), 0, math.sin(math.radians(a.angle))]
@@ -140,10 +151,47 @@ def main():
         print(f"spread of {name} over the origins: {spreads[-1]:.2f} %")
     largest = max(abs(r[c]) for r in rows for c in ("vorticity_x", "vorticity_y", "vorticity_z"))
     print(f"largest |total vorticity| component over the run: {largest:.4g}")
+    status = 0
     if a.check is not None and max(spreads) > a.check:
         print(f"a spread exceeds {a.check:g} %")
-        return 1
-    return 0
+        status = 1
+    routes = second_route(a.csv, rows, first, means[0], q, e, lift)
+    if a.check_routes is not None:
+        if routes is None:
+            sys.exit("body-force-origins: --check-routes: the CSV has no second route's columns")
+        if max(abs(d) for d in routes) > a.check_routes:
+            print(f"the routes differ by more than {a.check_routes:g} %")
+            status = 1
+    return status
+
+
+def second_route(path, rows, first, impulse_means, q, e, lift):
+    """Prints the second route's means and budget; returns its C_D and C_L differences in percent
+    of the impulse route's C_D, or None without its columns."""
+    names = ["cd_pressure", "cl_pressure", "cd_friction", "cl_friction", "ix", "iy", "iz"]
+    with open(path, newline="") as f:
+        raw = list(csv.DictReader(f))
+    if any(c not in raw[0] for c in names):
+        return None
+    try:
+        extra = [{c: float(r[c]) for c in names} for r in raw]
+    except (TypeError, ValueError):
+        sys.exit(f"body-force-origins: {path}: a value of {names} is not a number")
+    cd = [x["cd_pressure"] + x["cd_friction"] for x in extra]
+    cl = [x["cl_pressure"] + x["cl_friction"] for x in extra]
+    mean_cd, mean_cl = statistics.fmean(cd[first:]), statistics.fmean(cl[first:])
+    scale = abs(impulse_means[0]) if impulse_means[0] != 0 else 1.0
+    diffs = (100 * (mean_cd - impulse_means[0]) / scale, 100 * (mean_cl - impulse_means[1]) / scale)
+    print(f"second route (pressure + skin friction): C_D {mean_cd:.4f}, C_L {mean_cl:.4f}; "
+          f"against the impulse route {diffs[0]:+.2f} %, {diffs[1]:+.2f} % of its C_D")
+    if len(rows) > 1:
+        along = [sum(q * c * (rows[k]["t"] - rows[k - 1]["t"]) for k, c in enumerate(v) if k > 0)
+                 for v in (cd, cl)]
+        delta = [extra[-1][c] - extra[0][c] for c in ("ix", "iy", "iz")]
+        print(f"from t = {rows[0]['t']:g} to {rows[-1]['t']:g}: the second route's force over time "
+              f"{along[0]:.6g} along the stream, {along[1]:.6g} along the lift; -Delta I "
+              f"{-dot(delta, e):.6g} and {-dot(delta, lift):.6g}")
+    return diffs
 
 
 if __name__ == "__main__":
