@@ -233,19 +233,43 @@ void write_output_text(const std::string& path, const std::string& text) {
   }
 }
 
+namespace {
+
+// The 1-based place of a column of the CSV's header, as gnuplot counts them.
+int column(const std::string& name) {
+  std::istringstream head(kHeader);
+  std::string cell;
+  for (int k = 1; std::getline(head, cell, ','); ++k)
+    if (cell == name) return k;
+  throw std::logic_error("diagnostics.csv has no column " + name);
+}
+
+// gnuplot's sum of two columns.
+std::string sum_of(const std::string& a, const std::string& b) {
+  return "($" + std::to_string(column(a)) + "+$" + std::to_string(column(b)) + ")";
+}
+
+}  // namespace
+
 bool plot_coefficients(const std::string& dir, double re, bool sphere) {
   std::ostringstream g;
   g << "set datafile separator ','\nset terminal pngcairo size 900,600\nset grid\n"
     << "set xlabel 't U / D'\nset key top right\n";
   // The first step (the impulsive start's average) is left off the plot; it is in the CSV.
   g << "set output '" << dir << "/cd.png'\nset ylabel 'C_D'\nset yrange [*:*]\n"
-    << "plot '" << dir << "/diagnostics.csv' using 3:8 every ::2 with linespoints title 'C_D', "
+    << "plot '" << dir
+    << "/diagnostics.csv' using 3:8 every ::2 with linespoints title 'C_D (impulse)', "
+    << "'' using 3:" << sum_of("cd_pressure", "cd_friction")
+    << " every ::2 with lines title 'C_D (pressure + skin friction)', "
     << "12/sqrt(pi*" << re << "*x) title '12/sqrt(pi Re t)' dashtype 2";
   if (sphere)
     g << ", " << 24 / re * (1 + 0.1935 * std::pow(re, 0.6305))
       << " title 'steady C_D (Clift, Grace and Weber)' dashtype 3";
   g << "\nset output '" << dir << "/cl.png'\nset ylabel 'C_L'\nset yrange [*:*]\n"
-    << "plot '" << dir << "/diagnostics.csv' using 3:9 every ::1 with linespoints title 'C_L', "
+    << "plot '" << dir
+    << "/diagnostics.csv' using 3:9 every ::1 with linespoints title 'C_L (impulse)', "
+    << "'' using 3:" << sum_of("cl_pressure", "cl_friction")
+    << " every ::2 with lines title 'C_L (pressure + skin friction)', "
     << "0 title '' dashtype 2\n";
   return run_gnuplot(dir + "/plot.gp", g.str());
 }
