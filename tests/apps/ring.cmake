@@ -19,14 +19,15 @@ foreach(kind re-negative nu-negative dt-small core-radius merge-distance progres
 endforeach()
 
 # --mpi (a build with MPI): the ring on 2 and 3 CPU ranks against one process, its diagnostics row
-# by row (ring_mpi.cmake); inviscid (the default), viscous (VRM and particle control on ranks)
-# and PSE on ranks.
+# by row (ring_mpi.cmake); inviscid (the default), viscous (VRM and particle control on ranks),
+# with merges into partners, and PSE on ranks.
 find_program(VORTEX_TEST_PYTHON3 python3)
 if(TARGET vortex_mpi AND VORTEX_TEST_PYTHON3)
   set(ring_mpi_inviscid "--layers 2 --steps 12")
   set(ring_mpi_viscous "--layers 2 --steps 12 --re 500")
+  set(ring_mpi_partner "--layers 2 --steps 12 --re 500 --merge-into partner")
   set(ring_mpi_pse "--layers 2 --steps 12 --re 500 --diffusion pse")
-  foreach(run inviscid-2 viscous-2 viscous-3 pse-3)
+  foreach(run inviscid-2 viscous-2 viscous-3 partner-3 pse-3)
     string(REGEX MATCH "[a-z]+" kind ${run})
     string(REGEX MATCH "[0-9]+" ranks ${run})
     add_test(NAME app.ring.mpi.${run} COMMAND ${CMAKE_COMMAND} -DMPIEXEC=${MPIEXEC_EXECUTABLE}

@@ -15,7 +15,8 @@
 
 namespace vortex::detail {
 
-// What a partner took (MergeInto::Partner): the merged |Gamma| and |Gamma| times their positions.
+// What a partner took (MergeInto::Partner): the merged |Gamma| and |Gamma| times their offsets from
+// the partner (small numbers: their sums round alike in any order, on any split).
 using MergeMoments = std::array<double, 4>;
 
 struct ControlParts {

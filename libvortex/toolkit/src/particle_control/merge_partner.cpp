@@ -29,8 +29,8 @@ void move_partners(ParticleSet& p, const std::vector<double>& strength_before,
     const MergeMoments& m = moments[j];
     if (!(m[0] > 0)) continue;
     const double s = strength_before[j], total = s + m[0];
-    const std::array<double, 3> centroid{(s * p.x[j] + m[1]) / total, (s * p.y[j] + m[2]) / total,
-                                         (s * p.z[j] + m[3]) / total};
+    const std::array<double, 3> centroid{p.x[j] + m[1] / total, p.y[j] + m[2] / total,
+                                         p.z[j] + m[3] / total};
     if (o.blocked && o.blocked(static_cast<std::size_t>(j), {p.x[j], p.y[j], p.z[j]}, centroid))
       continue;
     p.x[j] = centroid[0];

@@ -255,9 +255,9 @@ void hand_over(ParticleSet& p, Scratch& w, bool partners) {
           const double s = w.strength[i];
           detail::MergeMoments& m = w.moments[j];
           m[0] += s;
-          m[1] += s * p.x[i];
-          m[2] += s * p.y[i];
-          m[3] += s * p.z[i];
+          m[1] += s * (p.x[i] - p.x[j]);  // offsets from the partner: rounding of h, not of x
+          m[2] += s * (p.y[i] - p.y[j]);
+          m[3] += s * (p.z[i] - p.z[j]);
         }
       }
     }
