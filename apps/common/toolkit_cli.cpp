@@ -65,7 +65,7 @@ constexpr SharedOptionSpec kTable[] = {
     plain(SharedOption::MergeInto, "--merge-into", "neighbours|partner",
           "where a merged particle's strength goes: spread over the neighbours within 1.5 h, or "
           "whole to the nearest particle that stays within the merge distance, moved to the "
-          "centroid (keeps vortex lines closed)"),
+          "centroid (keeps a vortex line's strength on the line)"),
 };
 
 constexpr bool table_in_order() {

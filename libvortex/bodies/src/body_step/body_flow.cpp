@@ -283,9 +283,10 @@ void BodyFlow::wall_images(double dt) {
 void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, bool sheet_solved) {
   if (!sheet_solved) solve_for(particles);
   const auto start = Clock::now();
-  if (!options_.wall_diffusion)
+  if (!options_.wall_diffusion) {
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
-  if (!options_.wall_diffusion) add_shed_sheet();
+    add_shed_sheet();
+  }
   const auto vrm_start = Clock::now();
   wall_points_.clear();  // found by the VRM's prepare_wall hook
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm, vrm_workspace_);

@@ -15,13 +15,15 @@ struct BodyFlow::Stages {
       : bem(surface, options),
         wall(surface),
         near_wall_sums(surface, bem.op().rules().target, backend),
-        pressure(surface) {}
+        pressure(surface),
+        centroids(panel_centroids(surface)) {}
   BemSolver bem;
   WallQueries wall;
   NearWallSums near_wall_sums;
   KnownWallPoints wall_points;
   SurfacePressure pressure;
   std::vector<Vec3> shed;  // per panel: the sheets shed in the step so far (wall_forces.cpp)
+  Points centroids;        // the panels', where the skin friction reads the vorticity
   NearWallParticles wall_near;
 };
 

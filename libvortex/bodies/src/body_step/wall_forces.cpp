@@ -24,9 +24,8 @@ void BodyFlow::wall_pressure(double dt, BodyStepStats& stats) {
 
 void BodyFlow::wall_friction(const ParticleSet& particles, BodyStepStats& stats) {
   if (particles.size() == 0) return;
-  const Points centroids = panel_centroids(*surface_);
   VelocityField f;
-  solver_->evaluate(particles, PointsView(centroids), true, f);
+  solver_->evaluate(particles, PointsView(stages_->centroids), true, f);
   Vec3 force;
   for (std::size_t j = 0; j < surface_->size(); ++j) {
     const Panel& p = surface_->panels[j];

@@ -91,44 +91,43 @@ void Halo::gather(const Comm& comm, ParticleSet& local, std::size_t n, double wi
   }
 }
 
-void Halo::return_strengths(const Comm& comm, ParticleSet& local, std::size_t n) const {
+template <class T, class Value, class Add>
+void Halo::sum_home(const Comm& comm, std::size_t n, const Value& value, const Add& add) const {
   const int ranks = comm.size();
-  std::vector<std::vector<Sums>> send(ranks);
+  std::vector<std::vector<T>> send(ranks);
   for (int r = 0; r < ranks; ++r)
-    for (long long k = from_[r]; k < from_[r + 1]; ++k) {
-      const std::size_t j = n + static_cast<std::size_t>(k);
-      send[r].push_back({{local.gx[j], local.gy[j], local.gz[j]}});
-    }
+    for (long long k = from_[r]; k < from_[r + 1]; ++k)
+      send[r].push_back(value(n + static_cast<std::size_t>(k)));
   std::vector<long long> from;
-  const std::vector<Sums> back = comm.alltoallv(send, &from);
+  const std::vector<T> back = comm.alltoallv(send, &from);
   for (int r = 0; r < ranks; ++r) {
     if (static_cast<std::size_t>(from[r + 1] - from[r]) != sent_[r].size())
       throw std::logic_error("vortex::mpi: a halo's sums do not match its copies");
-    for (std::size_t k = 0; k < sent_[r].size(); ++k) {
-      const Sums& s = back[from[r] + k];
-      const std::uint32_t i = sent_[r][k];
-      local.gx[i] += s.g[0];
-      local.gy[i] += s.g[1];
-      local.gz[i] += s.g[2];
-    }
+    for (std::size_t k = 0; k < sent_[r].size(); ++k) add(sent_[r][k], back[from[r] + k]);
   }
+}
+
+void Halo::return_strengths(const Comm& comm, ParticleSet& local, std::size_t n) const {
+  sum_home<Sums>(
+      comm, n,
+      [&](std::size_t j) {
+        return Sums{{local.gx[j], local.gy[j], local.gz[j]}};
+      },
+      [&](std::uint32_t i, const Sums& s) {
+        local.gx[i] += s.g[0];
+        local.gy[i] += s.g[1];
+        local.gz[i] += s.g[2];
+      });
 }
 
 void Halo::return_sums(const Comm& comm, std::vector<std::array<double, 4>>& sums,
                        std::size_t n) const {
-  const int ranks = comm.size();
-  std::vector<std::vector<std::array<double, 4>>> send(ranks);
-  for (int r = 0; r < ranks; ++r)
-    for (long long k = from_[r]; k < from_[r + 1]; ++k)
-      send[r].push_back(sums[n + static_cast<std::size_t>(k)]);
-  std::vector<long long> from;
-  const std::vector<std::array<double, 4>> back = comm.alltoallv(send, &from);
-  for (int r = 0; r < ranks; ++r) {
-    if (static_cast<std::size_t>(from[r + 1] - from[r]) != sent_[r].size())
-      throw std::logic_error("vortex::mpi: a halo's sums do not match its copies");
-    for (std::size_t k = 0; k < sent_[r].size(); ++k)
-      for (int c = 0; c < 4; ++c) sums[sent_[r][k]][c] += back[from[r] + k][c];
-  }
+  using Four = std::array<double, 4>;
+  sum_home<Four>(
+      comm, n, [&](std::size_t j) { return sums[j]; },
+      [&](std::uint32_t i, const Four& s) {
+        for (int c = 0; c < 4; ++c) sums[i][c] += s[c];
+      });
 }
 
 void Halo::refresh_strengths(const Comm& comm, ParticleSet& local, std::size_t n) const {

@@ -50,6 +50,11 @@ class Halo {
   std::vector<char> send_flags(const Comm& comm, const std::vector<char>& own_flags) const;
 
  private:
+  // The copies' values (value(j), j = n + k the k-th copy in local) sent home, where add(i, v)
+  // takes each into the particle i it copies, the ranks in order.
+  template <class T, class Value, class Add>
+  void sum_home(const Comm& comm, std::size_t n, const Value& value, const Add& add) const;
+
   std::vector<Box> boxes_;
   std::vector<std::vector<std::uint32_t>> sent_;  // per rank, the own particles copied to it
   std::vector<long long> from_{0};                // the copies of rank r: [from_[r], from_[r + 1])

@@ -21,7 +21,7 @@
 // itself and the particles merged into it. The total vorticity is kept exactly, the linear impulse
 // where the merged strengths are parallel. Spreading a strength over the neighbours within 1.5 h
 // puts it across the vortex lines beside it; one partner within the merge distance keeps it on
-// its line, so the field stays nearly divergence-free. A body's sheet answers the divergence of
+// its line (test MergePartner.AFilamentStaysOnItsLine). A body's sheet answers the divergence of
 // the particles next to it (docs/methods/bodies.md, section 3, measured there).
 
 #include <array>

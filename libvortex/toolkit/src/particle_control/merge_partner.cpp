@@ -1,5 +1,7 @@
 #include "particle_control/merge_partner.hpp"
 
+#include "particle_control/absorb.hpp"
+
 namespace vortex::detail {
 
 int merge_partner(const ParticleSet& p, std::size_t i, const std::vector<char>& candidate,
@@ -13,7 +15,7 @@ int merge_partner(const ParticleSet& p, std::size_t i, const std::vector<char>& 
     const double dx = p.x[j] - p.x[i], dy = p.y[j] - p.y[i], dz = p.z[j] - p.z[i];
     const double d2 = dx * dx + dy * dy + dz * dz;
     if (best >= 0 && (d2 > nearest || (d2 == nearest && j > best))) continue;
-    if (o.blocked && o.blocked(i, {p.x[i], p.y[i], p.z[i]}, {p.x[j], p.y[j], p.z[j]})) continue;
+    if (blocked(p, o, i, static_cast<std::size_t>(j))) continue;
     best = j;
     nearest = d2;
   }
