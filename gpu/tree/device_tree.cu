@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "cuts.cuh"
@@ -20,64 +22,6 @@ constexpr int kThreads = kReduceThreads;
 struct PointsRef {
   const double *x, *y, *z;
 };
-
-// Per chunk of a cut piece: moments of the offsets from the piece's first point (offsets, not
-// coordinates, so that clouds far from the origin do not cancel; as the host builder). 256 threads
-// a chunk: 1024 (four points each) took 33 us a depth at 1e6 against 24 us.
-// The points are read from `xyz`, their coordinates side by side (x, y, z of point j at 3 j): the
-// gather through the permutation then touches one or two memory sectors per point, not three.
-__global__ void cut_moments_kernel(const double* xyz, const std::uint32_t* perm,
-                                   const int* piece_begin, const int* chunk_piece,
-                                   const int* chunk_begin, const int* chunk_end, int first_chunk,
-                                   double* moments) {
-  const int c = first_chunk + blockIdx.x;
-  const double* r = xyz + 3 * static_cast<long long>(perm[piece_begin[chunk_piece[c]]]);
-  double m[kMoments];
-  moments_reset(m);
-  for (int i = chunk_begin[c] + threadIdx.x; i < chunk_end[c]; i += blockDim.x)
-    moments_add_point(m, xyz + 3 * static_cast<long long>(perm[i]), r);
-  double out[kMoments];
-  for (int k = 0; k < 3; ++k) {
-    out[k] = block_reduce(m[k], SumOp{});
-    out[3 + k] = block_reduce(m[3 + k], SumOp{});
-    out[6 + k] = block_reduce(m[6 + k], MinOp{});
-    out[9 + k] = block_reduce(m[9 + k], MaxOp{});
-  }
-  if (threadIdx.x == 0)
-    for (int k = 0; k < kMoments; ++k) moments[static_cast<long long>(c) * kMoments + k] = out[k];
-}
-
-// Per piece of a depth, one warp: the cut dimension (largest variance; -1 for an uncut piece) and
-// the key's reference, minimum and scale along it. The lanes merge the piece's chunks in a fixed
-// order (strided, then a shuffle tree): the same on every run.
-__global__ void choose_cuts_kernel(const double* xyz, const std::uint32_t* perm,
-                                   const int* piece_begin, const int* piece_end,
-                                   const int* piece_first_chunk, int first_piece, int num_pieces,
-                                   const double* moments, int* dim_out, double* key_out) {
-  const int k = (blockIdx.x * blockDim.x + threadIdx.x) / kWarp;
-  const int lane = threadIdx.x % kWarp;
-  if (k >= num_pieces) return;  // whole warps leave together
-  const int piece = first_piece + k;
-  const int first = piece_first_chunk[piece];
-  if (first < 0) {
-    if (lane == 0) dim_out[k] = -1;
-    return;
-  }
-  const int n = piece_end[piece] - piece_begin[piece];
-  const int chunks = (n + kTreeChunk - 1) / kTreeChunk;
-  double m[kMoments];
-  moments_reset(m);
-  for (int c = lane; c < chunks; c += kWarp)
-    moments_add(m, moments + static_cast<long long>(first + c) * kMoments);
-  moments_warp_merge(m);
-  if (lane != 0) return;
-  const Cut cut =
-      choose_cut(m, n, xyz + 3 * static_cast<long long>(perm[piece_begin[piece]]), kCutKeyBits);
-  dim_out[k] = cut.dim;
-  key_out[3 * k + 0] = cut.ref;
-  key_out[3 * k + 1] = cut.lo;
-  key_out[3 * k + 2] = cut.scale;
-}
 
 __global__ void interleave_kernel(PointsRef p, int n, double* xyz) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -227,11 +171,7 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   // Pageable sources: each call returns once its source is staged, so the host's shape may change
   // afterwards. The device's copies are ordered on `stream` only: work on another stream that
   // reads the shape must wait for an event recorded on `stream` after this call.
-  const std::size_t n = shape_.n;
-  keys_.reserve(n);
-  flag_sums_.reserve(n);
-  for (auto& p : perm_) p.reserve(n);
-  ordered_.reserve(3 * n);
+  reserve_points(shape_.n);
   const std::size_t max_pieces = detail::most_pieces(shape_, 0, shape_.depths());
   piece_dim_.reserve(max_pieces);
   piece_key_.reserve(3 * max_pieces);
@@ -239,7 +179,6 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   still_needed_.reserve(max_pieces);
   chunk_moments_.reserve(detail::kMoments * std::max<std::size_t>(1, shape_.chunk_piece.size()));
   node_bits_.reserve(detail::kNodeBits * shape_.nodes.size());
-  scan_temp_.reserve(detail::partition_scan_bytes(static_cast<int>(n)));
   const char* finish_env = std::getenv("VORTEX_TREE_FINISH_POINTS");
   finish_depth_ = block_finish_depth(shape_, finish_env ? std::atoi(finish_env) : kFinishPoints);
   // The selections' histograms, for the pieces of the depths cut by whole-tree passes.
@@ -247,17 +186,36 @@ void DeviceTree::set_shape(TreeShape shape, cudaStream_t stream) {
   histograms_.reserve(histogram_count_);
 }
 
-void DeviceTree::cut_depths(const double* xyz, std::uint32_t*& perm, std::uint32_t*& spare,
-                            cudaStream_t stream) {
+void DeviceTree::reserve_points(int n) {
+  // Only grow (buffer.hpp): a build's steps keep what an earlier step wrote.
+  keys_.reserve(n);
+  flag_sums_.reserve(n);
+  for (auto& p : perm_) p.reserve(n);
+  ordered_.reserve(3 * std::size_t(n));
+  scan_temp_.reserve(detail::partition_scan_bytes(n));
+}
+
+void DeviceTree::attach_storage(detail::DepthCuts& c) const {
+  c.n = size_of_build_;
+  c.xyz = ordered_.data();
+  c.perm_in = perm_current_;
+  c.perm_out = perm_spare_;
+  c.dim = piece_dim_.data();
+  c.key = piece_key_.data();
+  c.keys = keys_.data();
+  c.flag_sums = flag_sums_.data();
+  c.histograms = histograms_.data();
+  c.selected = selected_.data();
+  c.still_needed = still_needed_.data();
+  c.scan_temp = scan_temp_.data();
+  c.scan_temp_bytes = scan_temp_.capacity();
+}
+
+void DeviceTree::cut_depths(int first_depth, cudaStream_t stream) {
   using namespace detail;
-  const int n = shape_.n;
-  constexpr int t = kThreads;
-  for (int d = 0; d < finish_depth_; ++d) {
+  for (int d = first_depth; d < finish_depth_; ++d) {
     DepthCuts c;
-    c.n = n;
-    c.xyz = xyz;
-    c.perm_in = perm;
-    c.perm_out = spare;
+    attach_storage(c);
     c.piece_begin = piece_begin_.data();
     c.piece_mid = piece_mid_.data();
     c.first_piece = shape_.depth_start[d];
@@ -267,28 +225,11 @@ void DeviceTree::cut_depths(const double* xyz, std::uint32_t*& perm, std::uint32
     c.chunk_end = chunk_end_.data();
     c.first_chunk = shape_.depth_chunk_start[d];
     c.num_chunks = shape_.depth_chunk_start[d + 1] - c.first_chunk;
-    c.dim = piece_dim_.data();
-    c.key = piece_key_.data();
-    c.keys = keys_.data();
-    c.flag_sums = flag_sums_.data();
-    c.histograms = histograms_.data();
-    c.selected = selected_.data();
-    c.still_needed = still_needed_.data();
-    c.scan_temp = scan_temp_.data();
-    c.scan_temp_bytes = scan_temp_.capacity();
-    if (c.num_chunks > 0) {
-      cut_moments_kernel<<<c.num_chunks, t, 0, stream>>>(
-          xyz, perm, piece_begin_.data(), chunk_piece_.data(), chunk_begin_.data(),
-          chunk_end_.data(), c.first_chunk, chunk_moments_.data());
-      VORTEX_CUDA_CHECK_LAUNCH("cut_moments_kernel");
-    }
-    choose_cuts_kernel<<<blocks_for(static_cast<long long>(c.num_pieces) * kWarp, 128), 128, 0,
-                         stream>>>(xyz, perm, piece_begin_.data(), piece_end_.data(),
-                                   piece_first_chunk_.data(), c.first_piece, c.num_pieces,
-                                   chunk_moments_.data(), piece_dim_.data(), piece_key_.data());
-    VORTEX_CUDA_CHECK_LAUNCH("choose_cuts_kernel");
+    c.piece_end = piece_end_.data();
+    c.piece_first_chunk = piece_first_chunk_.data();
+    choose_cuts(c, chunk_moments_.data(), piece_dim_.data(), piece_key_.data(), stream);
     partition_cuts(c, stream);
-    std::swap(perm, spare);
+    std::swap(perm_current_, perm_spare_);
   }
 }
 
@@ -317,38 +258,57 @@ void DeviceTree::node_boxes(const double* sigma, cudaStream_t stream) {
 }
 
 void DeviceTree::build(DevicePoints points, cudaStream_t stream) {
+  begin(points, shape_.n, stream);
+  finish(points, 0, stream);
+}
+
+void DeviceTree::begin(DevicePoints points, int n, cudaStream_t stream) {
   using namespace detail;
-  const int n = shape_.n;
+  reserve_points(n);
+  size_of_build_ = n;
+  perm_current_ = perm_[0].data();
+  perm_spare_ = perm_[1].data();
   if (n == 0) return;
   const PointsRef p{points.x, points.y, points.z};
   constexpr int t = kThreads;
-  std::uint32_t* perm = perm_[0].data();
-  std::uint32_t* spare = perm_[1].data();
+  iota_kernel<<<blocks_for(n, t), t, 0, stream>>>(perm_current_, n);
+  VORTEX_CUDA_CHECK_LAUNCH("iota_kernel");
+  // The cuts read the points interleaved; `ordered_` holds them until the gather in finish()
+  // reuses it.
+  interleave_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, n, ordered_.data());
+  VORTEX_CUDA_CHECK_LAUNCH("interleave_kernel");
+}
+
+void DeviceTree::finish(DevicePoints points, int first_depth, cudaStream_t stream) {
+  using namespace detail;
+  const int n = shape_.n;
+  if (n != size_of_build_)
+    throw std::logic_error("device tree: a shape of " + std::to_string(n) +
+                           " points for a build of " + std::to_string(size_of_build_));
+  if (n == 0) return;
+  const PointsRef p{points.x, points.y, points.z};
+  constexpr int t = kThreads;
   // Each selection leaves the histograms zero; cleared here too, so that no failed call leaves them
   // otherwise.
-  if (finish_depth_ > 0)
+  if (finish_depth_ > first_depth)
     VORTEX_CUDA_CHECK(
         cudaMemsetAsync(histograms_.data(), 0, histogram_count_ * sizeof(unsigned int), stream));
-  iota_kernel<<<blocks_for(n, t), t, 0, stream>>>(perm, n);
-  VORTEX_CUDA_CHECK_LAUNCH("iota_kernel");
-  // The cuts read the points interleaved; `ordered_` holds them until the gather below reuses it.
-  double* xyz = ordered_.data();
-  interleave_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, n, xyz);
-  VORTEX_CUDA_CHECK_LAUNCH("interleave_kernel");
-  cut_depths(xyz, perm, spare, stream);
+  cut_depths(first_depth, stream);
+  const double* xyz = ordered_.data();
   detail::FinishCuts finish;
   finish.xyz = xyz;
-  finish.perm = perm;
+  finish.perm = perm_current_;
   finish.depth_start = depth_start_.data();
   finish.piece_begin = piece_begin_.data();
   finish.piece_end = piece_end_.data();
   finish.piece_first_chunk = piece_first_chunk_.data();
-  finish.first_depth = finish_depth_;
+  // The adaptive cuts may reach below the first depth of small pieces: the blocks start after them.
+  finish.first_depth = std::max(finish_depth_, first_depth);
   finish.depths = shape_.depths();
-  if (finish_depth_ < shape_.depths())
-    finish.num_blocks = shape_.depth_start[finish_depth_ + 1] - shape_.depth_start[finish_depth_];
+  if (finish.first_depth < shape_.depths())
+    finish.num_blocks =
+        shape_.depth_start[finish.first_depth + 1] - shape_.depth_start[finish.first_depth];
   detail::launch_finish_cuts(finish, stream);
-  perm_current_ = perm;
   gather_kernel<<<blocks_for(n, t), t, 0, stream>>>(p, perm_current_, n, ordered_.data());
   VORTEX_CUDA_CHECK_LAUNCH("gather_kernel");
 

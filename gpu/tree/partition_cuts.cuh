@@ -25,7 +25,8 @@ struct DepthCuts {
   std::uint32_t* perm_out = nullptr;       // ... and after it
   // The shape's pieces of this depth, [first_piece, first_piece + num_pieces), and the chunks of
   // its cut pieces, [first_chunk, first_chunk + num_chunks).
-  const int *piece_begin = nullptr, *piece_mid = nullptr;
+  const int *piece_begin = nullptr, *piece_mid = nullptr, *piece_end = nullptr;
+  const int* piece_first_chunk = nullptr;  // per piece: its first chunk, -1 when it is not cut
   int first_piece = 0, num_pieces = 0;
   const int *chunk_piece = nullptr, *chunk_begin = nullptr, *chunk_end = nullptr;
   int first_chunk = 0, num_chunks = 0;
@@ -45,6 +46,9 @@ struct DepthCuts {
   std::size_t scan_temp_bytes = 0;
 };
 
+// Each piece's cut (choose_cut): per chunk the moments of its points (kMoments doubles a chunk of
+// `moments`), then per piece of the depth its dimension and key (3 doubles a piece).
+void choose_cuts(const DepthCuts& c, double* moments, int* dim, double* key, cudaStream_t stream);
 // Bytes of temporary storage the partition's scan of n points needs.
 std::size_t partition_scan_bytes(int n);
 // Partitions every cut piece of the depth about its cut; on `stream`, nothing waits for the host.

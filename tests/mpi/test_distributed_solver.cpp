@@ -103,6 +103,15 @@ TEST_P(CloudCase, EqualsTheOneRankSolverInFloat) {
 
 INSTANTIATE_TEST_SUITE_P(Clouds, CloudCase, ::testing::Values("cube", "plummer", "sheet", "ring"));
 
+// A Plummer sphere whose outskirts the adaptive cuts (vortex/math/tree_node.hpp) peel off at
+// several depths across ranks: the tree, and so the field, of one rank.
+TEST(DistributedSolver, AdaptiveCutsOfAPlummerSphereAsOneRank) {
+  const ParticleSet all = plummer_sphere(20000, 14);
+  const Comparison c = compare(all, cpu_options(Precision::Double), scattered, false);
+  EXPECT_LE(c.velocity, 1e-12);
+  EXPECT_LE(c.gradient, 1e-12);
+}
+
 TEST(DistributedSolver, UnevenCountsAndARankWithNothing) {
   // Rank 0 holds most particles, the last rank (of several) none.
   const ParticleSet all = vortex::random_cube(9000, 21);

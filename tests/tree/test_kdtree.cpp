@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <tuple>
 
 #include "support/reference.hpp"
+#include "vortex/generators.hpp"
 #include "vortex/kdtree.hpp"
+#include "vortex/math/acceptance.hpp"
 
 namespace vortex {
 namespace {
@@ -168,6 +171,80 @@ TEST(KdTree, LargeSetsAndTiesKeepTheVAMSplitShape) {
     const KdTree eight = build_kdtree(PointsView(*p), p->sigma.data(), 256, 8);
     check_tree(eight, *p, 256, 8);
   }
+}
+
+// The adaptive cut's rule (tree_node.hpp) on counts worked by hand.
+TEST(KdTree, AdaptiveCutPositions) {
+  double a = 0, b = 0;
+  middle_half(-2.0, 6.0, a, b);
+  EXPECT_EQ(a, 0.0);
+  EXPECT_EQ(b, 4.0);
+  middle_half(-1e308, 1.6e308, a, b);  // no overflow of hi - lo
+  EXPECT_TRUE(std::isfinite(a) && std::isfinite(b));
+  EXPECT_DOUBLE_EQ(a, -0.35e308);
+  // The median inside the middle half: kept.
+  EXPECT_EQ(adaptive_split_position(1000, 100, 500, 300, 700), 500);
+  // Below it: the bucket multiple nearest the count before the half.
+  EXPECT_EQ(adaptive_split_position(1000, 100, 500, 640, 990), 600);
+  EXPECT_EQ(adaptive_split_position(1000, 100, 500, 660, 990), 700);
+  // Above it: nearest the count through the half.
+  EXPECT_EQ(adaptive_split_position(1000, 100, 500, 0, 130), 100);
+  EXPECT_EQ(adaptive_split_position(1000, 100, 500, 0, 10), 100);  // at least one leaf
+  // Never the whole piece, and the left side whole leaves.
+  EXPECT_EQ(adaptive_split_position(1030, 100, 500, 1029, 1030), 1000);
+  EXPECT_EQ(adaptive_split_position(999, 100, 500, 980, 999), 900);
+  EXPECT_TRUE(is_adaptive_cut(1 << 20, 1 << 26, 0));
+  EXPECT_FALSE(is_adaptive_cut((1 << 20) - 1, 1 << 26, 0));
+  EXPECT_FALSE(is_adaptive_cut(kAdaptiveCutMin - 1, 1000, 0));
+  EXPECT_FALSE(is_adaptive_cut(1 << 20, 1 << 20, kAdaptiveCutDepths));
+}
+
+// Sources a target sums one by one: the source tree's leaves that fail the acceptance test at the
+// target itself, from the root down.
+double direct_sources_at(const KdTree& tree, const double x[3], double theta) {
+  KdNode point;
+  for (int d = 0; d < 3; ++d) point.lo[d] = point.hi[d] = x[d];
+  AcceptanceCriteria criteria;
+  criteria.theta = theta;
+  criteria.kappa = 0;
+  double sum = 0;
+  std::vector<int> stack = {0};
+  while (!stack.empty()) {
+    const KdNode& node = tree.nodes[stack.back()];
+    stack.pop_back();
+    if (is_far(point, node, criteria)) continue;
+    if (node.is_leaf()) sum += node.count();
+    for (int c = 0; c < node.num_children; ++c) stack.push_back(node.first_child + c);
+  }
+  return sum;
+}
+
+double mean_direct_sources(const ParticleSet& p, int bucket, double theta) {
+  const KdTree tree = build_kdtree(PointsView(p), p.sigma.data(), bucket, 8);
+  double sum = 0, count = 0;
+  for (std::size_t i = 0; i < p.size(); i += 997, ++count) {
+    const double x[3] = {p.x[i], p.y[i], p.z[i]};
+    sum += direct_sources_at(tree, x, theta);
+  }
+  return sum / count;
+}
+
+// A Plummer sphere's heavy tail: count-balanced cuts through its core leave needles that reach into
+// the outskirts and fail the acceptance test everywhere (12.9 times the cube's direct sources a
+// target at 1e6); the adaptive cuts peel the outskirts off (1.7 times), and the tree keeps its
+// full leaves and its separating cuts.
+TEST(KdTree, PlummerOutskirtsMakeNoNeedles) {
+  const std::size_t n = 1048575;
+  const ParticleSet plummer = plummer_sphere(n, 1);
+  const double cube = mean_direct_sources(random_cube(n, 1), 128, 0.575);
+  const double clustered = mean_direct_sources(plummer, 128, 0.575);
+  std::printf("  direct sources a target: cube %.0f, Plummer sphere %.0f\n", cube, clustered);
+  EXPECT_LE(clustered, 2.5 * cube);
+  const KdTree tree = build_kdtree(PointsView(plummer), plummer.sigma.data(), 128, 8);
+  check_binary_cuts_separate(build_kdtree(PointsView(plummer), plummer.sigma.data(), 128, 2));
+  int partial = 0;
+  for (const int leaf : tree.leaves) partial += tree.nodes[leaf].count() != 128;
+  EXPECT_LE(partial, 1);
 }
 
 }  // namespace

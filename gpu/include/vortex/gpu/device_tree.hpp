@@ -21,6 +21,10 @@
 
 namespace vortex::gpu {
 
+namespace detail {
+struct DepthCuts;
+}
+
 // Points per chunk of the reductions over ranges.
 constexpr int kTreeChunk = 4096;
 
@@ -60,6 +64,14 @@ struct DevicePoints {
   const double *x = nullptr, *y = nullptr, *z = nullptr, *sigma = nullptr;
 };
 
+// One depth of the adaptive cuts, laid out on the host as TreeShape lays out a depth: the pieces
+// that tile [0, n), the chunks of those cut (piece_first_chunk >= 0), and which cut pieces are
+// adaptive (measured). piece_mid is filled by the host once the measures are back.
+struct AdaptiveDepth {
+  std::vector<int> piece_begin, piece_end, piece_mid, piece_first_chunk, adaptive;
+  std::vector<int> chunk_piece, chunk_begin, chunk_end;
+};
+
 // One tree on the device: its shape (uploaded when it changes), the permutation and the nodes,
 // with the storage of the build kept between calls.
 class DeviceTree {
@@ -73,8 +85,19 @@ class DeviceTree {
   bool has_shape(int n, int bucket, int arity) const {
     return shape_.n == n && shape_.bucket == bucket && shape_.arity == arity;
   }
-  // Partitions the points and measures the nodes; on `stream`, nothing waits for the host.
+  // Partitions the points and measures the nodes; on `stream`, nothing waits for the host. For a
+  // shape without adaptive cuts: begin() then finish() from depth 0.
   void build(DevicePoints points, cudaStream_t stream);
+  // A build in steps on one stream: begin() takes the n points in their order; each depth of
+  // adaptive cuts is measured (the counts before and through the middle half of each adaptive
+  // piece, two a piece, 0 for the others; the host waits for them) and then cut at the positions
+  // the host placed; set_shape() lays out the tree with those cuts; finish() makes the cuts from
+  // `first_depth` on (the depths the adaptive cuts did not make) and measures the nodes.
+  void begin(DevicePoints points, int n, cudaStream_t stream);
+  void measure_adaptive_depth(const AdaptiveDepth& depth, cudaStream_t stream,
+                              std::vector<long long>& counts);
+  void cut_adaptive_depth(const AdaptiveDepth& depth, cudaStream_t stream);
+  void finish(DevicePoints points, int first_depth, cudaStream_t stream);
 
   const TreeShape& shape() const { return shape_; }
   int size() const { return shape_.n; }
@@ -92,8 +115,11 @@ class DeviceTree {
  private:
   // The steps of build: the cuts of the depths done by whole-tree passes (the permutation swapped
   // into place at each), and the nodes' boxes, radii and core sizes once the points are in order.
-  void cut_depths(const double* xyz, std::uint32_t*& perm, std::uint32_t*& spare,
-                  cudaStream_t stream);
+  void cut_depths(int first_depth, cudaStream_t stream);
+  // Reserves what a build of n points needs whatever its shape.
+  void reserve_points(int n);
+  // The build's points, permutations and the cuts' storage, into a depth's cuts.
+  void attach_storage(detail::DepthCuts& c) const;
   void node_boxes(const double* sigma, cudaStream_t stream);
   TreeShape shape_;
   // Shape on the device.
@@ -109,6 +135,13 @@ class DeviceTree {
   DeviceBuffer<int> still_needed_;
   DeviceBuffer<std::uint32_t> perm_[2];
   std::uint32_t* perm_current_ = nullptr;
+  std::uint32_t* perm_spare_ = nullptr;  // the other permutation buffer, during a build
+  int size_of_build_ = 0;                // the points begin() took
+  // The adaptive depths: the host's layout of a depth (packed), each adaptive piece's extent (as
+  // ordered bits) and counts, and the counts on the host.
+  DeviceBuffer<int> adaptive_layout_;
+  DeviceBuffer<unsigned long long> adaptive_extent_, adaptive_counts_;
+  PinnedBuffer<unsigned long long> adaptive_counts_host_;
   DeviceBuffer<double> chunk_moments_, piece_key_;  // per piece: reference, minimum, scale
   DeviceBuffer<int> piece_dim_;
   DeviceBuffer<unsigned long long> node_bits_;  // bounds, radius, sigma as ordered integers

@@ -66,6 +66,10 @@ class KdTreeBuilder {
     // Node radii below it are raised to it; negative: kRadiusFloor of the root's radius (a subtree
     // of a larger tree passes 0, and its tree's floor once that is known).
     double radius_floor = -1;
+    // For a subtree of a larger tree (a tree split over ranks): the binary depth of its root and
+    // the whole tree's points (0: this tree's), which set the adaptive cuts (tree_node.hpp).
+    int depth = 0;
+    int whole = 0;
   };
   // One tree with every option above.
   void build(const TreeInput& input, int arity, KdTree& tree);

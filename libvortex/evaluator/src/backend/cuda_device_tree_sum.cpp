@@ -121,8 +121,19 @@ void results_to_caller_units(CudaWorkspace& ws, Units units, int components, std
   g::launch_scale_arrays(a, ws.compute.get());
 }
 
-void ensure_shape(g::DeviceTree& tree, int n, int bucket, int arity, cudaStream_t stream) {
-  if (!tree.has_shape(n, bucket, arity)) tree.set_shape(make_tree_shape(n, bucket, arity), stream);
+// A tree's build up to its shape on `stream`: its points taken, its adaptive cuts made (the host
+// waits for each depth's counts), its shape laid out again where the sizes or those cuts changed.
+// Returns the first depth the rest of the build cuts.
+int begin_tree(g::DeviceTree& tree, detail::DecidedCuts& last, g::DevicePoints points, int n,
+               int bucket, int arity, cudaStream_t stream) {
+  tree.begin(points, n, stream);
+  detail::DecidedCuts decided;
+  const int first = detail::cut_adaptive_depths(tree, n, bucket, stream, decided);
+  if (!tree.has_shape(n, bucket, arity) || decided != last) {
+    tree.set_shape(make_tree_shape(n, bucket, arity, &decided), stream);
+    last = decided;
+  }
+  return first;
 }
 
 // P2M, M2M and M2V on the copy stream once the source tree is built.
@@ -257,28 +268,34 @@ void pack_on_device(CudaWorkspace& ws, const UploadedPoints& in, const ResolvedO
   g::launch_pack_particles(p, ws.compute.get());
 }
 
-// The trees' shapes (sized for the counts; the source tree checked against the list walk's
-// stack), then both trees at once: the target tree on the copy stream, the source tree on the
-// compute stream. Returns the shapes' time.
+// The trees' adaptive cuts and shapes (sized for the counts; the source tree checked against the
+// list walk's stack) on the compute stream, once the input is on the device; then the rest of both
+// trees at once: the target tree on the copy stream, the source tree on the compute stream.
+// Returns the host's time for the adaptive cuts and the shapes.
 double build_trees(CudaWorkspace& ws, const UploadedPoints& in, int ns, int nt,
                    const TreeOptions& t, HostPhases& phases) {
   DeviceTreeStorage& r = ws.resident;
   const cudaStream_t cs = ws.compute.get();
-  ensure_shape(r.source_tree, ns, t.source_bucket, t.arity, cs);
-  ensure_shape(r.target_tree, nt, t.target_bucket, t.arity, cs);
+  ws.uploaded.synchronize();
+  phases.mark("wait_upload");
+  const int source_first =
+      begin_tree(r.source_tree, r.source_cuts, in.sources, ns, t.source_bucket, t.arity, cs);
+  const int target_first =
+      begin_tree(r.target_tree, r.target_cuts, in.targets, nt, t.target_bucket, t.arity, cs);
   if (walk_stack_bound(r.source_tree.shape()) > g::kListStack)
     throw std::invalid_argument(
         "device tree: the source tree is too deep for the list walk (" +
         std::to_string(walk_stack_bound(r.source_tree.shape())) +
         " stack entries); use a larger bucket or arity, or TreeBuild::Host");
   const double shape_time = phases.mark("shapes");
+  r.adaptive_end.record(ws.compute);
   // The shapes' copies are queued on the compute stream: the copy stream's target tree reads its
   // shape only after them (on a card shared with other work they may land late).
   r.shapes_end.record(ws.compute);
   ws.copy.wait(r.shapes_end.get());
-  r.target_tree.build(in.targets, ws.copy.get());
+  r.target_tree.finish(in.targets, target_first, ws.copy.get());
   r.target_tree_end.record(ws.copy);
-  r.source_tree.build(in.sources, cs);
+  r.source_tree.finish(in.sources, source_first, cs);
   r.trees_end.record(ws.compute);
   return shape_time;
 }
@@ -308,21 +325,21 @@ void fill_times(CudaWorkspace& ws, double shape_time, double download, const Lis
   DeviceTreeStorage& r = ws.resident;
   const double upload = ws.uploaded.seconds_since(ws.start);
   // The trees are built at once on two streams: both are done at the later end.
-  const double trees = std::max(r.trees_end.seconds_since(ws.uploaded),
-                                r.target_tree_end.seconds_since(ws.uploaded));
+  const double trees = std::max(r.trees_end.seconds_since(r.adaptive_end),
+                                r.target_tree_end.seconds_since(r.adaptive_end));
   stats.times.tree = trees + shape_time;
   // The plan is made on the device after the lists; the host waits for its sizes once.
-  stats.times.lists = r.plan_end.seconds_since(ws.uploaded) - trees;
+  stats.times.lists = r.plan_end.seconds_since(r.adaptive_end) - trees;
   stats.times.multipole = r.multipoles_end.seconds_since(r.multipoles_start);
-  stats.times.setup = shape_time + std::max(r.plan_end.seconds_since(ws.uploaded),
-                                            r.multipoles_end.seconds_since(ws.uploaded));
+  stats.times.setup = shape_time + std::max(r.plan_end.seconds_since(r.adaptive_end),
+                                            r.multipoles_end.seconds_since(r.adaptive_end));
   stats.times.near = ws.near_end.seconds_since(ws.near_start);
   stats.times.far = ws.far_end.seconds_since(ws.far_start);
   // The upload events span the host copies into the ring and the DMA that overlaps them.
   stats.times.transfer = upload + download;
   phases.add("gpu_upload", upload);
   phases.add("gpu_trees", trees);
-  phases.add("gpu_lists", r.lists_end.seconds_since(ws.uploaded) - trees);
+  phases.add("gpu_lists", r.lists_end.seconds_since(r.adaptive_end) - trees);
   phases.add("gpu_plan", r.plan_end.seconds_since(r.lists_end));
   phases.add("gpu_multipoles", stats.times.multipole);
   phases.add("gpu_near", stats.times.near);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "tree/kdtree_topology.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/device.hpp"
@@ -55,6 +56,8 @@ struct Staged {
 struct DeviceTreeStorage {
   g::DeviceBuffer<double> input;  // sources x, y, z, Gx, Gy, Gz, sigma, then targets x, y, z
   g::DeviceTree source_tree, target_tree;
+  // The adaptive cuts of the trees' shapes (a shape is laid out again when they change).
+  detail::DecidedCuts source_cuts, target_cuts;
   g::DeviceBuffer<int> near_count, far_count, near_offsets, far_offsets;
   g::ListWalkSlots walk_slots;    // the list walk's frontier and per-slot counters
   std::array<int, 4> walk_key{};  // source n, bucket, arity and target leaves of walk_slots
@@ -68,6 +71,7 @@ struct DeviceTreeStorage {
   g::DevicePlanner planner;
   g::Event trees_end, target_tree_end, lists_end, plan_end, multipoles_start, multipoles_end;
   g::Event shapes_end{cudaEventDisableTiming};  // the trees' shapes are on the device
+  g::Event adaptive_end;                        // the trees' adaptive cuts are made
 };
 
 struct CudaWorkspace {

@@ -23,10 +23,31 @@ namespace {
 
 using Item = detail::TreeItem;
 
-// Partitions a cut's range, then its sub-ranges' cuts as OpenMP tasks (small ones inline). The
-// tasks outlive this call, so they get copies of the pointers, not references to this frame.
+// The adaptive cuts from [begin, end) at `depth` down (tree_node.hpp): each decided by the data,
+// partitioned and recorded, its sub-ranges' cuts as OpenMP tasks.
+void decide_cuts(Item* items, int begin, int end, int depth, int whole, int bucket,
+                 detail::DecidedCuts* decided) {
+  const int count = end - begin;
+  if (count <= bucket || !is_adaptive_cut(count, whole, depth)) return;
+  const int dim = detail::widest_dimension(items, begin, end);
+  const int mid = detail::adaptive_mid(items, begin, end, bucket, dim);
+  std::nth_element(items + begin, items + mid, items + end,
+                   [dim](const Item& a, const Item& b) { return detail::before(a, b, dim); });
+#pragma omp critical(vortex_decided_cuts)
+  decided->add(begin, mid, end);
+  const int ranges[2][2] = {{begin, mid}, {mid, end}};
+  for (const auto& r : ranges) {
+    const int b = r[0], e = r[1];
+#pragma omp task firstprivate(items, b, e, depth, whole, bucket, decided)
+    decide_cuts(items, b, e, depth + 1, whole, bucket, decided);
+  }
+}
+
+// Partitions a cut's range (unless an adaptive cut did), then its sub-ranges' cuts as OpenMP tasks
+// (small ones inline). The tasks outlive this call, so they get copies of the pointers, not
+// references to this frame.
 void run_cut(Item* items, const KdCut* cuts, int c) {
-  detail::cut(items, cuts[c]);
+  if (!cuts[c].decided) detail::cut(items, cuts[c]);
   for (const int child : {cuts[c].left, cuts[c].right}) {
     if (child < 0) continue;
     const bool large = cuts[child].end - cuts[child].begin > 8192;
@@ -51,6 +72,7 @@ struct KdTreeBuilder::Scratch {
   std::unique_ptr<Item[]> items;
   std::size_t capacity = 0;
   std::vector<KdCut> cuts;
+  detail::DecidedCuts decided;
   std::vector<int> order, level_start;
 };
 
@@ -83,7 +105,11 @@ void KdTreeBuilder::run(const TreeInput& in, int arity, KdTree& tree) {
                 static_cast<std::uint32_t>(i)};
 
   w.cuts.clear();
-  lay_out_kdtree(n, bucket, arity, tree.nodes, w.cuts);
+  w.decided.clear();
+#pragma omp taskgroup
+  decide_cuts(items, 0, n, in.depth, in.whole > 0 ? in.whole : n, bucket, &w.decided);
+  w.decided.finish();
+  lay_out_kdtree(n, bucket, arity, tree.nodes, w.cuts, &w.decided);
   if (!w.cuts.empty()) {
 #pragma omp taskgroup
     run_cut(items, w.cuts.data(), 0);

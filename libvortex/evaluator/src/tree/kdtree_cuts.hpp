@@ -66,6 +66,27 @@ bool before(const Item& a, const Item& b, int dim) {
   return false;
 }
 
+// The position of an adaptive cut of [begin, end) along `dim` (tree_node.hpp): one pass for the
+// extent, one for the counts before and through its middle half.
+template <class Item>
+int adaptive_mid(const Item* items, int begin, int end, int bucket, int dim) {
+  double lo = items[begin].p[dim], hi = lo;
+  for (int i = begin + 1; i < end; ++i) {
+    lo = std::min(lo, items[i].p[dim]);
+    hi = std::max(hi, items[i].p[dim]);
+  }
+  double a, b;
+  middle_half(lo, hi, a, b);
+  long long below = 0, through = 0;
+  for (int i = begin; i < end; ++i) {
+    below += items[i].p[dim] < a;
+    through += items[i].p[dim] <= b;
+  }
+  const int count = end - begin;
+  return begin +
+         adaptive_split_position(count, bucket, split_position(count, bucket), below, through);
+}
+
 template <class Item>
 void cut(Item* items, const KdCut& c) {
   const int dim = widest_dimension(items, c.begin, c.end);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <utility>
 
 namespace vortex::detail {
 
@@ -13,13 +14,37 @@ int split_position(int count, int bucket) {
   return std::min(mid, count - 1);
 }
 
+void DecidedCuts::finish() {
+  std::sort(cuts_.begin(), cuts_.end(), [](const KdCut& a, const KdCut& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+  });
+}
+
+int DecidedCuts::mid(int begin, int end) const {
+  const auto it =
+      std::lower_bound(cuts_.begin(), cuts_.end(), std::make_pair(begin, end),
+                       [](const KdCut& c, const std::pair<int, int>& r) {
+                         return c.begin != r.first ? c.begin < r.first : c.end < r.second;
+                       });
+  return it != cuts_.end() && it->begin == begin && it->end == end ? it->mid : -1;
+}
+
+bool DecidedCuts::operator==(const DecidedCuts& o) const {
+  return std::equal(cuts_.begin(), cuts_.end(), o.cuts_.begin(), o.cuts_.end(),
+                    [](const KdCut& a, const KdCut& b) {
+                      return a.begin == b.begin && a.mid == b.mid && a.end == b.end;
+                    });
+}
+
 namespace {
 
 // Lays out the nodes and cuts of one tree by a depth-first expansion of the ranges.
 class Topology {
  public:
-  Topology(int bucket, int arity, const std::function<bool(int, int)>* open = nullptr)
+  Topology(int bucket, int arity, const DecidedCuts* decided,
+           const std::function<bool(int, int)>* open = nullptr)
       : open_(open),
+        decided_(decided),
         bucket_(bucket),
         levels_per_node_(arity == 2   ? 1
                          : arity == 4 ? 2
@@ -58,9 +83,11 @@ class Topology {
           next[count_next++] = piece;
           continue;
         }
-        const int mid = piece.begin + split_position(count, bucket_);
+        const int given = decided_ ? decided_->mid(piece.begin, piece.end) : -1;
+        const int mid = given >= 0 ? given : piece.begin + split_position(count, bucket_);
         const int c = static_cast<int>(cuts.size());
         cuts.push_back({piece.begin, mid, piece.end, d});
+        cuts.back().decided = given >= 0;
         // A range's cut comes after the cut that made the range: it is that cut's left or right
         // child.
         if (piece.made_by >= 0)
@@ -86,6 +113,7 @@ class Topology {
   }
 
   const std::function<bool(int, int)>* open_;  // which nodes to expand (null: all)
+  const DecidedCuts* decided_;                 // adaptive cuts' positions (null: none)
   int bucket_;
   int levels_per_node_;
 };
@@ -93,15 +121,15 @@ class Topology {
 }  // namespace
 
 void lay_out_kdtree(int n, int bucket, int arity, std::vector<KdNode>& nodes,
-                    std::vector<KdCut>& cuts) {
+                    std::vector<KdCut>& cuts, const DecidedCuts* decided) {
   cuts.clear();
-  Topology(bucket, arity).build(nodes, cuts, n);
+  Topology(bucket, arity, decided).build(nodes, cuts, n);
 }
 
 void lay_out_top(int n, int bucket, int arity, const std::function<bool(int, int)>& open,
-                 std::vector<KdNode>& nodes, std::vector<KdCut>& cuts) {
+                 std::vector<KdNode>& nodes, std::vector<KdCut>& cuts, const DecidedCuts* decided) {
   cuts.clear();
-  Topology(bucket, arity, &open).build(nodes, cuts, n);
+  Topology(bucket, arity, decided, &open).build(nodes, cuts, n);
 }
 
 }  // namespace vortex::detail

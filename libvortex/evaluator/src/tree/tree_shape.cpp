@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
+#include <vector>
 
 #include "tree/kdtree_topology.hpp"
 
@@ -55,7 +57,7 @@ void lay_out_pieces(const std::vector<KdCut>& cuts, int n, gpu::TreeShape& s) {
 
 }  // namespace
 
-gpu::TreeShape make_tree_shape(int n, int bucket, int arity) {
+gpu::TreeShape make_tree_shape(int n, int bucket, int arity, const DecidedCuts* decided) {
   gpu::TreeShape s;
   s.n = n;
   s.bucket = bucket;
@@ -67,7 +69,7 @@ gpu::TreeShape make_tree_shape(int n, int bucket, int arity) {
     return s;
   }
   std::vector<KdCut> cuts;
-  lay_out_kdtree(n, bucket, arity, s.nodes, cuts);
+  lay_out_kdtree(n, bucket, arity, s.nodes, cuts, decided);
   lay_out_pieces(cuts, n, s);
   const int num_nodes = static_cast<int>(s.nodes.size());
   int max_level = 0;
@@ -89,6 +91,55 @@ gpu::TreeShape make_tree_shape(int n, int bucket, int arity) {
   for (int k = 0; k < num_nodes; ++k)
     if (!s.nodes[k].is_leaf()) s.inner_by_level[fill[s.nodes[k].level]++] = k;
   return s;
+}
+
+int cut_adaptive_depths(gpu::DeviceTree& tree, int n, int bucket, cudaStream_t stream,
+                        DecidedCuts& decided) {
+  decided.clear();
+  std::vector<std::pair<int, int>> ranges = {{0, n}}, next;
+  gpu::AdaptiveDepth a;
+  std::vector<long long> counts;
+  int depth = 0;
+  for (;; ++depth) {
+    bool any = false;
+    for (const auto& [b, e] : ranges) any |= e - b > bucket && is_adaptive_cut(e - b, n, depth);
+    if (!any) break;
+    for (auto* v : {&a.piece_begin, &a.piece_end, &a.piece_mid, &a.piece_first_chunk, &a.adaptive,
+                    &a.chunk_piece, &a.chunk_begin, &a.chunk_end})
+      v->clear();
+    for (const auto& [b, e] : ranges) {
+      const int piece = static_cast<int>(a.piece_begin.size());
+      const bool cut = e - b > bucket;
+      a.piece_begin.push_back(b);
+      a.piece_end.push_back(e);
+      a.piece_first_chunk.push_back(cut ? static_cast<int>(a.chunk_piece.size()) : -1);
+      a.adaptive.push_back(cut && is_adaptive_cut(e - b, n, depth) ? 1 : 0);
+      if (cut) add_chunks(piece, b, e, a.chunk_piece, a.chunk_begin, a.chunk_end);
+    }
+    tree.measure_adaptive_depth(a, stream, counts);
+    next.clear();
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+      const auto [b, e] = ranges[k];
+      if (e - b <= bucket) {
+        a.piece_mid.push_back(e);
+        next.push_back({b, e});
+        continue;
+      }
+      const int median = split_position(e - b, bucket);
+      int mid = b + median;
+      if (a.adaptive[k]) {
+        mid = b + adaptive_split_position(e - b, bucket, median, counts[2 * k], counts[2 * k + 1]);
+        decided.add(b, mid, e);
+      }
+      a.piece_mid.push_back(mid);
+      next.push_back({b, mid});
+      next.push_back({mid, e});
+    }
+    tree.cut_adaptive_depth(a, stream);
+    ranges.swap(next);
+  }
+  decided.finish();
+  return depth;
 }
 
 int walk_stack_bound(const gpu::TreeShape& shape) {

@@ -1,12 +1,23 @@
 #pragma once
 // The shape of a tree the device builds (gpu::TreeShape), laid out on the host from the same
-// topology as the host builder's (tree/kdtree_topology.hpp).
+// topology as the host builder's (tree/kdtree_topology.hpp), and the adaptive cuts that decide it.
 
+#include <cuda_runtime_api.h>
+
+#include "tree/kdtree_topology.hpp"
 #include "vortex/gpu/device_tree.hpp"
 
 namespace vortex::detail {
 
-gpu::TreeShape make_tree_shape(int n, int bucket, int arity);
+// With the positions of `decided` (none when null).
+gpu::TreeShape make_tree_shape(int n, int bucket, int arity, const DecidedCuts* decided = nullptr);
+
+// The adaptive cuts (vortex/math/tree_node.hpp) of the n points `tree` began to build, as the host
+// builder makes them: depth by depth, the device measures each adaptive piece, the host places its
+// cut from the counts (and waits for them), the device makes the depth's cuts. Fills `decided`;
+// returns the first depth not cut.
+int cut_adaptive_depths(gpu::DeviceTree& tree, int n, int bucket, cudaStream_t stream,
+                        DecidedCuts& decided);
 
 // The deepest stack a depth-first walk of the tree holds: (arity - 1) entries per level, plus one.
 int walk_stack_bound(const gpu::TreeShape& shape);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "partition/adaptive_cuts.hpp"
 #include "partition/radix_select.hpp"
 #include "tree/kdtree_cuts.hpp"
 
@@ -34,7 +35,8 @@ constexpr int kBoundaryGrain = 64;
 // each moved to the nearer end of the node of at most the grain's points (or the leaf) that holds
 // it, so that no such node is split between ranks.
 std::vector<int> rank_boundaries(int n, int bucket, int arity, int ranks,
-                                 const std::vector<double>& shares) {
+                                 const std::vector<double>& shares,
+                                 const vortex::detail::DecidedCuts& decided) {
   std::vector<int> at(ranks + 1);
   const bool given = static_cast<int>(shares.size()) == ranks + 1;
   for (int r = 0; r <= ranks; ++r)
@@ -50,7 +52,7 @@ std::vector<int> rank_boundaries(int n, int bucket, int arity, int ranks,
       bucket, static_cast<long long>(n) / (static_cast<long long>(ranks) * kBoundaryGrain));
   vortex::detail::lay_out_top(
       n, bucket, arity, [&](int b, int e) { return e - b > grain && holds_any(inner, b, e); },
-      nodes, cuts);
+      nodes, cuts, &decided);
   // The unopened nodes that hold a wanted boundary are of at most the grain's points (or leaves):
   // the layout opened every larger one.
   for (const KdNode& node : nodes) {
@@ -182,10 +184,11 @@ void place_by_piece(const std::vector<Record>& received, int off, std::vector<Tr
   }
 }
 
-// The subtree of the rank-root at items [first, first + count), built by the one-rank builder
+// The subtree of the rank-root at items [first, first + count) and binary depth `depth`, built by
+// the one-rank builder
 // (kdtree.cpp) with its radii not yet floored; its nodes appended to tree.local, its items put
 // in its tree order.
-void build_subtree(int first, int count, const std::vector<Record>& received,
+void build_subtree(int first, int count, int depth, const std::vector<Record>& received,
                    DistributedTree& tree) {
   TreeScratch& w = tree.scratch;
   TreeItem* items = tree.scratch.items.data() + first;
@@ -202,6 +205,8 @@ void build_subtree(int first, int count, const std::vector<Record>& received,
   in.sigma = tree.has_sigma ? w.sigma.data() : nullptr;
   in.bucket = tree.bucket;
   in.radius_floor = 0;
+  in.depth = depth;
+  in.whole = tree.n;
   w.builder.build(in, tree.arity, w.subtree);
   std::vector<KdNode>& nodes = tree.local.nodes;
   const int base = static_cast<int>(nodes.size());
@@ -250,11 +255,13 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
     tree.records.clear();
     return;
   }
-  tree.rank_begin = rank_boundaries(tree.n, bucket, arity, ranks, shares);
+  vortex::detail::DecidedCuts& decided = tree.scratch.decided;
+  decide_global_cuts(comm, records, tree.n, bucket, decided);
+  tree.rank_begin = rank_boundaries(tree.n, bucket, arity, ranks, shares, decided);
   const std::vector<int> inner(tree.rank_begin.begin() + 1, tree.rank_begin.end() - 1);
   auto holds = [&](int b, int e) { return holds_any(inner, b, e); };
   std::vector<KdCut> cuts;
-  vortex::detail::lay_out_top(tree.n, bucket, arity, holds, tree.top, cuts);
+  vortex::detail::lay_out_top(tree.n, bucket, arity, holds, tree.top, cuts, &decided);
   tree.owner.resize(tree.top.size());
   for (std::size_t t = 0; t < tree.top.size(); ++t)
     tree.owner[t] = tree.top[t].is_leaf() ? rank_of(tree.rank_begin, tree.top[t].begin) : -1;
@@ -286,8 +293,10 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
     if (tree.owner[t] == me) tree.roots.push_back(t);
   std::sort(tree.roots.begin(), tree.roots.end(),
             [&](int a, int b) { return tree.top[a].begin < tree.top[b].begin; });
+  const int binary_levels = arity == 2 ? 1 : arity == 4 ? 2 : 3;
   for (const int t : tree.roots)
-    build_subtree(tree.top[t].begin - off, tree.top[t].count(), received, tree);
+    build_subtree(tree.top[t].begin - off, tree.top[t].count(), tree.top[t].level * binary_levels,
+                  received, tree);
   // The records in tree order.
   tree.records.resize(items.size());
   const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(items.size());

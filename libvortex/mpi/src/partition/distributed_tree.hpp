@@ -1,8 +1,9 @@
 #pragma once
 // A VAMSplit k-d tree (vortex/kdtree.hpp) of points spread over the ranks of a communicator, built
 // so that it is the tree one rank would build of all of them: the ranks own consecutive ranges of
-// its tree order, cut at leaf boundaries. The shape depends only on the total count, so every rank
-// lays out the top of it (the nodes whose range crosses a boundary between ranks, and their
+// its tree order, cut at leaf boundaries. The ranks first decide the adaptive cuts together
+// (tree_node.hpp); the rest of the shape depends only on the total count, so every rank lays out
+// the top of it (the nodes whose range crosses a boundary between ranks, and their
 // children); the cuts of those nodes are made together (radix_select.hpp), the points then move
 // to the rank that owns their range, and each rank builds the rest, the subtrees of its
 // rank-roots (the top's unopened nodes in its range), as kdtree.cpp would.
@@ -22,6 +23,7 @@ struct TreeScratch {
   std::vector<int> destination;
   std::vector<vortex::detail::TreeItem> items, reordered;
   std::vector<double> x, y, z, sigma;
+  vortex::detail::DecidedCuts decided;
   KdTreeBuilder builder;
   KdTree subtree;
 };

@@ -49,11 +49,42 @@ std::vector<T> reduce_members(const std::vector<int>& members, const std::vector
   return total;
 }
 
+// The positions of the adaptive cuts (tree_node.hpp) from their extents along the cut (`box`: -lo
+// and hi) and the counts before and through the middle half, summed over the ranks.
+void place_adaptive_cuts(const Comm& comm, const std::vector<Record>& records,
+                         const std::vector<int>& members, const std::vector<int>& slot,
+                         const std::vector<int>& cut_of, const std::vector<double>& box,
+                         const std::vector<double>& sums, const std::vector<int>& dim,
+                         std::vector<GlobalCut>& cuts) {
+  const int nc = static_cast<int>(cuts.size());
+  bool any = false;
+  for (const GlobalCut& c : cuts) any |= c.adaptive;
+  if (!any) return;  // the same on every rank: every rank passes the same cuts
+  std::vector<double> band(2 * nc);
+  for (int k = 0; k < nc; ++k)
+    middle_half(-box[6 * k + dim[k]], box[6 * k + 3 + dim[k]], band[2 * k], band[2 * k + 1]);
+  std::vector<long long> counts = reduce_members<long long>(members, slot, cut_of, nc, 2, 0, false,
+                                                            [&](int k, int i, long long* row) {
+                                                              const double v = records[i].p[dim[k]];
+                                                              row[0] += v < band[2 * k];
+                                                              row[1] += v <= band[2 * k + 1];
+                                                            });
+  comm.allreduce(counts.data(), 2 * nc, MPI_SUM);
+  for (int k = 0; k < nc; ++k) {
+    GlobalCut& c = cuts[k];
+    if (!c.adaptive) continue;
+    const int count = static_cast<int>(sums[7 * k + 6]);
+    c.left =
+        adaptive_split_position(count, c.bucket, vortex::detail::split_position(count, c.bucket),
+                                counts[2 * k], counts[2 * k + 1]);
+  }
+}
+
 }  // namespace
 
 void split_by_radix(const Comm& comm, const std::vector<Record>& records,
                     const std::vector<int>& cut_of, const std::vector<int>& members,
-                    const std::vector<GlobalCut>& cuts, std::vector<char>& goes_left) {
+                    std::vector<GlobalCut>& cuts, std::vector<char>& goes_left) {
   const int nc = static_cast<int>(cuts.size());
   if (nc == 0) return;
   int largest = 0;
@@ -86,6 +117,7 @@ void split_by_radix(const Comm& comm, const std::vector<Record>& records,
   std::vector<int> dim(nc);
   for (int k = 0; k < nc; ++k)
     dim[k] = vortex::detail::widest_of_spreads(&sums[7 * k], &sums[7 * k + 3], sums[7 * k + 6]);
+  place_adaptive_cuts(comm, records, members, slot, cut_of, box, sums, dim, cuts);
 
   // The k-th smallest point of each cut in the order of kdtree_cuts.hpp (`before`): its widest
   // dimension's coordinate, then the next two. Each coordinate's key is found eight bits a round

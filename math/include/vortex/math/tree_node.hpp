@@ -44,4 +44,47 @@ VORTEX_HD int widest_spread(const double spread[3]) {
   return 2;
 }
 
+// Adaptive cuts (docs/methods/treecode.md, section 3). A count-balanced cut through a dense core
+// leaves slabs that reach into sparse outskirts, and their last pieces are needles: on a Plummer
+// sphere of 1e6, leaves ten times longer than wide that fail the acceptance test for every target,
+// so that each target summed 21,000 sources directly against 1,600 in a cube. So a large piece (at
+// least 1/kAdaptiveCutShare of the tree's points and kAdaptiveCutMin points) at a binary depth
+// below kAdaptiveCutDepths is cut at its median only where the median lies in the middle half of
+// its extent along the cut; elsewhere at the bucket multiple nearest the count of points before
+// that half (or through it), which peels the sparse side off. The depth limit bounds the tree's
+// depth whatever the data.
+constexpr int kAdaptiveCutShare = 64;
+constexpr int kAdaptiveCutMin = 1024;
+constexpr int kAdaptiveCutDepths = 30;
+
+// Whether a piece of `count` of the tree's `whole` points, at binary depth `depth`, is cut
+// adaptively.
+VORTEX_HD bool is_adaptive_cut(long long count, long long whole, int depth) {
+  const long long share = whole / kAdaptiveCutShare;
+  return count >= (share > kAdaptiveCutMin ? share : kAdaptiveCutMin) && depth < kAdaptiveCutDepths;
+}
+
+// The middle half [a, b] of [lo, hi]. Products by 1/4 are exact (but for subnormals), so a fused
+// multiply-add rounds as the separate operations do, on the host and on the device; no difference
+// of the bounds is formed, which could overflow.
+VORTEX_HD void middle_half(double lo, double hi, double& a, double& b) {
+  const double quarter = 0.25 * hi - 0.25 * lo;
+  a = lo + quarter;
+  b = hi - quarter;
+}
+
+// The position (points on the left) of an adaptive cut of `count` points, given the median's
+// position `median` (a multiple of the bucket size), the points strictly before the middle half
+// (`below`) and those up to its end (`through`).
+VORTEX_HD int adaptive_split_position(int count, int bucket, int median, long long below,
+                                      long long through) {
+  if (median >= below && median <= through) return median;
+  const long long want = median < below ? below : through;
+  long long mid = (want + bucket / 2) / bucket * bucket;
+  // Inside the piece, the left side whole leaves: every leaf but one stays full.
+  if (mid < bucket) mid = bucket;
+  if (mid > count - 1) mid = (count - 1) / bucket * bucket;
+  return static_cast<int>(mid);
+}
+
 }  // namespace vortex
