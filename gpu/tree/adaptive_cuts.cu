@@ -107,23 +107,22 @@ int chunks_of(const AdaptiveDepth& a) {
 
 }  // namespace
 
-void DeviceTree::measure_adaptive_depth(const AdaptiveDepth& a, cudaStream_t stream,
-                                        std::vector<long long>& counts) {
+void DeviceTree::measure_adaptive_depth(const AdaptiveDepth& a, cudaStream_t stream) {
   using namespace detail;
   const int pieces = pieces_of(a), chunks = chunks_of(a);
-  counts.assign(2 * static_cast<std::size_t>(pieces), 0);
+  adaptive_pieces_ = pieces;
   if (pieces == 0) return;
-  // The layout, packed as LayoutView reads it (piece_mid follows in cut_adaptive_depth).
-  std::vector<int> packed;
-  packed.reserve(5 * pieces + 3 * chunks);
+  // The layout, packed as LayoutView reads it (piece_mid follows in cut_adaptive_depth), staged in
+  // pinned memory so that the copy is queued: the last one was done when its counts were read.
+  const std::size_t size = 5 * static_cast<std::size_t>(pieces) + 3 * chunks;
+  int* packed = adaptive_layout_host_.reserve(size);
   for (const std::vector<int>* v :
        {&a.piece_begin, &a.piece_end, &a.piece_begin, &a.piece_first_chunk, &a.adaptive,
         &a.chunk_piece, &a.chunk_begin, &a.chunk_end})
-    packed.insert(packed.end(), v->begin(), v->end());
-  adaptive_layout_.reserve(packed.size());
-  // A pageable source: the copy has completed when cudaMemcpyAsync returns.
-  VORTEX_CUDA_CHECK(cudaMemcpyAsync(adaptive_layout_.data(), packed.data(),
-                                    packed.size() * sizeof(int), cudaMemcpyHostToDevice, stream));
+    packed = std::copy(v->begin(), v->end(), packed);
+  adaptive_layout_.reserve(size);
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(adaptive_layout_.data(), adaptive_layout_host_.data(),
+                                    size * sizeof(int), cudaMemcpyHostToDevice, stream));
   const LayoutView l = view(adaptive_layout_.data(), pieces, chunks);
   chunk_moments_.reserve(kMoments * static_cast<std::size_t>(std::max(chunks, 1)));
   piece_dim_.reserve(pieces);
@@ -132,12 +131,11 @@ void DeviceTree::measure_adaptive_depth(const AdaptiveDepth& a, cudaStream_t str
   attach_storage(c);
   attach_layout(l, pieces, chunks, c);
   choose_cuts(c, chunk_moments_.data(), piece_dim_.data(), piece_key_.data(), stream);
-  unsigned long long* lo = adaptive_extent_.reserve(2 * static_cast<std::size_t>(pieces));
-  unsigned long long* hi = lo + pieces;
-  unsigned long long* sums = adaptive_counts_.reserve(2 * static_cast<std::size_t>(pieces));
+  // Least coordinates (set to all ones), then greatest and the counts (zero), side by side.
+  unsigned long long* lo = adaptive_extent_.reserve(4 * static_cast<std::size_t>(pieces));
+  unsigned long long *hi = lo + pieces, *sums = hi + pieces;
   VORTEX_CUDA_CHECK(cudaMemsetAsync(lo, 0xff, pieces * sizeof(unsigned long long), stream));
-  VORTEX_CUDA_CHECK(cudaMemsetAsync(hi, 0, pieces * sizeof(unsigned long long), stream));
-  VORTEX_CUDA_CHECK(cudaMemsetAsync(sums, 0, 2 * pieces * sizeof(unsigned long long), stream));
+  VORTEX_CUDA_CHECK(cudaMemsetAsync(hi, 0, 3 * pieces * sizeof(unsigned long long), stream));
   if (chunks > 0) {
     adaptive_extent_kernel<<<chunks, kReduceThreads, 0, stream>>>(c.xyz, c.perm_in, l,
                                                                   piece_dim_.data(), lo, hi);
@@ -149,8 +147,14 @@ void DeviceTree::measure_adaptive_depth(const AdaptiveDepth& a, cudaStream_t str
   unsigned long long* host = adaptive_counts_host_.reserve(2 * static_cast<std::size_t>(pieces));
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(host, sums, 2 * pieces * sizeof(unsigned long long),
                                     cudaMemcpyDeviceToHost, stream));
+}
+
+void DeviceTree::adaptive_counts(cudaStream_t stream, std::vector<long long>& counts) {
+  counts.assign(2 * static_cast<std::size_t>(adaptive_pieces_), 0);
+  if (adaptive_pieces_ == 0) return;
   VORTEX_CUDA_CHECK(cudaStreamSynchronize(stream));
-  for (int k = 0; k < 2 * pieces; ++k) counts[k] = static_cast<long long>(host[k]);
+  const unsigned long long* host = adaptive_counts_host_.data();
+  for (std::size_t k = 0; k < counts.size(); ++k) counts[k] = static_cast<long long>(host[k]);
 }
 
 void DeviceTree::cut_adaptive_depth(const AdaptiveDepth& a, cudaStream_t stream) {
@@ -158,11 +162,18 @@ void DeviceTree::cut_adaptive_depth(const AdaptiveDepth& a, cudaStream_t stream)
   const int pieces = pieces_of(a), chunks = chunks_of(a);
   if (pieces == 0) return;
   const LayoutView l = view(adaptive_layout_.data(), pieces, chunks);
-  VORTEX_CUDA_CHECK(cudaMemcpyAsync(const_cast<int*>(l.piece_mid), a.piece_mid.data(),
-                                    pieces * sizeof(int), cudaMemcpyHostToDevice, stream));
+  // Pinned as the layout: the last depth's copy was done when this depth's counts were read.
+  int* mids = adaptive_mids_host_.reserve(pieces);
+  std::copy(a.piece_mid.begin(), a.piece_mid.end(), mids);
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(const_cast<int*>(l.piece_mid), mids, pieces * sizeof(int),
+                                    cudaMemcpyHostToDevice, stream));
+  // The selections leave the histograms zero (begin() clears them): only new ones are cleared.
   const std::size_t bins = static_cast<std::size_t>(pieces) * kSelectBins;
-  histograms_.reserve(bins);
-  VORTEX_CUDA_CHECK(cudaMemsetAsync(histograms_.data(), 0, bins * sizeof(unsigned int), stream));
+  if (histograms_.capacity() < bins) {
+    histograms_.reserve(bins);
+    VORTEX_CUDA_CHECK(cudaMemsetAsync(histograms_.data(), 0,
+                                      histograms_.capacity() * sizeof(unsigned int), stream));
+  }
   selected_.reserve(pieces);
   still_needed_.reserve(pieces);
   DepthCuts c;

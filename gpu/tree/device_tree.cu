@@ -269,6 +269,10 @@ void DeviceTree::begin(DevicePoints points, int n, cudaStream_t stream) {
   perm_current_ = perm_[0].data();
   perm_spare_ = perm_[1].data();
   if (n == 0) return;
+  // The adaptive depths' selections expect zero histograms (a failed call may have left others).
+  if (histograms_.capacity() > 0)
+    VORTEX_CUDA_CHECK(cudaMemsetAsync(histograms_.data(), 0,
+                                      histograms_.capacity() * sizeof(unsigned int), stream));
   const PointsRef p{points.x, points.y, points.z};
   constexpr int t = kThreads;
   iota_kernel<<<blocks_for(n, t), t, 0, stream>>>(perm_current_, n);

@@ -89,13 +89,14 @@ class DeviceTree {
   // shape without adaptive cuts: begin() then finish() from depth 0.
   void build(DevicePoints points, cudaStream_t stream);
   // A build in steps on one stream: begin() takes the n points in their order; each depth of
-  // adaptive cuts is measured (the counts before and through the middle half of each adaptive
-  // piece, two a piece, 0 for the others; the host waits for them) and then cut at the positions
-  // the host placed; set_shape() lays out the tree with those cuts; finish() makes the cuts from
-  // `first_depth` on (the depths the adaptive cuts did not make) and measures the nodes.
+  // adaptive cuts is measured (queued), its counts read (the points before and through the middle
+  // half of each adaptive piece, two a piece, 0 for the others; the host waits for them), then cut
+  // at the positions the host placed; set_shape() lays out the tree with those cuts; finish()
+  // makes the cuts from `first_depth` on (the depths the adaptive cuts did not make) and measures
+  // the nodes. Two trees on two streams overlap each other's waits.
   void begin(DevicePoints points, int n, cudaStream_t stream);
-  void measure_adaptive_depth(const AdaptiveDepth& depth, cudaStream_t stream,
-                              std::vector<long long>& counts);
+  void measure_adaptive_depth(const AdaptiveDepth& depth, cudaStream_t stream);
+  void adaptive_counts(cudaStream_t stream, std::vector<long long>& counts);
   void cut_adaptive_depth(const AdaptiveDepth& depth, cudaStream_t stream);
   void finish(DevicePoints points, int first_depth, cudaStream_t stream);
 
@@ -140,8 +141,10 @@ class DeviceTree {
   // The adaptive depths: the host's layout of a depth (packed), each adaptive piece's extent (as
   // ordered bits) and counts, and the counts on the host.
   DeviceBuffer<int> adaptive_layout_;
+  PinnedBuffer<int> adaptive_layout_host_, adaptive_mids_host_;
   DeviceBuffer<unsigned long long> adaptive_extent_, adaptive_counts_;
   PinnedBuffer<unsigned long long> adaptive_counts_host_;
+  int adaptive_pieces_ = 0;                         // of the depth last measured
   DeviceBuffer<double> chunk_moments_, piece_key_;  // per piece: reference, minimum, scale
   DeviceBuffer<int> piece_dim_;
   DeviceBuffer<unsigned long long> node_bits_;  // bounds, radius, sigma as ordered integers

@@ -121,19 +121,12 @@ void results_to_caller_units(CudaWorkspace& ws, Units units, int components, std
   g::launch_scale_arrays(a, ws.compute.get());
 }
 
-// A tree's build up to its shape on `stream`: its points taken, its adaptive cuts made (the host
-// waits for each depth's counts), its shape laid out again where the sizes or those cuts changed.
-// Returns the first depth the rest of the build cuts.
-int begin_tree(g::DeviceTree& tree, detail::DecidedCuts& last, g::DevicePoints points, int n,
-               int bucket, int arity, cudaStream_t stream) {
-  tree.begin(points, n, stream);
-  detail::DecidedCuts decided;
-  const int first = detail::cut_adaptive_depths(tree, n, bucket, stream, decided);
-  if (!tree.has_shape(n, bucket, arity) || decided != last) {
-    tree.set_shape(make_tree_shape(n, bucket, arity, &decided), stream);
-    last = decided;
-  }
-  return first;
+// A tree's shape, laid out again where the sizes or the adaptive cuts changed.
+void ensure_shape(g::DeviceTree& tree, detail::DecidedCuts& last, const detail::DecidedCuts& now,
+                  int n, int bucket, int arity, cudaStream_t stream) {
+  if (tree.has_shape(n, bucket, arity) && now == last) return;
+  tree.set_shape(make_tree_shape(n, bucket, arity, &now), stream);
+  last = now;
 }
 
 // P2M, M2M and M2V on the copy stream once the source tree is built.
@@ -278,21 +271,29 @@ double build_trees(CudaWorkspace& ws, const UploadedPoints& in, int ns, int nt,
   const cudaStream_t cs = ws.compute.get();
   ws.uploaded.synchronize();
   phases.mark("wait_upload");
-  const int source_first =
-      begin_tree(r.source_tree, r.source_cuts, in.sources, ns, t.source_bucket, t.arity, cs);
-  const int target_first =
-      begin_tree(r.target_tree, r.target_cuts, in.targets, nt, t.target_bucket, t.arity, cs);
+  // The adaptive cuts of both trees together: the source tree's on the compute stream, the target
+  // tree's on the copy stream, each depth of one running while the host waits for the other's.
+  const cudaStream_t copy = ws.copy.get();
+  r.source_tree.begin(in.sources, ns, cs);
+  r.target_tree.begin(in.targets, nt, copy);
+  std::vector<detail::AdaptiveJob> jobs(2);
+  jobs[0] = {&r.source_tree, ns, t.source_bucket, cs, &r.source_decided};
+  jobs[1] = {&r.target_tree, nt, t.target_bucket, copy, &r.target_decided};
+  detail::cut_adaptive_depths(jobs);
+  ensure_shape(r.source_tree, r.source_cuts, r.source_decided, ns, t.source_bucket, t.arity, cs);
+  ensure_shape(r.target_tree, r.target_cuts, r.target_decided, nt, t.target_bucket, t.arity, cs);
+  const int source_first = jobs[0].first_depth, target_first = jobs[1].first_depth;
   if (walk_stack_bound(r.source_tree.shape()) > g::kListStack)
     throw std::invalid_argument(
         "device tree: the source tree is too deep for the list walk (" +
         std::to_string(walk_stack_bound(r.source_tree.shape())) +
         " stack entries); use a larger bucket or arity, or TreeBuild::Host");
   const double shape_time = phases.mark("shapes");
-  r.adaptive_end.record(ws.compute);
   // The shapes' copies are queued on the compute stream: the copy stream's target tree reads its
   // shape only after them (on a card shared with other work they may land late).
   r.shapes_end.record(ws.compute);
   ws.copy.wait(r.shapes_end.get());
+  r.adaptive_end.record(ws.compute);
   r.target_tree.finish(in.targets, target_first, ws.copy.get());
   r.target_tree_end.record(ws.copy);
   r.source_tree.finish(in.sources, source_first, cs);

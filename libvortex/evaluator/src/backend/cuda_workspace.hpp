@@ -56,8 +56,9 @@ struct Staged {
 struct DeviceTreeStorage {
   g::DeviceBuffer<double> input;  // sources x, y, z, Gx, Gy, Gz, sigma, then targets x, y, z
   g::DeviceTree source_tree, target_tree;
-  // The adaptive cuts of the trees' shapes (a shape is laid out again when they change).
-  detail::DecidedCuts source_cuts, target_cuts;
+  // The adaptive cuts of the trees' shapes (a shape is laid out again when they change), and those
+  // of the call.
+  detail::DecidedCuts source_cuts, target_cuts, source_decided, target_decided;
   g::DeviceBuffer<int> near_count, far_count, near_offsets, far_offsets;
   g::ListWalkSlots walk_slots;    // the list walk's frontier and per-slot counters
   std::array<int, 4> walk_key{};  // source n, bucket, arity and target leaves of walk_slots

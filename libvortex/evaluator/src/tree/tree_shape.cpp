@@ -93,53 +93,108 @@ gpu::TreeShape make_tree_shape(int n, int bucket, int arity, const DecidedCuts* 
   return s;
 }
 
-int cut_adaptive_depths(gpu::DeviceTree& tree, int n, int bucket, cudaStream_t stream,
-                        DecidedCuts& decided) {
-  decided.clear();
-  std::vector<std::pair<int, int>> ranges = {{0, n}}, next;
-  gpu::AdaptiveDepth a;
+namespace {
+
+// One tree's adaptive cuts in progress: the ranges of the current depth and that depth's layout.
+struct AdaptiveState {
+  std::vector<std::pair<int, int>> ranges, next;
+  gpu::AdaptiveDepth layout;
   std::vector<long long> counts;
   int depth = 0;
-  for (;; ++depth) {
-    bool any = false;
-    for (const auto& [b, e] : ranges) any |= e - b > bucket && is_adaptive_cut(e - b, n, depth);
-    if (!any) break;
-    for (auto* v : {&a.piece_begin, &a.piece_end, &a.piece_mid, &a.piece_first_chunk, &a.adaptive,
-                    &a.chunk_piece, &a.chunk_begin, &a.chunk_end})
-      v->clear();
-    for (const auto& [b, e] : ranges) {
-      const int piece = static_cast<int>(a.piece_begin.size());
-      const bool cut = e - b > bucket;
-      a.piece_begin.push_back(b);
-      a.piece_end.push_back(e);
-      a.piece_first_chunk.push_back(cut ? static_cast<int>(a.chunk_piece.size()) : -1);
-      a.adaptive.push_back(cut && is_adaptive_cut(e - b, n, depth) ? 1 : 0);
-      if (cut) add_chunks(piece, b, e, a.chunk_piece, a.chunk_begin, a.chunk_end);
+  bool done = false;
+};
+
+// Lays out the state's depth; false when no piece of it is cut adaptively.
+bool lay_out_adaptive_depth(const AdaptiveJob& job, AdaptiveState& s) {
+  bool any = false;
+  for (const auto& [b, e] : s.ranges)
+    any |= e - b > job.bucket && is_adaptive_cut(e - b, job.n, s.depth);
+  if (!any) return false;
+  gpu::AdaptiveDepth& a = s.layout;
+  for (auto* v : {&a.piece_begin, &a.piece_end, &a.piece_mid, &a.piece_first_chunk, &a.adaptive,
+                  &a.chunk_piece, &a.chunk_begin, &a.chunk_end})
+    v->clear();
+  for (const auto& [b, e] : s.ranges) {
+    const int piece = static_cast<int>(a.piece_begin.size());
+    const bool cut = e - b > job.bucket;
+    a.piece_begin.push_back(b);
+    a.piece_end.push_back(e);
+    a.piece_first_chunk.push_back(cut ? static_cast<int>(a.chunk_piece.size()) : -1);
+    a.adaptive.push_back(cut && is_adaptive_cut(e - b, job.n, s.depth) ? 1 : 0);
+    if (cut) add_chunks(piece, b, e, a.chunk_piece, a.chunk_begin, a.chunk_end);
+  }
+  return true;
+}
+
+// The depth's cut positions from its counts (the median where a piece is not adaptive), and the
+// next depth's ranges.
+void place_adaptive_depth(const AdaptiveJob& job, AdaptiveState& s) {
+  gpu::AdaptiveDepth& a = s.layout;
+  s.next.clear();
+  for (std::size_t k = 0; k < s.ranges.size(); ++k) {
+    const auto [b, e] = s.ranges[k];
+    if (e - b <= job.bucket) {
+      a.piece_mid.push_back(e);
+      s.next.push_back({b, e});
+      continue;
     }
-    tree.measure_adaptive_depth(a, stream, counts);
-    next.clear();
-    for (std::size_t k = 0; k < ranges.size(); ++k) {
-      const auto [b, e] = ranges[k];
-      if (e - b <= bucket) {
-        a.piece_mid.push_back(e);
-        next.push_back({b, e});
+    const int median = split_position(e - b, job.bucket);
+    int mid = b + median;
+    if (a.adaptive[k]) {
+      mid = b + adaptive_split_position(e - b, job.bucket, median, s.counts[2 * k],
+                                        s.counts[2 * k + 1]);
+      job.decided->add(b, mid, e);
+    }
+    a.piece_mid.push_back(mid);
+    s.next.push_back({b, mid});
+    s.next.push_back({mid, e});
+  }
+  s.ranges.swap(s.next);
+}
+
+}  // namespace
+
+void cut_adaptive_depths(std::vector<AdaptiveJob>& jobs) {
+  std::vector<AdaptiveState> states(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    jobs[j].decided->clear();
+    states[j].ranges = {{0, jobs[j].n}};
+  }
+  for (bool active = true; active;) {
+    active = false;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      AdaptiveState& s = states[j];
+      if (s.done) continue;
+      if (!lay_out_adaptive_depth(jobs[j], s)) {
+        s.done = true;
+        jobs[j].first_depth = s.depth;
         continue;
       }
-      const int median = split_position(e - b, bucket);
-      int mid = b + median;
-      if (a.adaptive[k]) {
-        mid = b + adaptive_split_position(e - b, bucket, median, counts[2 * k], counts[2 * k + 1]);
-        decided.add(b, mid, e);
-      }
-      a.piece_mid.push_back(mid);
-      next.push_back({b, mid});
-      next.push_back({mid, e});
+      jobs[j].tree->measure_adaptive_depth(s.layout, jobs[j].stream);
+      active = true;
     }
-    tree.cut_adaptive_depth(a, stream);
-    ranges.swap(next);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      AdaptiveState& s = states[j];
+      if (s.done) continue;
+      jobs[j].tree->adaptive_counts(jobs[j].stream, s.counts);
+      place_adaptive_depth(jobs[j], s);
+      jobs[j].tree->cut_adaptive_depth(s.layout, jobs[j].stream);
+      ++s.depth;
+    }
   }
-  decided.finish();
-  return depth;
+  for (AdaptiveJob& job : jobs) job.decided->finish();
+}
+
+int cut_adaptive_depths(gpu::DeviceTree& tree, int n, int bucket, cudaStream_t stream,
+                        DecidedCuts& decided) {
+  std::vector<AdaptiveJob> jobs(1);
+  jobs[0].tree = &tree;
+  jobs[0].n = n;
+  jobs[0].bucket = bucket;
+  jobs[0].stream = stream;
+  jobs[0].decided = &decided;
+  cut_adaptive_depths(jobs);
+  return jobs[0].first_depth;
 }
 
 int walk_stack_bound(const gpu::TreeShape& shape) {
