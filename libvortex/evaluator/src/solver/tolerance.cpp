@@ -20,14 +20,14 @@ namespace {
 // theta = 0.4..0.6 on the three cases at N = 2e4 to 3e5 (docs/journal/performance-to-2026-11-27.md,
 // "Tolerance", scripts/studies/fit-tolerance-model.py); C is the fit's largest ratio of measured to
 // modelled error (2.11) times a margin of 1.25.
-constexpr double kErrorScale = 115.3;             // C
-constexpr double kErrorDegreePower = -1.298;      // g
-constexpr double kErrorRate = 1.042;              // b
-constexpr double kErrorThetaPower = 1.124;        // s
-constexpr double kErrorThetaFactor = 3.289;       // k1
-constexpr double kErrorFarFactor = 3.973;         // k2
-constexpr double kGrowthReference = 20000;        // N0
-constexpr double kGrowthPower = 0.1656;  // eu, every layout
+constexpr double kErrorScale = 115.3;         // C
+constexpr double kErrorDegreePower = -1.298;  // g
+constexpr double kErrorRate = 1.042;          // b
+constexpr double kErrorThetaPower = 1.124;    // s
+constexpr double kErrorThetaFactor = 3.289;   // k1
+constexpr double kErrorFarFactor = 3.973;     // k2
+constexpr double kGrowthReference = 20000;    // N0
+constexpr double kGrowthPower = 0.1656;       // eu, every layout
 // ec, the clustered part: with the adaptive cuts (math/tree_node.hpp) the Plummer sphere's errors
 // at N = 1e5 to 3e6 lie at least 1.5 times below the model with 0.43 (docs/methods/tolerance.md;
 // 0.7044 was fitted on count-balanced trees, whose needles the errors grew with).
