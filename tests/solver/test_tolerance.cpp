@@ -107,8 +107,10 @@ TEST(LayoutOf, DensityContrastOfKnownCounts) {
 
 // The model against measured errors (docs/data/tolerance-calibration.txt: the larger of the mean
 // velocity and gradient errors, double, kappa 2.67, 2000 sampled targets, seed 1; contrasts from
-// layout_of on the same sets): every measured error lies below the prediction, and the uniform
-// cube's within 2.5 times below it (the model is not far more cautious than needed there).
+// layout_of on the same sets; the Plummer sphere's and the sheet's measured again with the adaptive
+// cuts, scripts/studies/tolerance-calibration.sh, docs/journal/2026-11-28-adaptive-cuts.md): every
+// measured error lies below the prediction, and the uniform cube's within 2.5 times below it (the
+// model is not far more cautious than needed there).
 TEST(LayoutGrowth, PredictionsBoundMeasuredErrors) {
   struct Measured {
     const char* name;
@@ -120,9 +122,9 @@ TEST(LayoutGrowth, PredictionsBoundMeasuredErrors) {
   const Measured measured[] = {
       {"cube", 20000, 1, 8, 0.5, 3.220e-5},         {"cube", 100000, 1, 8, 0.5, 3.993e-5},
       {"cube", 300000, 1, 8, 0.5, 4.957e-5},        {"cube", 300000, 1, 4, 0.4, 5.820e-4},
-      {"cube", 300000, 1, 12, 0.5, 1.571e-6},       {"plummer", 20000, 85.0, 8, 0.5, 3.355e-5},
-      {"plummer", 100000, 146.8, 8, 0.5, 1.497e-4}, {"plummer", 100000, 146.8, 10, 0.5, 1.999e-5},
-      {"plummer", 300000, 502, 4, 0.4, 1.92e-3},    {"sheet", 100000, 1.113, 8, 0.5, 1.223e-5},
+      {"cube", 300000, 1, 12, 0.5, 1.571e-6},       {"plummer", 20000, 85.0, 8, 0.5, 5.011e-5},
+      {"plummer", 100000, 146.8, 8, 0.5, 8.707e-5}, {"plummer", 100000, 146.8, 10, 0.5, 1.776e-5},
+      {"plummer", 300000, 502, 4, 0.4, 2.158e-3},   {"sheet", 100000, 1.113, 8, 0.5, 1.388e-5},
   };
   for (const Measured& m : measured) {
     const double predicted = predicted_far_error(m.order, m.theta, {m.n, m.contrast});
@@ -130,10 +132,13 @@ TEST(LayoutGrowth, PredictionsBoundMeasuredErrors) {
     if (std::string(m.name) == "cube")
       EXPECT_GE(m.error, predicted / 2.5) << m.n << " p " << m.order << " theta " << m.theta;
   }
-  // A uniform set's growth from 2e4 to 3e5 (measured 1.3 to 1.6) is far below a clustered one's
-  // (Plummer, p = 8, theta = 0.5: 3.4e-5 to 1.5e-4 from 2e4 to 1e5 alone).
+  // A uniform set's growth from 2e4 to 3e5 (measured 1.3 to 1.6) is below a clustered one's, whose
+  // measured growth the model's covers (Plummer, p = 8, theta = 0.5: 5.0e-5 to 8.7e-5 from 2e4 to
+  // 1e5 alone, 1.74 times; 3.4e-5 to 1.5e-4 before the adaptive cuts).
   EXPECT_LT(layout_growth({300000, 1}) / layout_growth({20000, 1}), 2.0);
-  EXPECT_GT(layout_growth({100000, 146.8}) / layout_growth({20000, 85.0}), 3.0);
+  EXPECT_GT(layout_growth({100000, 146.8}) / layout_growth({20000, 85.0}), 1.74);
+  EXPECT_GT(layout_growth({100000, 146.8}) / layout_growth({20000, 85.0}),
+            layout_growth({100000, 1}) / layout_growth({20000, 1}));
   EXPECT_EQ(layout_growth({}), 1);
 }
 
