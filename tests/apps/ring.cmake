@@ -20,18 +20,28 @@ endforeach()
 
 # --mpi (a build with MPI): the ring on 2 and 3 CPU ranks against one process, its diagnostics row
 # by row (ring_mpi.cmake); inviscid (the default), viscous (VRM and particle control on ranks),
-# with merges into partners, and PSE on ranks.
+# with merges into partners, and PSE on ranks. The ranks' split of the targets follows the last
+# call's measured times, so two runs on ranks differ in the order of some sums (1e-15). With merges
+# into partners that noise can flip one merge of a weak particle: of six runs of this case on 3
+# ranks, four agreed with one process to 1.2e-13 in speed and two to 5.4e-10 (ring_z 4.5e-11,
+# energy 2.1e-11, impulse 5.7e-14). That case is held to 2e-9, the others to 1e-10.
 find_program(VORTEX_TEST_PYTHON3 python3)
 if(TARGET vortex_mpi AND VORTEX_TEST_PYTHON3)
   set(ring_mpi_inviscid "--layers 2 --steps 12")
   set(ring_mpi_viscous "--layers 2 --steps 12 --re 500")
   set(ring_mpi_partner "--layers 2 --steps 12 --re 500 --merge-into partner")
   set(ring_mpi_pse "--layers 2 --steps 12 --re 500 --diffusion pse")
+  set(ring_mpi_tolerance_partner 2e-9)
   foreach(run inviscid-2 viscous-2 viscous-3 partner-3 pse-3)
     string(REGEX MATCH "[a-z]+" kind ${run})
     string(REGEX MATCH "[0-9]+" ranks ${run})
+    set(tolerance 1e-10)
+    if(DEFINED ring_mpi_tolerance_${kind})
+      set(tolerance ${ring_mpi_tolerance_${kind}})
+    endif()
     add_test(NAME app.ring.mpi.${run} COMMAND ${CMAKE_COMMAND} -DMPIEXEC=${MPIEXEC_EXECUTABLE}
       -DRING=$<TARGET_FILE:vortex-ring> -DPYTHON=${VORTEX_TEST_PYTHON3} -DRANKS=${ranks}
+      -DTOLERANCE=${tolerance}
       "-DARGS=${ring_mpi_${kind}}" -DDIR=${VORTEX_APP_TEST_DIR}/ring-mpi-${run}
       -P ${VORTEX_APP_SCRIPTS}/ring_mpi.cmake)
     set_tests_properties(app.ring.mpi.${run} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks}
