@@ -49,7 +49,9 @@ LayoutView view(const int* base, int pieces, int chunks) {
 }
 
 // Per chunk of an adaptive piece: the least and greatest coordinate along the piece's cut, merged
-// into the piece's by atomics on their ordered bits (exact, in any order).
+// into the piece's by atomics on their ordered bits (exact, in any order). Not the cut moments'
+// extent: theirs are of offsets from the piece's first point, rounded, and that point depends on
+// the order the partitions left, which the host's differs from.
 __global__ void adaptive_extent_kernel(const double* xyz, const std::uint32_t* perm, LayoutView l,
                                        const int* dim, unsigned long long* lo_bits,
                                        unsigned long long* hi_bits) {

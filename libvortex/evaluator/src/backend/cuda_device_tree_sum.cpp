@@ -121,14 +121,6 @@ void results_to_caller_units(CudaWorkspace& ws, Units units, int components, std
   g::launch_scale_arrays(a, ws.compute.get());
 }
 
-// A tree's shape, laid out again where the sizes or the adaptive cuts changed.
-void ensure_shape(g::DeviceTree& tree, detail::DecidedCuts& last, const detail::DecidedCuts& now,
-                  int n, int bucket, int arity, cudaStream_t stream) {
-  if (tree.has_shape(n, bucket, arity) && now == last) return;
-  tree.set_shape(make_tree_shape(n, bucket, arity, &now), stream);
-  last = now;
-}
-
 // P2M, M2M and M2V on the copy stream once the source tree is built.
 void start_upward_pass(CudaWorkspace& ws, const UploadedPoints& in, const ResolvedOptions& options,
                        g::Arithmetic a) {
@@ -280,8 +272,10 @@ double build_trees(CudaWorkspace& ws, const UploadedPoints& in, int ns, int nt,
   jobs[0] = {&r.source_tree, ns, t.source_bucket, cs, &r.source_decided};
   jobs[1] = {&r.target_tree, nt, t.target_bucket, copy, &r.target_decided};
   detail::cut_adaptive_depths(jobs);
-  ensure_shape(r.source_tree, r.source_cuts, r.source_decided, ns, t.source_bucket, t.arity, cs);
-  ensure_shape(r.target_tree, r.target_cuts, r.target_decided, nt, t.target_bucket, t.arity, cs);
+  detail::ensure_tree_shape(r.source_tree, r.source_cuts, r.source_decided, ns, t.source_bucket,
+                            t.arity, cs);
+  detail::ensure_tree_shape(r.target_tree, r.target_cuts, r.target_decided, nt, t.target_bucket,
+                            t.arity, cs);
   const int source_first = jobs[0].first_depth, target_first = jobs[1].first_depth;
   if (walk_stack_bound(r.source_tree.shape()) > g::kListStack)
     throw std::invalid_argument(

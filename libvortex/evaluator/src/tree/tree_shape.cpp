@@ -93,6 +93,13 @@ gpu::TreeShape make_tree_shape(int n, int bucket, int arity, const DecidedCuts* 
   return s;
 }
 
+void ensure_tree_shape(gpu::DeviceTree& tree, DecidedCuts& last, const DecidedCuts& now, int n,
+                       int bucket, int arity, cudaStream_t stream) {
+  if (tree.has_shape(n, bucket, arity) && now == last) return;
+  tree.set_shape(make_tree_shape(n, bucket, arity, &now), stream);
+  last = now;
+}
+
 namespace {
 
 // One tree's adaptive cuts in progress: the ranges of the current depth and that depth's layout.

@@ -14,6 +14,11 @@ namespace vortex::detail {
 // With the positions of `decided` (none when null).
 gpu::TreeShape make_tree_shape(int n, int bucket, int arity, const DecidedCuts* decided = nullptr);
 
+// Sets the tree's shape unless it is that of `last` (the same sizes and adaptive cuts as `now`);
+// `last` becomes `now`.
+void ensure_tree_shape(gpu::DeviceTree& tree, DecidedCuts& last, const DecidedCuts& now, int n,
+                       int bucket, int arity, cudaStream_t stream);
+
 // The adaptive cuts (vortex/math/tree_node.hpp) of the n points a tree began to build, as the
 // host builder makes them: depth by depth, the device measures each adaptive piece, the host places
 // its cut from the counts (and waits for them), the device makes the depth's cuts. Several trees,
