@@ -112,6 +112,19 @@ TEST(DistributedSolver, AdaptiveCutsOfAPlummerSphereAsOneRank) {
   EXPECT_LE(c.gradient, 1e-12);
 }
 
+// The same at the other arities: the ranks decide the adaptive cuts of the nodes that hold a
+// boundary, at each of their binary depths, and the rank-roots' builds the rest.
+TEST(DistributedSolver, AdaptiveCutsOfAPlummerSphereAtEveryArity) {
+  const ParticleSet all = plummer_sphere(8000, 15);
+  for (const int arity : {2, 4}) {
+    SolverOptions options = cpu_options(Precision::Double);
+    options.tree.arity = arity;
+    const Comparison c = compare(all, options, scattered, false);
+    EXPECT_LE(c.velocity, 1e-12) << arity;
+    EXPECT_LE(c.gradient, 1e-12) << arity;
+  }
+}
+
 TEST(DistributedSolver, UnevenCountsAndARankWithNothing) {
   // Rank 0 holds most particles, the last rank (of several) none.
   const ParticleSet all = vortex::random_cube(9000, 21);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -31,12 +33,9 @@ bool holds_any(const std::vector<int>& sorted, int begin, int end) {
 // since every level of cuts that a boundary crosses is a selection over all ranks.
 constexpr int kBoundaryGrain = 64;
 
-// The rank boundaries at the given fractions of the n tree positions (equal shares without them),
-// each moved to the nearer end of the node of at most the grain's points (or the leaf) that holds
-// it, so that no such node is split between ranks.
-std::vector<int> rank_boundaries(int n, int bucket, int arity, int ranks,
-                                 const std::vector<double>& shares,
-                                 const vortex::detail::DecidedCuts& decided) {
+// The wanted rank boundaries: the given fractions of the n tree positions (equal shares without
+// them).
+std::vector<int> wanted_boundaries(int n, int ranks, const std::vector<double>& shares) {
   std::vector<int> at(ranks + 1);
   const bool given = static_cast<int>(shares.size()) == ranks + 1;
   for (int r = 0; r <= ranks; ++r)
@@ -45,16 +44,21 @@ std::vector<int> rank_boundaries(int n, int bucket, int arity, int ranks,
   at[0] = 0;
   at[ranks] = n;
   for (int r = 1; r <= ranks; ++r) at[r] = std::max(at[r], at[r - 1]);
-  std::vector<int> inner(at.begin() + 1, at.end() - 1);
+  return at;
+}
+
+// The wanted boundaries, each moved to the nearer end of the node of at most the grain's points
+// (or the leaf) that holds it, so that no such node is split between ranks. `opens`: the nodes
+// of more than the grain's points that hold a wanted boundary strictly inside.
+std::vector<int> rank_boundaries(int n, int bucket, int arity, std::vector<int> at,
+                                 const std::function<bool(int, int)>& opens,
+                                 const vortex::detail::DecidedCuts& decided) {
   std::vector<KdNode> nodes;
   std::vector<KdCut> cuts;
-  const long long grain = std::max<long long>(
-      bucket, static_cast<long long>(n) / (static_cast<long long>(ranks) * kBoundaryGrain));
-  vortex::detail::lay_out_top(
-      n, bucket, arity, [&](int b, int e) { return e - b > grain && holds_any(inner, b, e); },
-      nodes, cuts, &decided);
+  vortex::detail::lay_out_top(n, bucket, arity, opens, nodes, cuts, &decided);
   // The unopened nodes that hold a wanted boundary are of at most the grain's points (or leaves):
   // the layout opened every larger one.
+  const int ranks = static_cast<int>(at.size()) - 1;
   for (const KdNode& node : nodes) {
     if (!node.is_leaf()) continue;
     for (int r = 1; r < ranks; ++r)
@@ -88,9 +92,11 @@ void run_cuts(std::vector<KdCut>& cuts, TreeItem* items) {
 }
 
 // The cuts of the top that cross a boundary, one depth at a time, over all ranks; each record
-// ends in the piece (range of the tree order inside one rank) it belongs to.
+// ends in the piece (range of the tree order inside one rank) it belongs to. The adaptive cuts'
+// sides are those their decisions found (`sides`, adaptive_cuts.hpp).
 void make_global_cuts(const Comm& comm, const std::vector<KdCut>& cuts,
-                      const std::vector<char>& spanning, std::vector<Record>& records) {
+                      const std::vector<char>& spanning, const std::vector<std::uint32_t>& sides,
+                      std::vector<Record>& records) {
   const std::size_t n = records.size();
   std::vector<int> cut_of(n, -1), members;
   const bool root_spans = !cuts.empty() && spanning[0];
@@ -105,15 +111,22 @@ void make_global_cuts(const Comm& comm, const std::vector<KdCut>& cuts,
   for (int c = 0; c < static_cast<int>(cuts.size()); ++c)
     if (spanning[c]) by_depth[cuts[c].depth].push_back(c);
   std::vector<char> goes_left;
+  std::vector<int> selected;
   // The records still in a cut across ranks are those of the next depth's cuts.
   for (const auto& [depth, ids] : by_depth) {
     std::vector<GlobalCut> batch;
-    for (const int c : ids) batch.push_back({c, cuts[c].mid - cuts[c].begin});
-    split_by_radix(comm, records, cut_of, members, batch, goes_left);
+    for (const int c : ids)
+      if (!cuts[c].decided) batch.push_back({c, cuts[c].mid - cuts[c].begin});
+    if (!batch.empty()) {
+      selected.clear();
+      for (const int i : members)
+        if (!cuts[cut_of[i]].decided) selected.push_back(i);
+      split_by_radix(comm, records, cut_of, selected, batch, goes_left);
+    }
     std::size_t kept = 0;
     for (const int i : members) {
       const int c = cut_of[i];
-      const bool left = goes_left[i];
+      const bool left = cuts[c].decided ? !((sides[i] >> depth) & 1) : goes_left[i];
       const int next = left ? cuts[c].left : cuts[c].right;
       if (next >= 0 && spanning[next]) {
         cut_of[i] = next;
@@ -255,9 +268,19 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
     tree.records.clear();
     return;
   }
+  // The boundaries lie at ends of the nodes that `opens` leaves closed, so every node that holds
+  // one is opened by it: only those nodes' adaptive cuts are needed before the points move.
+  const std::vector<int> wanted = wanted_boundaries(tree.n, ranks, shares);
+  const std::vector<int> wanted_inner(wanted.begin() + 1, wanted.end() - 1);
+  const long long grain = std::max<long long>(
+      bucket, static_cast<long long>(tree.n) / (static_cast<long long>(ranks) * kBoundaryGrain));
+  const std::function<bool(int, int)> opens = [&](int b, int e) {
+    return e - b > grain && holds_any(wanted_inner, b, e);
+  };
   vortex::detail::DecidedCuts& decided = tree.scratch.decided;
-  decide_global_cuts(comm, records, tree.n, bucket, decided);
-  tree.rank_begin = rank_boundaries(tree.n, bucket, arity, ranks, shares, decided);
+  std::vector<std::uint32_t>& sides = tree.scratch.sides;
+  decide_global_cuts(comm, records, tree.n, bucket, arity, opens, decided, sides);
+  tree.rank_begin = rank_boundaries(tree.n, bucket, arity, wanted, opens, decided);
   const std::vector<int> inner(tree.rank_begin.begin() + 1, tree.rank_begin.end() - 1);
   auto holds = [&](int b, int e) { return holds_any(inner, b, e); };
   std::vector<KdCut> cuts;
@@ -266,10 +289,15 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
   for (std::size_t t = 0; t < tree.top.size(); ++t)
     tree.owner[t] = tree.top[t].is_leaf() ? rank_of(tree.rank_begin, tree.top[t].begin) : -1;
   std::vector<char> spanning(cuts.size());
-  for (std::size_t c = 0; c < cuts.size(); ++c) spanning[c] = holds(cuts[c].begin, cuts[c].end);
+  for (std::size_t c = 0; c < cuts.size(); ++c) {
+    const KdCut& k = cuts[c];
+    spanning[c] = holds(k.begin, k.end);
+    if (!k.decided && is_adaptive_cut(k.end - k.begin, tree.n, k.depth))
+      throw std::logic_error("vortex::mpi: an adaptive cut of the top was not decided");
+  }
 
   // The cuts across ranks, then every point to the rank that owns its piece.
-  make_global_cuts(comm, cuts, spanning, records);
+  make_global_cuts(comm, cuts, spanning, sides, records);
   tree.moved = migrate(comm, tree.rank_begin, records, tree.scratch);
   std::vector<Record>& received = tree.scratch.received;
   const int off = tree.begin();

@@ -1,13 +1,15 @@
 #pragma once
 // A VAMSplit k-d tree (vortex/kdtree.hpp) of points spread over the ranks of a communicator, built
 // so that it is the tree one rank would build of all of them: the ranks own consecutive ranges of
-// its tree order, cut at leaf boundaries. The ranks first decide the adaptive cuts together
-// (tree_node.hpp); the rest of the shape depends only on the total count, so every rank lays out
-// the top of it (the nodes whose range crosses a boundary between ranks, and their
-// children); the cuts of those nodes are made together (radix_select.hpp), the points then move
-// to the rank that owns their range, and each rank builds the rest, the subtrees of its
-// rank-roots (the top's unopened nodes in its range), as kdtree.cpp would.
+// its tree order, cut at leaf boundaries. The ranks first decide together the adaptive cuts
+// (tree_node.hpp) of the nodes that may hold a boundary; the rest of the top's shape depends only
+// on the total count, so every rank lays out the top (the nodes whose range crosses a boundary
+// between ranks, and their children); the cuts of those nodes are made together
+// (radix_select.hpp), the points then move to the rank that owns their range, and each rank
+// builds the rest, the subtrees of its rank-roots (the top's unopened nodes in its range), as
+// kdtree.cpp would, their adaptive cuts included.
 
+#include <cstdint>
 #include <vector>
 
 #include "comm/collectives.hpp"
@@ -24,6 +26,7 @@ struct TreeScratch {
   std::vector<vortex::detail::TreeItem> items, reordered;
   std::vector<double> x, y, z, sigma;
   vortex::detail::DecidedCuts decided;
+  std::vector<std::uint32_t> sides;  // per own record, its adaptive cuts' sides by depth
   KdTreeBuilder builder;
   KdTree subtree;
 };
