@@ -62,9 +62,10 @@ void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision)
   parser.add("--tree-build", "auto|host|device",
              "where CUDA builds the trees, lists and multipoles; auto = device", tree_build_);
   parser.add("--far-field", "auto|m2p|local",
-             "how the CPU evaluates the far field: m2p at every target leaf (as CUDA), local "
-             "expansions (M2L, L2L, L2P) wherever allowed, or auto (the default) = the cheaper "
-             "per target node by a cost model of the operations",
+             "how the far field is evaluated (CPU, and CUDA with trees built on the device): "
+             "m2p at every target leaf, local expansions (M2L, L2L, L2P) wherever allowed, or "
+             "auto (the default) = the cheaper per target node by the backend's cost model of "
+             "the operations",
              far_field_);
   parser.add("--threads", "N",
              "CPU threads, at most " + std::to_string(kMaxThreads) + "; 0 = OpenMP's default",

@@ -232,16 +232,28 @@ void launch_list_fill(const ListWalk& w, cudaStream_t stream) {
   launch_walk<true>(w, stream);
 }
 
-void exclusive_offsets(const int* counts, int* offsets, int n, DeviceBuffer<unsigned char>& temp,
-                       cudaStream_t stream) {
+namespace {
+template <class T>
+void exclusive_offsets_of(const T* counts, T* offsets, int n, DeviceBuffer<unsigned char>& temp,
+                          cudaStream_t stream) {
   // offsets[0] = 0, offsets[i + 1] = counts[0] + ... + counts[i].
-  VORTEX_CUDA_CHECK(cudaMemsetAsync(offsets, 0, sizeof(int), stream));
+  VORTEX_CUDA_CHECK(cudaMemsetAsync(offsets, 0, sizeof(T), stream));
   if (n == 0) return;
   std::size_t bytes = 0;
   VORTEX_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, counts, offsets + 1, n, stream));
   temp.reserve(bytes);
   VORTEX_CUDA_CHECK(
       cub::DeviceScan::InclusiveSum(temp.data(), bytes, counts, offsets + 1, n, stream));
+}
+}  // namespace
+
+void exclusive_offsets(const int* counts, int* offsets, int n, DeviceBuffer<unsigned char>& temp,
+                       cudaStream_t stream) {
+  exclusive_offsets_of(counts, offsets, n, temp, stream);
+}
+void exclusive_offsets(const long long* counts, long long* offsets, int n,
+                       DeviceBuffer<unsigned char>& temp, cudaStream_t stream) {
+  exclusive_offsets_of(counts, offsets, n, temp, stream);
 }
 
 }  // namespace vortex::gpu

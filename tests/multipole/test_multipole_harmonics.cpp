@@ -208,6 +208,24 @@ TEST(MultipoleHarmonics, RowGeneratorMatchesReference) {
   }
 }
 
+// A row shared by the lanes of a warp (row_part, parts lanes each taking every parts-th entry)
+// is the row bit for bit.
+TEST(MultipoleHarmonics, RowPartsEqualTheRow) {
+  constexpr int Q = 14;
+  std::vector<double> I(mp::coefficient_count(Q)), H(mp::coefficient_count(Q));
+  for (const Point& q : test_points(4, 7)) {
+    const mp::IrregularRows<double> rows(q.x, q.y, q.z, I.data());
+    for (int n = 2; n <= Q; ++n) rows.row(n, I.data());
+    for (int parts : {1, 3, 32}) {
+      std::fill(H.begin(), H.end(), -1.0);
+      const mp::IrregularRows<double> split(q.x, q.y, q.z, H.data());
+      for (int n = 2; n <= Q; ++n)
+        for (int part = 0; part < parts; ++part) split.row_part(n, H.data(), part, parts);
+      EXPECT_EQ(H, I) << parts << " parts";
+    }
+  }
+}
+
 namespace {
 
 // Fourth-order central difference of every harmonic along axis b at q, in long double:

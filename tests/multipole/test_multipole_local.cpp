@@ -303,6 +303,43 @@ TEST(MultipoleLocal, L2LShiftsTheExpansionExactly) {
   }
 }
 
+// The term-by-term L2L (whose terms the device sums, one thread a coefficient) equals the
+// vectorized one to rounding of the terms' magnitude.
+TEST(MultipoleLocal, L2LTermsMatchTheVectorizedShift) {
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int q : {1, 4, 10, 15}) {
+    std::vector<double> L(mp::local_size(q));
+    for (double& v : L) v = u(gen);
+    const Vec3 t = {0.21, -0.17, 0.3};
+    std::vector<double> a(mp::local_size(q), 0.0), b(mp::local_size(q), 0.0);
+    mp::l2l(q, t[0], t[1], t[2], L.data(), a.data());
+    mp::detail::l2l_terms(q, t[0], t[1], t[2], L.data(), b.data());
+    double scale = 0;
+    for (double v : L) scale += std::abs(v);
+    for (std::size_t j = 0; j < a.size(); ++j)
+      EXPECT_NEAR(a[j], b[j], 16 * (q + 2) * kEps * scale) << "q=" << q << " j=" << j;
+  }
+}
+
+// The gradient expansion in three parts and two steps (as a block of the device computes it)
+// equals the one-thread build bit for bit.
+TEST(MultipoleLocal, GradientExpansionInPartsEqualsOneThread) {
+  std::mt19937 gen(4);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int q : {1, 2, 7, 12}) {
+    std::vector<double> L(mp::local_size(q));
+    for (double& v : L) v = u(gen);
+    std::vector<double> one(mp::local_gradient_expansion_size(q), -7.0), parts = one;
+    mp::local_gradient_expansion(q, L.data(), one.data());
+    std::vector<double> scratch(mp::local_gradient_scratch_size(q));
+    for (int step = 0; step < 2; ++step)
+      for (int part = 0; part < 3; ++part)
+        mp::local_gradient_expansion_into(q, L.data(), parts.data(), scratch.data(), part, 3, step);
+    EXPECT_EQ(one, parts) << "q=" << q;
+  }
+}
+
 // The L2P gradient is traceless, and float lanes agree with double ones to float's rounding.
 TEST(MultipoleLocal, FloatL2PAgreesWithDouble) {
   const Vec3 cM = {0, 0, 0}, cL = {1.5, -1.0, 2.0};

@@ -305,6 +305,7 @@ SolverOptions cuda_tree(TreeBuild build, Precision precision) {
   o.tree_build = build;
   o.tree.target_bucket = 64;
   o.tree.source_bucket = 128;
+  o.far_field = FarField::M2P;  // the host-built path's far field (test_device_local_lists.cpp)
   return o;
 }
 

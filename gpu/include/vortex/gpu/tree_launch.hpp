@@ -102,5 +102,7 @@ void launch_list_fill(const ListWalk& walk, cudaStream_t stream);
 // offsets[0..n] = exclusive sums of counts[0..n-1] (offsets[n] the total); `temp` grows as needed.
 void exclusive_offsets(const int* counts, int* offsets, int n, DeviceBuffer<unsigned char>& temp,
                        cudaStream_t stream);
+void exclusive_offsets(const long long* counts, long long* offsets, int n,
+                       DeviceBuffer<unsigned char>& temp, cudaStream_t stream);
 
 }  // namespace vortex::gpu

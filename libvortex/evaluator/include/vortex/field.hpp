@@ -28,15 +28,6 @@ struct StageTimes {
   double setup = 0;
 };
 
-// Seconds of one operation of the CPU far field at the orders used: the cost model of
-// FarField::Auto (fitted to timings, fixed: far/far_field_costs.cpp).
-struct FarFieldCosts {
-  double m2l = 0;         // one source node into one local expansion
-  double l2l = 0;         // one local expansion shifted to a child
-  double l2p_target = 0;  // a local expansion at one target
-  double m2p_target = 0;  // one source node at one target
-};
-
 struct EvaluationStats {
   StageTimes times;
   std::string backend;                       // "cpu" or "cuda": what actually ran
@@ -45,7 +36,7 @@ struct EvaluationStats {
   std::string tree_build;                    // "host" or "device": where the trees were built
   std::uint64_t pair_interactions = 0;       // P2P (or direct) pairs
   std::uint64_t multipole_interactions = 0;  // M2P target-box pairs
-  std::string far_field;                     // "m2p" or "local": the CPU far field's path
+  std::string far_field;                     // "m2p" or "local": the far field's path
   std::uint64_t m2l_translations = 0;        // source node into a target node's local expansion
   std::uint64_t l2l_translations = 0;        // a local expansion shifted to a child
   std::uint64_t l2p_targets = 0;             // targets reached by a local expansion

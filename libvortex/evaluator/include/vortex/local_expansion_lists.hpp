@@ -17,6 +17,7 @@
 #include "vortex/field.hpp"
 #include "vortex/interaction_lists.hpp"
 #include "vortex/kdtree.hpp"
+#include "vortex/math/local_choice.hpp"
 #include "vortex/options.hpp"
 
 namespace vortex {
@@ -69,19 +70,6 @@ struct InheritedLocals {
     expansions.clear();
   }
 };
-
-// True when the local expansion about the target node's centre may stand for the source node's
-// multipole expansion at every target in it.
-bool m2l_accepts(const KdNode& target, const KdNode& source, double theta);
-
-// The cost model's two questions (Auto; Local always says yes, M2P no): whether M2L at a node of
-// `targets` targets can ever be cheaper than M2P (one M2L against one source node's M2P there);
-// and whether a node that holds `subtree` nodes takes its k candidate M2L entries, where
-// `local_above` says whether a parent's local expansion reaches it anyway (so L2L and L2P cost
-// nothing more).
-bool local_may_pay(FarField mode, const FarFieldCosts& costs, double targets);
-bool local_pays(FarField mode, const FarFieldCosts& costs, int k, double targets, int subtree,
-                bool local_above);
 
 // The lists for `mode` (M2P: no M2L; Local: every M2L allowed, at the highest target node that
 // allows it; Auto: where the costs say it is cheaper), into `out`, reusing its storage. With

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "vortex/math/core_kind.hpp"
+#include "vortex/math/far_field_kind.hpp"
 
 namespace vortex {
 
@@ -16,14 +17,6 @@ enum class Precision { Auto, Double, Float };
 // device. Host: on the host, as the CPU backend does (kept for comparison and as a fallback). The
 // CPU backend builds them on the host whatever this says.
 enum class TreeBuild { Auto, Host, Device };
-// How the CPU backend evaluates the far field. M2P: every far source node at every target of a
-// leaf (the CUDA backend always does this). Local: every source node that the local expansions'
-// acceptance allows is translated into a target node's local expansion (M2L), shifted down (L2L)
-// and evaluated at the targets (L2P); the rest by M2P. Auto: per target node, the cheaper of the
-// two by a cost model of the operations at the order and arithmetic the tolerance picked (fitted
-// to timings on an AVX-512 Xeon; the same choice in every run). Auto is the default; M2P gives
-// the CPU the CUDA backend's results for the same options.
-enum class FarField { Auto, M2P, Local };
 
 // Parameters of the multipole treecode (docs/methods/treecode.md, section 3). A value of 0 is
 // picked by the error and cost models of tolerance.hpp for the Solver's tolerance
@@ -53,8 +46,10 @@ struct SolverOptions {
   Precision precision = Precision::Auto;
   TreeOptions tree;
   TreeBuild tree_build = TreeBuild::Auto;
-  FarField far_field = FarField::Auto;  // CPU backend only
-  int threads = 0;                      // CPU threads, 0..kMaxThreads; 0 = OpenMP's default
+  // The far field's path (local_choice.hpp): on the CPU, and on CUDA where the trees are built on
+  // the device (the host-built CUDA path evaluates M2P whatever this says).
+  FarField far_field = FarField::Auto;
+  int threads = 0;  // CPU threads, 0..kMaxThreads; 0 = OpenMP's default
   // The mean relative error of the velocity and of its gradient that the caller accepts, in
   // [0, 1). The tree options left at 0 are picked to reach it fastest (tolerance.hpp), and
   // Precision::Auto computes in float wherever float's rounding leaves most of the tolerance to

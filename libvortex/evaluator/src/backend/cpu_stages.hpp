@@ -103,6 +103,9 @@ constexpr int local_order(int p) {
 // the far field's arithmetic, with the gradient: a model fitted to timings on the 2-core AVX-512
 // Xeon, fixed so that the choice does not change from one run to the next.
 FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic);
+// The same for the device-built treecode on CUDA (far/local_field_cuda.hpp), fitted to kernel
+// times on an H100.
+FarFieldCosts far_field_costs_cuda(int p, Arithmetic arithmetic);
 
 // Seconds of the local expansions' operations: the wall time of the top levels' M2L (run first,
 // over the threads), what one thread took above the walk's split level, and the threads' sum

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "backend/cuda_device_lists.hpp"
 #include "backend/cuda_stages.hpp"
 #include "tree/tree_shape.hpp"
 #include "vortex/gpu/tree_launch.hpp"
@@ -158,74 +159,6 @@ void start_upward_pass(CudaWorkspace& ws, const UploadedPoints& in, const Resolv
   r.multipoles_end.record(ws.copy);
 }
 
-// Lists on the device: counts, offsets, then (once their sizes are known) the entries. Returns the
-// numbers of near and far entries.
-struct ListSizes {
-  int near = 0, far = 0;
-};
-
-ListSizes build_lists(CudaWorkspace& ws, const ResolvedOptions& options) {
-  DeviceTreeStorage& r = ws.resident;
-  const cudaStream_t cs = ws.compute.get();
-  const int leaves = static_cast<int>(r.target_tree.shape().leaves.size());
-  for (auto* b : {&r.near_count, &r.far_count}) b->reserve(leaves);
-  for (auto* b : {&r.near_offsets, &r.far_offsets}) b->reserve(leaves + 1);
-  g::ListWalk w;
-  w.targets = r.target_tree.nodes();
-  w.target_leaves = r.target_tree.leaves();
-  w.num_target_leaves = leaves;
-  w.sources = r.source_tree.nodes();
-  w.criteria = criteria_with_orders(options.tree.theta, options.tree.kappa, options.tree.order,
-                                    options.tree.uniform_order);
-  const g::TreeShape& ss = r.source_tree.shape();
-  const std::array<int, 4> key{ss.n, ss.bucket, ss.arity, leaves};
-  if (key != r.walk_key) {
-    r.walk_slots.prepare(g::pick_walk_frontier(ss.nodes, leaves), leaves, cs);
-    r.walk_key = key;
-  }
-  r.walk_slots.attach(w);
-  w.near_count = r.near_count.data();
-  w.far_count = r.far_count.data();
-  g::launch_list_counts(w, cs);
-  g::exclusive_offsets(r.near_count.data(), r.near_offsets.data(), leaves, r.scan_temp, cs);
-  g::exclusive_offsets(r.far_count.data(), r.far_offsets.data(), leaves, r.scan_temp, cs);
-  int* totals = r.host_totals.reserve(2);
-  VORTEX_CUDA_CHECK(cudaMemcpyAsync(totals, r.near_offsets.data() + leaves, sizeof(int),
-                                    cudaMemcpyDeviceToHost, cs));
-  VORTEX_CUDA_CHECK(cudaMemcpyAsync(totals + 1, r.far_offsets.data() + leaves, sizeof(int),
-                                    cudaMemcpyDeviceToHost, cs));
-  ws.compute.synchronize();
-  const ListSizes sizes{totals[0], totals[1]};
-  r.near_ranges.reserve(std::max(sizes.near, 1));
-  r.far_nodes.reserve(std::max(sizes.far, 1));
-  r.far_orders.reserve(std::max(sizes.far, 1));
-  w.near_offsets = r.near_offsets.data();
-  w.far_offsets = r.far_offsets.data();
-  w.near_ranges = r.near_ranges.data();
-  w.far_nodes = r.far_nodes.data();
-  w.far_orders = r.far_orders.data();
-  g::launch_list_fill(w, cs);
-  r.lists_end.record(ws.compute);
-  return sizes;
-}
-
-// The work plan on the device, from the device's lists.
-g::DevicePlanView plan_on_device(CudaWorkspace& ws, const ResolvedOptions& options, bool gradient) {
-  DeviceTreeStorage& r = ws.resident;
-  const g::TreeShape& ts = r.target_tree.shape();
-  int largest = 1;
-  for (const int leaf : ts.leaves)
-    largest = std::max(largest, ts.nodes[leaf].end - ts.nodes[leaf].begin);
-  g::DeviceLists lists;
-  lists.target_nodes = r.target_tree.nodes();
-  lists.target_leaves = r.target_tree.leaves();
-  lists.num_leaves = static_cast<int>(ts.leaves.size());
-  lists.near_offsets = r.near_offsets.data();
-  lists.near_entries = r.near_ranges.data();
-  lists.far_offsets = r.far_offsets.data();
-  return r.planner.plan(lists, tree_balance(ws, options, gradient, largest), ws.compute.get());
-}
-
 void pack_on_device(CudaWorkspace& ws, const UploadedPoints& in, const ResolvedOptions& options,
                     g::Arithmetic a) {
   DeviceTreeStorage& r = ws.resident;
@@ -342,7 +275,8 @@ void fill_times(CudaWorkspace& ws, double shape_time, double download, const Lis
   stats.pair_interactions = r.planner.pair_interactions();
   stats.multipole_interactions = r.planner.multipole_interactions();
   stats.near_list_entries = static_cast<std::uint64_t>(list_sizes.near);
-  stats.far_list_entries = static_cast<std::uint64_t>(list_sizes.far);
+  if (!r.locals.active()) stats.far_list_entries = static_cast<std::uint64_t>(list_sizes.far);
+  r.locals.fill_times(stats);
   stats.target_leaves = static_cast<std::uint64_t>(r.target_tree.shape().leaves.size());
   stats.source_nodes = static_cast<std::uint64_t>(r.source_tree.num_nodes());
 }
@@ -369,7 +303,7 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   start_upward_pass(ws, in, options, a);
   ws.compute.wait(r.target_tree_end.get());
   pack_on_device(ws, in, options, a);
-  const ListSizes list_sizes = build_lists(ws, options);
+  const ListSizes list_sizes = build_lists(ws, options, stats);
   phases.mark("trees_and_lists");
   const g::DevicePlanView work = plan_on_device(ws, options, gradient);
   const std::size_t nc = g::components(gradient);
@@ -383,9 +317,13 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
 
   ws.compute.wait(r.multipoles_end.get());
   ws.far_start.record(ws.compute);
-  g::launch_far_sum(
-      far_sum(ws, work, t.order, a, gradient, r.far_nodes.data(), r.far_orders.data()), cs);
+  r.locals.launch_translations(r.multipoles.data(), ws.compute);
+  const DeviceFarLists m2p =
+      r.locals.m2p({r.far_offsets.data(), r.far_nodes.data(), r.far_orders.data()});
+  g::launch_far_sum(far_sum(ws, work, t.order, a, gradient, m2p.nodes, m2p.orders), cs);
   launch_combine(ws, work, nt, gradient, r.target_tree.permutation());
+  r.locals.launch_l2p(r.target_tree, kInvFourPi, ws.out_device.data(), nt, gradient, ws.compute);
+  ws.far_end.record(ws.compute);
   results_to_caller_units(ws, units, g::components(gradient), nt);
   ws.compute.synchronize();
   phases.mark("wait_gpu");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "far/local_field_cuda.hpp"
 #include "tree/kdtree_topology.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
@@ -68,6 +69,8 @@ struct DeviceTreeStorage {
   g::DeviceBuffer<double> multipoles;
   g::DeviceBuffer<unsigned char> scan_temp;
   g::PinnedBuffer<int> host_totals;                // near and far list entries
+  g::PinnedBuffer<long long> slot_total;           // the local expansions' list slots
+  DeviceLocals locals;                             // the far field's local expansions
   g::DeviceBuffer<unsigned long long> non_finite;  // the results' check (units.hpp)
   g::DevicePlanner planner;
   g::Event trees_end, target_tree_end, lists_end, plan_end, multipoles_start, multipoles_end;

@@ -23,7 +23,7 @@ struct ResolvedOptions {
   TreeOptions tree;      // defaults of the backend filled in (zeros for the direct method)
   double tolerance = 0;  // as asked (0: the defaults)
   TreeBuild tree_build = TreeBuild::Host;  // Host or Device (Device only on CUDA)
-  FarField far_field = FarField::Auto;     // read by the CPU backend only
+  FarField far_field = FarField::Auto;     // the CPU's and the device-built CUDA treecode's
   int threads = 0;
 };
 

@@ -192,25 +192,6 @@ void count_operations(const KdTree& targets, LocalExpansionLists& out) {
 
 }  // namespace
 
-bool local_may_pay(FarField mode, const FarFieldCosts& c, double targets) {
-  return mode == FarField::Local || (mode == FarField::Auto && targets * c.m2p_target > c.m2l);
-}
-
-bool local_pays(FarField mode, const FarFieldCosts& c, int k, double n, int subtree,
-                bool local_above) {
-  if (k == 0 || mode == FarField::M2P) return false;
-  if (mode == FarField::Local) return true;
-  const double local = k * c.m2l + (local_above ? 0 : n * c.l2p_target + (subtree - 1) * c.l2l);
-  return local < k * n * c.m2p_target;
-}
-
-bool m2l_accepts(const KdNode& target, const KdNode& source, double theta) {
-  const double d[3] = {source.center[0] - target.center[0], source.center[1] - target.center[1],
-                       source.center[2] - target.center[2]};
-  const double distance = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-  return source.radius + target.radius < theta * distance;
-}
-
 void build_local_expansion_lists(const KdTree& targets, const KdTree& sources,
                                  const InteractionLists& lists, double theta, FarField mode,
                                  const FarFieldCosts& costs, LocalExpansionLists& out,

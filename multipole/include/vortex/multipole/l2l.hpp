@@ -41,6 +41,56 @@ struct Components {
   }
 };
 #endif
+
+// Lambda_k^l (any sign of l) of one component from its stored coefficients L (m2l.hpp):
+// L_c = w_l Re Lambda, L_s = -w_l Im Lambda for l >= 0, Lambda^{-l} = (-1)^l conj(Lambda^l).
+template <class T>
+VORTEX_HD Complex<T> local_lambda(const T* L, int k, int l) {
+  const int al = l < 0 ? -l : l;
+  const T w = al > 0 ? T(0.5) : T(1);
+  const T re = w * L[cos_index(k, al)], im = al > 0 ? -w * L[sin_index(k, al)] : T(0);
+  if (l >= 0) return {re, im};
+  return (al & 1) ? Complex<T>{-re, im} : Complex<T>{re, -im};
+}
+
+// Lambda'_n^m, m >= 0, of one component shifted by t: sum over k = n..q and l of
+// Lambda_k^l R_{k-n}^{l-m}(t), R the regular harmonics of t up to degree q. One term of the shift:
+// the host's reference loop and the device's L2L (one thread a coefficient) both sum it.
+template <class T>
+VORTEX_HD Complex<T> l2l_coefficient(int q, int n, int m, const T* R, const T* L) {
+  T re = T(0), im = T(0);
+  for (int k = n; k <= q; ++k) {
+    const int d = k - n;
+    const int lo = m - d > -k ? m - d : -k, hi = m + d < k ? m + d : k;
+    for (int l = lo; l <= hi; ++l) {
+      const Complex<T> a = local_lambda(L, k, l);
+      const Complex<T> b = signed_order(R, d, l - m);
+      re += a.re * b.re - a.im * b.im;
+      im += a.re * b.im + a.im * b.re;
+    }
+  }
+  return {re, im};
+}
+
+// The stored coefficients of Lambda_n^m (m >= 0) added to L (one component).
+template <class T>
+VORTEX_HD void add_shifted_term(int n, int m, Complex<T> c, T* L) {
+  const T w = m > 0 ? T(2) : T(1);
+  L[cos_index(n, m)] += w * c.re;
+  if (m > 0) L[sin_index(n, m)] -= w * c.im;
+}
+
+// L2L term by term (the reference of l2l below).
+template <class T>
+void l2l_terms(int q, T tx, T ty, T tz, const T* parent, T* child) {
+  T R[coefficient_count(kMaxLocalOrder)];
+  regular_harmonics(q, tx, ty, tz, R);
+  const int count = coefficient_count(q);
+  for (int e = 0; e < 3; ++e)
+    for (int n = 0; n <= q; ++n)
+      for (int m = 0; m <= n; ++m)
+        add_shifted_term(n, m, l2l_coefficient(q, n, m, R, parent + e * count), child + e * count);
+}
 }  // namespace detail
 
 // Adds the three local expansions `parent` (order q), shifted by t = (tx, ty, tz) = child centre -

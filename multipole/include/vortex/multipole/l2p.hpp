@@ -28,36 +28,64 @@ constexpr int local_gradient_expansion_size(int q) {
   return gradient_slot_width() * coefficient_count(q - 1);
 }
 
+// Doubles of scratch that local_gradient_expansion_into needs at order q.
+VORTEX_HD constexpr int local_gradient_scratch_size(int q) {
+  return 21 * coefficient_count(q);
+}
+
+// The local gradient expansion G[local_gradient_expansion_size(q)] (overwritten) of the three
+// local expansions L (order q >= 1, double) of psi, with `scratch` of
+// local_gradient_scratch_size(q) doubles; `part` of `parts` callers (threads of one block, each
+// with its own part, synchronized by the caller between the two steps: step 0 then step 1) share
+// the work. One thread does it all with parts = 1, step = -1.
+template <class T>
+VORTEX_HD void local_gradient_expansion_into(int q, const double* L, T* G, double* scratch,
+                                             int part = 0, int parts = 1, int step = -1) {
+  constexpr int K = gradient_slot_width();
+  const int count = coefficient_count(q), count1 = coefficient_count(q - 1);
+  double* D = scratch;               // D[(3e + b) count]: d_b psi_e over degrees 0..q-1
+  double* U = scratch + 9 * count;   // U[a count]: u_a over degrees 0..q-1
+  double* E = scratch + 12 * count;  // E[(3a + d) count]: d_d u_a over degrees 0..q-2
+  if (step <= 0) {
+    for (int e = part; e < 3; e += parts)
+      regular_coefficient_derivatives(q, L + e * count, D + 3 * e * count, D + (3 * e + 1) * count,
+                                      D + (3 * e + 2) * count);
+  }
+  if (step == 0) return;
+  for (int a = part; a < 3; a += parts) {
+    const int b = (a + 1) % 3, c = (a + 2) % 3;  // u_a = d_b psi_c - d_c psi_b
+    double* Ua = U + a * count;
+    for (int j = 0; j < count1; ++j) {
+      Ua[j] = D[(3 * c + b) * count + j] - D[(3 * b + c) * count + j];
+      G[K * j + a] = T(Ua[j]);
+      // This part's gradient slots (and slot 11, du_z/dz, which L2P takes from the trace).
+      for (int d = 0; d < 3 && 3 + 3 * a + d < K; ++d) G[K * j + 3 + 3 * a + d] = T(0);
+    }
+  }
+  // The gradient of u_a into slots 3 + 3a + d, 3a + d < 8.
+  for (int a = part; a < 3; a += parts) {
+    if (q < 2) continue;
+    double* Ea = E + 3 * a * count;
+    regular_coefficient_derivatives(q - 1, U + a * count, Ea, Ea + count, Ea + 2 * count);
+    for (int d = 0; d < 3 && 3 * a + d < 8; ++d)
+      for (int j = 0; j < coefficient_count(q - 2); ++j)
+        G[K * j + 3 + 3 * a + d] = T(Ea[d * count + j]);
+  }
+}
+
 // The local gradient expansion G[local_gradient_expansion_size(q)] (overwritten) of the three
 // local expansions L (order q >= 1, double) of psi.
 template <class T>
 void local_gradient_expansion(int q, const double* L, T* G) {
   detail::check_order(q, 1, "local_gradient_expansion", kMaxLocalOrder);
-  constexpr int K = gradient_slot_width();
-  constexpr int kCount = coefficient_count(kMaxLocalOrder);
-  const int count = coefficient_count(q), count1 = coefficient_count(q - 1);
-  double D[3][3][kCount];  // D[e][b]: d_b psi_e over degrees 0..q-1
-  for (int e = 0; e < 3; ++e)
-    regular_coefficient_derivatives(q, L + e * count, D[e][0], D[e][1], D[e][2]);
-  for (int j = 0; j < count1 * K; ++j) G[j] = T(0);
-  double U[kCount], E[3][kCount];
-  for (int a = 0; a < 3; ++a) {
-    const int b = (a + 1) % 3, c = (a + 2) % 3;  // u_a = d_b psi_c - d_c psi_b
-    for (int j = 0; j < count1; ++j) {
-      U[j] = D[c][b][j] - D[b][c][j];
-      G[K * j + a] = T(U[j]);
-    }
-    if (q < 2) continue;
-    regular_coefficient_derivatives(q - 1, U, E[0], E[1], E[2]);
-    for (int d = 0; d < 3 && 3 * a + d < 8; ++d)
-      for (int j = 0; j < coefficient_count(q - 2); ++j) G[K * j + 3 + 3 * a + d] = T(E[d][j]);
-  }
+  double scratch[local_gradient_scratch_size(kMaxLocalOrder)];
+  local_gradient_expansion_into(q, L, G, scratch);
 }
 
 // Velocity r[0..2] and gradient r[3 + 3a + b] at z = target - centre from the local gradient
 // expansion G of order Q, one target (reference for the lanes below).
 template <int Q, class T, class R>
-void local_gradient_expansion_at(const T* G, T dx, T dy, T dz, R r[12]) {
+VORTEX_HD void local_gradient_expansion_at(const T* G, T dx, T dy, T dz, R r[12]) {
   constexpr int K = gradient_slot_width();
   T H[coefficient_count(Q)];
   regular_harmonics(Q - 1, dx, dy, dz, H);

@@ -34,32 +34,75 @@ VORTEX_HD constexpr int local_size(int q) {
 namespace detail {
 // The stored (L_c, L_s) of Lambda_k^l, l >= 0, added to L (one component).
 template <class T>
-inline void add_local_term(int k, int l, T re, T im, T* L) {
+VORTEX_HD void add_local_term(int k, int l, T re, T im, T* L) {
   const T s = ((k + l) & 1) ? T(-1) : T(1);
   const T w = l > 0 ? T(2) : T(1);
   L[cos_index(k, l)] += s * w * re;
   if (l > 0) L[sin_index(k, l)] -= s * w * im;
 }
 
-// M2L term by term over all orders m (the reference of the lanes below, and the fallback).
+// The irregular harmonics I (degree-major, degrees 0..P) as complex values of every order:
+// I_N^j = re[N^2 + N + j] + i im[N^2 + N + j], -N <= j <= N.
+template <class T>
+VORTEX_HD void signed_harmonics(int P, const T* I, T* re, T* im) {
+  for (int N = 0; N <= P; ++N)
+    for (int j = -N; j <= N; ++j) {
+      const Complex<T> c = signed_order(I, N, j);
+      re[N * N + N + j] = c.re;
+      im[N * N + N + j] = c.im;
+    }
+}
+
+// Lambda_k^l without its sign (-1)^(k+l), l >= 0, of the three components: the sums over the
+// multipole moments M (order p, component e at M + e count) of conj(C_n^m) I_{n+k}^{m-l}, with
+// the irregular harmonics of t of every order (Ire, Iim: signed_harmonics, degrees up to p + k).
+// The orders m and -m go together (C^{-m} = (-1)^m conj C^m): with C^m = cr + i ci,
+// I^{m-l} = u + i v, I^{m+l} = g + i h, s = (-1)^l,
+//   conj(C^m) I^{m-l} + conj(C^{-m}) I^{-m-l} = cr (u + s g) + ci (v + s h)
+//                                            + i [cr (v - s h) - ci (u - s g)],
+// the four combinations of I shared by the three components. One coefficient of the translation:
+// the host's reference loop and the device's M2L (one thread a coefficient) both sum it.
+template <class T>
+VORTEX_HD void m2l_coefficient(int p, int k, int l, const T* M, int count, const T* Ire,
+                               const T* Iim, T re[3], T im[3]) {
+  const T s = (l & 1) ? T(-1) : T(1);
+  for (int e = 0; e < 3; ++e) re[e] = im[e] = T(0);
+  for (int n = 0; n <= p; ++n) {
+    const int base = (n + k) * (n + k) + (n + k);  // I_{n+k}^0
+    const T x_re = Ire[base - l], x_im = Iim[base - l];
+    for (int e = 0; e < 3; ++e) {
+      const T c = M[e * count + cos_index(n, 0)];
+      re[e] += c * x_re;
+      im[e] += c * x_im;
+    }
+    for (int m = 1; m <= n; ++m) {
+      const T u = Ire[base + m - l], v = Iim[base + m - l];
+      const T g = Ire[base + m + l], h = Iim[base + m + l];
+      const T p1 = u + s * g, p2 = v + s * h, p3 = v - s * h, p4 = u - s * g;
+      const int jc = cos_index(n, m), js = sin_index(n, m);
+      for (int e = 0; e < 3; ++e) {
+        const T cr = M[e * count + jc], ci = M[e * count + js];
+        re[e] += cr * p1 + ci * p2;
+        im[e] += cr * p3 - ci * p4;
+      }
+    }
+  }
+}
+
+// M2L term by term (the reference of the lanes below, and the fallback).
 template <class T>
 void m2l_terms(int p, int q, T tx, T ty, T tz, const T* M, T* L) {
-  T I[coefficient_count(kMaxOrder + kMaxLocalOrder)];
+  constexpr int kCount = coefficient_count(kMaxOrder + kMaxLocalOrder);
+  T I[kCount], Ire[kCount], Iim[kCount];
   irregular_harmonics(p + q, tx, ty, tz, I);
+  signed_harmonics(p + q, I, Ire, Iim);
   const int count = coefficient_count(p), countL = coefficient_count(q);
-  for (int e = 0; e < 3; ++e)
-    for (int k = 0; k <= q; ++k)
-      for (int l = 0; l <= k; ++l) {
-        T re = T(0), im = T(0);
-        for (int n = 0; n <= p; ++n)
-          for (int m = -n; m <= n; ++m) {
-            const Complex<T> c = signed_order(M + e * count, n, m);  // conj(C) = (c.re, -c.im)
-            const Complex<T> x = signed_order(I, n + k, m - l);
-            re += c.re * x.re + c.im * x.im;
-            im += c.re * x.im - c.im * x.re;
-          }
-        add_local_term(k, l, re, im, L + e * countL);
-      }
+  for (int k = 0; k <= q; ++k)
+    for (int l = 0; l <= k; ++l) {
+      T re[3], im[3];
+      m2l_coefficient(p, k, l, M, count, Ire, Iim, re, im);
+      for (int e = 0; e < 3; ++e) add_local_term(k, l, re[e], im[e], L + e * countL);
+    }
 }
 }  // namespace detail
 

@@ -120,6 +120,10 @@ struct IrregularRows {
     H[2] = xs * inv_r;
     H[3] = ys * inv_r;
   }
+  // The three-term recurrence of order m < n - 1 in degree n, from its values in degrees n-1, n-2.
+  VORTEX_HD V step(int n, int m, V a, V x1, V x2) const {
+    return a * x1 - S((n - 1) * (n - 1) - m * m) * inv_r2 * x2;
+  }
   // Degree n >= 2 from degrees n-1 and n-2.
   VORTEX_HD void row(int n, V* H) const {
     V* c = H + n * n;                     // cos m = 0..n at c[m], sin m = 1..n at c[n + m]
@@ -128,17 +132,42 @@ struct IrregularRows {
     const V a = S(2 * n - 1) * zs;
     // Contiguous in m: the CPU vectorizes these two loops.
     VORTEX_HARMONICS_UNROLL_DEVICE
-    for (int m = 0; m <= n - 2; ++m)
-      c[m] = a * c1[m] - S((n - 1) * (n - 1) - m * m) * inv_r2 * c2[m];
+    for (int m = 0; m <= n - 2; ++m) c[m] = step(n, m, a, c1[m], c2[m]);
     VORTEX_HARMONICS_UNROLL_DEVICE
-    for (int m = 1; m <= n - 2; ++m)
-      c[n + m] = a * c1[n - 1 + m] - S((n - 1) * (n - 1) - m * m) * inv_r2 * c2[n - 2 + m];
+    for (int m = 1; m <= n - 2; ++m) c[n + m] = step(n, m, a, c1[n - 1 + m], c2[n - 2 + m]);
+    diagonal(n, 0, a, H);
+    diagonal(n, 1, a, H);
+    diagonal(n, 2, a, H);
+    diagonal(n, 3, a, H);
+  }
+  // Entry d of the four at orders n-1 and n of degree n (cos n-1, sin n-1, cos n, sin n).
+  VORTEX_HD void diagonal(int n, int d, V a, V* H) const {
+    V* c = H + n * n;
+    const V* c1 = H + (n - 1) * (n - 1);
     const V cd = c1[n - 1], sd = c1[2 * n - 2];  // diagonal of degree n-1 (n >= 2: sin exists)
-    c[n - 1] = a * cd;
-    c[2 * n - 1] = a * sd;
     const S f = S(2 * n - 1);
-    c[n] = f * (xs * cd - ys * sd);
-    c[2 * n] = f * (ys * cd + xs * sd);
+    if (d == 0) c[n - 1] = a * cd;
+    if (d == 1) c[2 * n - 1] = a * sd;
+    if (d == 2) c[n] = f * (xs * cd - ys * sd);
+    if (d == 3) c[2 * n] = f * (ys * cd + xs * sd);
+  }
+  // Entries i = part, part + parts, ... of the 2n + 1 of degree n >= 2 (the cos orders below
+  // n - 1, the sin orders below n - 1, the diagonal): a row shared by the lanes of a warp.
+  VORTEX_HD void row_part(int n, V* H, int part, int parts) const {
+    V* c = H + n * n;
+    const V* c1 = H + (n - 1) * (n - 1);
+    const V* c2 = H + (n - 2) * (n - 2);
+    const V a = S(2 * n - 1) * zs;
+    for (int i = part; i <= 2 * n; i += parts) {
+      if (i < n - 1) {
+        c[i] = step(n, i, a, c1[i], c2[i]);
+      } else if (i < 2 * n - 3) {
+        const int m = i - (n - 1) + 1;
+        c[n + m] = step(n, m, a, c1[n - 1 + m], c2[n - 2 + m]);
+      } else {
+        diagonal(n, i - (2 * n - 3), a, H);
+      }
+    }
   }
 };
 

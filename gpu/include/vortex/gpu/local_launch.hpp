@@ -1,0 +1,113 @@
+#pragma once
+// Local expansions on the device (docs/methods/treecode.md, section 4): the lists of the host's
+// build (vortex/local_expansion_lists.hpp) built level by level on the device from its
+// interaction lists, then M2L, L2L and L2P.
+//
+// Lists. Every far list of a leaf is in the source tree's order (strictly increasing node begin),
+// so the entries common to the leaves under an inner node are a merge of its children's lists, in
+// that order too; so are the entries its ancestors took. Top-down, a node takes the common
+// entries not taken above that m2l_accepts allows when local_pays says so (vortex/math/
+// local_choice.hpp, with the backend's costs); each leaf keeps for M2P its far entries that no
+// ancestor took. The lists equal the host's entry for entry.
+//
+// Field. Only the nodes that take M2L entries hold a local expansion (double, order q): the sum of
+// their M2L (in chunks of kLocalChunk translations, added in order) and the L2L of the nearest
+// ancestor that holds one. A leaf under such a node shifts that ancestor's expansion to its own
+// centre (an L2L is exact, so one shift stands for the chain) and evaluates it at its targets in
+// double (L2P), adding to the combined results.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "vortex/gpu/buffer.hpp"
+#include "vortex/math/local_choice.hpp"
+#include "vortex/math/tree_node.hpp"
+
+namespace vortex::gpu {
+
+// Translations a block of the M2L sums into one partial expansion.
+constexpr int kLocalChunk = 8;
+
+// The trees and lists the local expansions are chosen from, and the build's storage (device
+// arrays; per target node unless said).
+struct LocalLists {
+  const KdNode* targets = nullptr;
+  int num_nodes = 0;
+  const int* leaves = nullptr;  // target leaf node indices, tree order
+  int num_leaves = 0;
+  const int* inner_by_level = nullptr;  // the target shape's inner nodes by level
+  const KdNode* sources = nullptr;
+  int num_sources = 0;
+  const int* far_offsets = nullptr;  // per leaf (num_leaves + 1)
+  const int* far_nodes = nullptr;
+  const unsigned char* far_orders = nullptr;
+  double theta = 0.5;
+  FarField mode = FarField::Auto;
+  FarFieldCosts costs;
+
+  int* source_begin = nullptr;  // per source node: its begin, the lists' sort key
+  int* leaf_of = nullptr;       // leaf index or -1
+  int* room = nullptr;          // bound of the common entries: the least far count below
+  int* subtree = nullptr;       // nodes in the subtree
+  long long* slot_size = nullptr;
+  long long* slot_offsets = nullptr;  // num_nodes + 1: each node's slot in common, taken, m2l
+  int *common = nullptr, *taken = nullptr, *m2l = nullptr;
+  int *common_count = nullptr, *taken_count = nullptr, *taken_owner = nullptr;
+  int* m2l_count = nullptr;
+  int* local_from = nullptr;  // the nearest strict ancestor that takes M2L entries, or -1
+  unsigned char* has_local = nullptr;
+  int* chunk_count = nullptr;
+  int* chunk_offsets = nullptr;  // num_nodes + 1
+  int* stores = nullptr;         // 1 where the node takes M2L entries
+  int* stored_index = nullptr;   // num_nodes + 1: its local expansion's index
+  // M2L translations, L2L shifts and L2P targets of the lists (added to; zeroed by the caller).
+  unsigned long long* counters = nullptr;
+  int* may_take = nullptr;     // one flag
+  int* m2p_count = nullptr;    // per leaf
+  int* m2p_offsets = nullptr;  // num_leaves + 1
+  int* m2p_nodes = nullptr;
+  unsigned char* m2p_orders = nullptr;
+};
+
+// Step 1, once the far lists' counts and offsets are known: keys, rooms, subtree sizes and the
+// slots' offsets (slot_offsets[num_nodes] is the room the three slot arrays need). level_start
+// is the target shape's (inner nodes by level).
+void launch_local_rooms(const LocalLists& l, const std::vector<int>& level_start,
+                        DeviceBuffer<unsigned char>& scan_temp, cudaStream_t stream);
+// Step 2, once the far lists are filled: whether any node could take M2L entries (may_take,
+// a bound that needs no lists of its own; nothing is taken where it stays 0).
+void launch_local_may_take(const LocalLists& l, cudaStream_t stream);
+// Step 3: the common entries and the choice, and the offsets of the M2L chunks and the stored
+// expansions.
+void launch_local_choice(const LocalLists& l, const std::vector<int>& level_start,
+                         DeviceBuffer<unsigned char>& scan_temp, cudaStream_t stream);
+// Step 4: the M2P lists (m2p_nodes has room for every far entry).
+void launch_local_m2p(const LocalLists& l, DeviceBuffer<unsigned char>& scan_temp,
+                      cudaStream_t stream);
+
+// The local expansions' sums, once the multipoles are up.
+struct LocalField {
+  LocalLists lists;
+  int order = 8;  // multipoles' p; the local order is p + 2
+  bool gradient = true;
+  int num_chunks = 0;
+  const double* multipoles = nullptr;  // double, multipole_size(p) per source node
+  double* partials = nullptr;          // num_chunks local expansions
+  double* locals = nullptr;            // one per stored node
+  const double *x = nullptr, *y = nullptr, *z = nullptr;  // targets in tree order
+  const std::uint32_t* permutation = nullptr;             // tree position -> caller index
+  double scale = 1;
+  double* out = nullptr;  // component-major, out_stride a component; added to
+  std::size_t out_stride = 0;
+};
+// M2L chunks, then the stored expansions level by level (their chunks and their ancestor's L2L),
+// then L2P at every leaf under one. level_start is the target shape's.
+void launch_local_m2l(const LocalField& f, cudaStream_t stream);
+void launch_local_l2l(const LocalField& f, const std::vector<int>& level_start,
+                      cudaStream_t stream);
+void launch_local_l2p(const LocalField& f, cudaStream_t stream);
+
+}  // namespace vortex::gpu

@@ -1,0 +1,229 @@
+// The local expansions on the device: their lists equal the host's build entry for entry (the same
+// choice from the same interaction lists and costs), and the device-built treecode with them equals
+// the CPU's local expansions in double and keeps the direct sum's accuracy.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "support/device_copies.hpp"
+#include "support/reference.hpp"
+#include "vortex/generators.hpp"
+#include "vortex/gpu/local_launch.hpp"
+#include "vortex/gpu/tree_launch.hpp"
+#include "vortex/local_expansion_lists.hpp"
+#include "vortex/solver.hpp"
+
+namespace vortex {
+namespace {
+
+namespace g = vortex::gpu;
+
+using testing::download;
+using testing::upload;
+
+// The inner nodes of a host tree by level, as TreeShape holds them.
+void inner_by_level(const KdTree& t, std::vector<int>& nodes, std::vector<int>& start) {
+  int depth = 0;
+  for (const KdNode& n : t.nodes) depth = std::max(depth, n.level);
+  start.assign(depth + 2, 0);
+  nodes.clear();
+  for (int l = 0; l <= depth; ++l) {
+    start[l] = static_cast<int>(nodes.size());
+    for (int k = 0; k < static_cast<int>(t.nodes.size()); ++k)
+      if (t.nodes[k].level == l && !t.nodes[k].is_leaf()) nodes.push_back(k);
+  }
+  start[depth + 1] = static_cast<int>(nodes.size());
+}
+
+template <class T>
+g::DeviceBuffer<T> zeros(std::size_t n) {
+  return upload(std::vector<T>(std::max<std::size_t>(n, 1), T(0)));
+}
+
+// The device's lists for `mode` and `costs`, compared with the host's; returns the host's M2L
+// count.
+std::size_t expect_equal_lists(const KdTree& targets, const KdTree& sources, double theta,
+                               FarField mode, const FarFieldCosts& costs) {
+  const InteractionLists il =
+      build_interaction_lists(targets, sources, AcceptanceCriteria{theta, 2.4});
+  LocalExpansionLists host;
+  build_local_expansion_lists(targets, sources, il, theta, mode, costs, host);
+  const std::size_t nodes = targets.nodes.size(), leaves = targets.leaves.size();
+  std::vector<int> by_level, level_start;
+  inner_by_level(targets, by_level, level_start);
+  const auto t_nodes = upload(targets.nodes);
+  const auto s_nodes = upload(sources.nodes);
+  const auto t_leaves = upload(targets.leaves);
+  const auto d_by_level = upload(by_level);
+  const auto far_offsets = upload(il.far_offsets);
+  const auto far_nodes = upload(il.far_nodes);
+  const auto far_orders = upload(il.far_orders);
+  auto n_int = [&](std::size_t n) { return zeros<int>(n); };
+  g::DeviceBuffer<int> begin = n_int(sources.nodes.size()), leaf_of = n_int(nodes),
+                       room = n_int(nodes), subtree = n_int(nodes), cc = n_int(nodes),
+                       tc = n_int(nodes), owner = n_int(nodes), mc = n_int(nodes),
+                       from = n_int(nodes), chunks = n_int(nodes), chunk_off = n_int(nodes + 1),
+                       stores = n_int(nodes), stored = n_int(nodes + 1), m2p_count = n_int(leaves),
+                       m2p_off = n_int(leaves + 1);
+  auto slot_size = zeros<long long>(nodes), slot_off = zeros<long long>(nodes + 1);
+  auto counters = zeros<unsigned long long>(3);
+  auto has_local = zeros<unsigned char>(nodes);
+  g::LocalLists l;
+  l.targets = t_nodes.data();
+  l.num_nodes = static_cast<int>(nodes);
+  l.leaves = t_leaves.data();
+  l.num_leaves = static_cast<int>(leaves);
+  l.inner_by_level = d_by_level.data();
+  l.sources = s_nodes.data();
+  l.num_sources = static_cast<int>(sources.nodes.size());
+  l.far_offsets = far_offsets.data();
+  l.far_nodes = far_nodes.data();
+  l.far_orders = far_orders.data();
+  l.theta = theta;
+  l.mode = mode;
+  l.costs = costs;
+  l.source_begin = begin.data();
+  l.leaf_of = leaf_of.data();
+  l.room = room.data();
+  l.subtree = subtree.data();
+  l.slot_size = slot_size.data();
+  l.slot_offsets = slot_off.data();
+  l.common_count = cc.data();
+  l.taken_count = tc.data();
+  l.taken_owner = owner.data();
+  l.m2l_count = mc.data();
+  l.local_from = from.data();
+  l.has_local = has_local.data();
+  l.chunk_count = chunks.data();
+  l.chunk_offsets = chunk_off.data();
+  l.stores = stores.data();
+  l.stored_index = stored.data();
+  l.counters = counters.data();
+  l.m2p_count = m2p_count.data();
+  l.m2p_offsets = m2p_off.data();
+  g::DeviceBuffer<unsigned char> temp;
+  g::launch_local_rooms(l, level_start, temp, nullptr);
+  const long long slots = download(slot_off.data(), nodes + 1).back();
+  auto common = zeros<int>(slots), taken = zeros<int>(slots), m2l = zeros<int>(slots);
+  l.common = common.data();
+  l.taken = taken.data();
+  l.m2l = m2l.data();
+  auto may_take = zeros<int>(1);
+  l.may_take = may_take.data();
+  g::launch_local_may_take(l, nullptr);
+  // The bound never says no where the host takes some.
+  if (host.m2l_count > 0) EXPECT_EQ(download(may_take.data(), 1)[0], 1);
+  g::launch_local_choice(l, level_start, temp, nullptr);
+  const std::size_t far_total = il.far_nodes.size();
+  auto m2p_nodes = zeros<int>(far_total);
+  auto m2p_orders = zeros<unsigned char>(far_total);
+  l.m2p_nodes = m2p_nodes.data();
+  l.m2p_orders = m2p_orders.data();
+  g::launch_local_m2p(l, temp, nullptr);
+  const std::vector<int> m2p_offsets = download(m2p_off.data(), leaves + 1);
+  EXPECT_EQ(m2p_offsets, host.m2p_offsets);
+  if (m2p_offsets != host.m2p_offsets) return host.m2l_count;
+  EXPECT_EQ(download(m2p_nodes.data(), m2p_offsets.back()), host.m2p_nodes);
+  EXPECT_EQ(download(m2p_orders.data(), m2p_offsets.back()), host.m2p_orders);
+  const std::vector<unsigned char> local = download(has_local.data(), nodes);
+  EXPECT_EQ(local, host.has_local);
+  // Each node's M2L list, from its slot.
+  const std::vector<long long> off = download(slot_off.data(), nodes + 1);
+  const std::vector<int> count = download(mc.data(), nodes);
+  const std::vector<int> lists = download(m2l.data(), std::max<long long>(slots, 1));
+  for (std::size_t t = 0; t < nodes; ++t) {
+    const std::vector<int> d(lists.begin() + off[t], lists.begin() + off[t] + count[t]);
+    const std::vector<int> h(host.m2l_nodes.begin() + host.m2l_offsets[t],
+                             host.m2l_nodes.begin() + host.m2l_offsets[t + 1]);
+    EXPECT_EQ(d, h) << "node " << t;
+  }
+  const std::vector<unsigned long long> ops = download(counters.data(), 3);
+  EXPECT_EQ(ops[0], host.m2l_count);
+  EXPECT_EQ(ops[2], host.l2p_targets);
+  return host.m2l_count;
+}
+
+TEST(DeviceLocalLists, EqualTheHostLists) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  const ParticleSet p = plummer_sphere(8000, 5);
+  const Points t = testing::random_points(6000, 6, -1.5, 1.5);
+  // Costs that make M2L pay at nodes of more than about 100 targets.
+  const FarFieldCosts costs{1e-7, 1e-7, 1e-9, 1e-9};
+  std::size_t translations = 0;  // the cases must take some M2L
+  for (int arity : {2, 8}) {
+    const KdTree sources = build_kdtree(PointsView(p), p.sigma.data(), 32, arity);
+    const KdTree targets = build_kdtree(PointsView(t), nullptr, 32, arity);
+    const KdTree self = build_kdtree(PointsView(p), nullptr, 32, arity);
+    for (double theta : {0.4, 0.7}) {
+      for (FarField mode : {FarField::Local, FarField::Auto}) {
+        SCOPED_TRACE("arity " + std::to_string(arity) + ", theta " + std::to_string(theta) +
+                     (mode == FarField::Local ? ", local" : ", auto"));
+        translations += expect_equal_lists(targets, sources, theta, mode, costs);
+        translations += expect_equal_lists(self, sources, theta, mode, costs);
+      }
+    }
+  }
+  EXPECT_GT(translations, 1000u);
+}
+
+SolverOptions options(Backend backend, FarField far_field) {
+  SolverOptions o;
+  o.backend = backend;
+  o.precision = Precision::Double;
+  o.far_field = far_field;
+  o.tree.order = 8;
+  o.tree.theta = 0.5;
+  o.tree.target_bucket = 32;
+  o.tree.source_bucket = 64;
+  return o;
+}
+
+// In double, with every M2L the acceptance allows (the same lists on both backends whatever their
+// costs), the device's local expansions give the CPU's results to rounding; Auto takes some on the
+// device too, and every choice keeps the direct sum's accuracy.
+TEST(DeviceLocalField, EqualsTheHostLocalExpansions) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  const ParticleSet p = plummer_sphere(30000, 21);
+  const Points t = testing::random_points(5000, 22, -1, 1);
+  Solver cpu(options(Backend::Cpu, FarField::Local));
+  Solver gpu_local(options(Backend::Cuda, FarField::Local));
+  Solver gpu_auto(options(Backend::Cuda, FarField::Auto));
+  Solver gpu_m2p(options(Backend::Cuda, FarField::M2P));
+  SolverOptions direct_options = options(Backend::Cpu, FarField::M2P);
+  direct_options.method = Method::Direct;
+  Solver direct(direct_options);
+  for (int call = 0; call < 2; ++call) {  // the second call reuses the storage
+    const VelocityField h = cpu.evaluate(p, PointsView(t), true);
+    const VelocityField d = gpu_local.evaluate(p, PointsView(t), true);
+    EXPECT_EQ(h.stats.far_field, "local");
+    EXPECT_EQ(d.stats.far_field, "local");
+    EXPECT_EQ(d.stats.m2l_translations, h.stats.m2l_translations);
+    EXPECT_EQ(d.stats.l2p_targets, h.stats.l2p_targets);
+    EXPECT_EQ(d.stats.multipole_interactions, h.stats.multipole_interactions);
+    EXPECT_LE(testing::relative_l2_velocity(d, h), 1e-11);
+    EXPECT_LE(testing::relative_l2_gradient(d, h), 1e-11);
+    const VelocityField exact = direct.evaluate(p, PointsView(t), true);
+    const VelocityField m = gpu_m2p.evaluate(p, PointsView(t), true);
+    const VelocityField a = gpu_auto.evaluate(p, PointsView(t), true);
+    EXPECT_EQ(m.stats.far_field, "m2p");
+    EXPECT_LE(a.stats.multipole_interactions, m.stats.multipole_interactions);
+    const double e_m2p = testing::relative_l2_velocity(m, exact);
+    for (const VelocityField* f : {&d, &a}) {
+      EXPECT_LE(testing::relative_l2_velocity(*f, exact), 1.5 * e_m2p);
+      EXPECT_LE(testing::relative_l2_gradient(*f, exact),
+                1.5 * testing::relative_l2_gradient(m, exact));
+    }
+    // The self-evaluation takes the same path.
+    const VelocityField hs = cpu.evaluate(p, true);
+    const VelocityField ds = gpu_local.evaluate(p, true);
+    EXPECT_LE(testing::relative_l2_velocity(ds, hs), 1e-11);
+    EXPECT_LE(testing::relative_l2_gradient(ds, hs), 1e-11);
+  }
+}
+
+}  // namespace
+}  // namespace vortex
