@@ -21,10 +21,12 @@ endforeach()
 # --mpi (a build with MPI): the ring on 2 and 3 CPU ranks against one process, its diagnostics row
 # by row (ring_mpi.cmake); inviscid (the default), viscous (VRM and particle control on ranks),
 # with merges into partners, and PSE on ranks. The ranks' split of the targets follows the last
-# call's measured times, so two runs on ranks differ in the order of some sums (1e-15). With merges
-# into partners that noise can flip one merge of a weak particle: of six runs of this case on 3
-# ranks, four agreed with one process to 1.2e-13 in speed and two to 5.4e-10 (ring_z 4.5e-11,
-# energy 2.1e-11, impulse 5.7e-14). That case is held to 2e-9, the others to 1e-10.
+# call's counted work, so runs on ranks repeat to the bit; against one process they differ in the
+# order of some sums (1e-15). With merges into partners that noise can flip one merge of a weak
+# particle: when the split followed measured times, of six runs of this case on 3 ranks four
+# agreed with one process to 1.2e-13 in speed and two to 5.4e-10 (ring_z 4.5e-11, energy 2.1e-11,
+# impulse 5.7e-14); another machine's rounding may flip it for good. That case is held to 2e-9,
+# the others to 1e-10.
 find_program(VORTEX_TEST_PYTHON3 python3)
 if(TARGET vortex_mpi AND VORTEX_TEST_PYTHON3)
   set(ring_mpi_inviscid "--layers 2 --steps 12")

@@ -63,8 +63,9 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
                             bool sigma, const std::vector<double>& shares, DistributedTree& tree);
 
 // The fractions of the tree order at which ranks should start for equal cost, from the last
-// call's: rank r held [begin[r], end[r]) of n positions and took seconds[r]. A rank's cost is taken
-// as spread evenly over its range. Empty (equal shares) where the costs say nothing.
+// call's: rank r held [begin[r], end[r]) of n positions and its sums cost seconds[r]
+// (sums_work.hpp). A rank's cost is taken as spread evenly over its range. Empty (equal shares)
+// where the costs say nothing.
 std::vector<double> balanced_shares(const std::vector<int>& rank_begin,
                                     const std::vector<double>& seconds);
 

@@ -19,6 +19,7 @@
 #include "exchange/let.hpp"
 #include "far/top_local_expansions.hpp"
 #include "partition/distributed_tree.hpp"
+#include "partition/sums_work.hpp"
 #include "solver/global_facts.hpp"
 #include "solver/options_agreement.hpp"
 #include "solver/results_return.hpp"
@@ -327,9 +328,10 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
       }
       times.sums = seconds_since(stage);
     });
-    // The next call's split of the targets: equal shares of the sums' cost, by this call's cost
+    // The next call's split of the targets: equal shares of the sums' work, by this call's work
     // per target (where the next call has other counts or options, it is only a start).
-    s.target_shares = detail::balanced_shares(s.targets.rank_begin, comm.allgather(times.sums));
+    s.target_shares = detail::balanced_shares(s.targets.rank_begin,
+                                              comm.allgather(detail::sums_work(local, options)));
     stage = Clock::now();
     detail::lockstep(comm, "the results' return", [&] {
       detail::return_results(comm, v, s.targets.records, targets.size(), gradient, units, out,
