@@ -100,18 +100,11 @@ __global__ void m2l_kernel(LocalField f) {
 
 // The stored expansion of each node t of one step that takes M2L entries: its chunks in order and
 // the L2L of the nearest ancestor that holds one.
-__global__ void l2l_kernel(LocalField f, int root, int first, int n, int arity) {
+__global__ void l2l_kernel(LocalField f, int root, int first, int n) {
   __shared__ double R[mp::coefficient_count(mp::kMaxLocalOrder)];
   const LocalLists& l = f.lists;
-  int t = root;
-  if (root < 0) {
-    const int i = blockIdx.x;
-    if (i >= n * arity) return;
-    const KdNode& parent = l.targets[l.inner_by_level[first + i / arity]];
-    if (i % arity >= parent.num_children) return;
-    t = parent.first_child + i % arity;
-  }
-  if (l.m2l_count[t] == 0) return;
+  const int t = root >= 0 ? root : level_child(l, first, n, blockIdx.x);
+  if (t < 0 || l.m2l_count[t] == 0) return;
   const int q = f.order + 2, size = mp::local_size(q);
   double* L = f.locals + static_cast<long long>(l.stored_index[t]) * size;
   const int from = l.local_from[t];
@@ -150,13 +143,12 @@ void launch_local_m2l(const LocalField& f, cudaStream_t stream) {
 
 void launch_local_l2l(const LocalField& f, const std::vector<int>& start, cudaStream_t stream) {
   if (f.num_chunks == 0) return;
-  l2l_kernel<<<1, kThreads, 0, stream>>>(f, 0, 0, 0, 0);
+  l2l_kernel<<<1, kThreads, 0, stream>>>(f, 0, 0, 0);
   check_launch("local l2l_kernel");
-  constexpr int arity = 8;
   for (int level = 0; level + 1 < static_cast<int>(start.size()); ++level) {
     const int n = start[level + 1] - start[level];
     if (n == 0) continue;
-    l2l_kernel<<<n * arity, kThreads, 0, stream>>>(f, -1, start[level], n, arity);
+    l2l_kernel<<<n * kLevelChildren, kThreads, 0, stream>>>(f, -1, start[level], n);
     check_launch("local l2l_kernel");
   }
 }

@@ -182,13 +182,10 @@ __global__ void choose_root_kernel(LocalLists l) {
   if (blockIdx.x == 0 && threadIdx.x < kWarp) choose_node(l, 0);
 }
 
-// The children of inner nodes [first, first + n) of inner_by_level (arity warps a parent).
-__global__ void choose_kernel(LocalLists l, int first, int n, int arity) {
-  const long long w = warp_index();
-  if (w >= static_cast<long long>(n) * arity) return;
-  const KdNode& parent = l.targets[l.inner_by_level[first + w / arity]];
-  const int c = static_cast<int>(w % arity);
-  if (c < parent.num_children) choose_node(l, parent.first_child + c);
+// The children of inner nodes [first, first + n) of inner_by_level, a warp each.
+__global__ void choose_kernel(LocalLists l, int first, int n) {
+  const int t = level_child(l, first, n, warp_index());
+  if (t >= 0) choose_node(l, t);
 }
 
 // Whether any node could take M2L entries: the first node that takes has no expansion above it,
@@ -249,6 +246,66 @@ int levels_of(const std::vector<int>& level_start) {
 
 }  // namespace
 
+namespace {
+// Room for n, at least one element, so that every pointer is valid.
+template <class T>
+T* room(DeviceBuffer<T>& b, std::size_t n) {
+  return b.reserve(std::max<std::size_t>(n, 1));
+}
+template <class T>
+std::size_t growth(const DeviceBuffer<T>& b, std::size_t n) {
+  return n > b.capacity() ? n * sizeof(T) : 0;
+}
+}  // namespace
+
+void LocalListStorage::attach(LocalLists& l, int nodes, int leaves, int sources) {
+  const std::size_t n = nodes;
+  l.num_nodes = nodes;
+  l.num_leaves = leaves;
+  l.num_sources = sources;
+  l.source_begin = room(source_begin_, sources);
+  l.leaf_of = room(leaf_of_, n);
+  l.room = room(room_, n);
+  l.subtree = room(subtree_, n);
+  l.common_count = room(common_count_, n);
+  l.taken_count = room(taken_count_, n);
+  l.taken_owner = room(taken_owner_, n);
+  l.m2l_count = room(m2l_count_, n);
+  l.local_from = room(local_from_, n);
+  l.chunk_count = room(chunk_count_, n);
+  l.stores = room(stores_, n);
+  l.chunk_offsets = room(chunk_offsets_, n + 1);
+  l.stored_index = room(stored_index_, n + 1);
+  l.slot_size = room(slot_size_, n);
+  l.slot_offsets = room(slot_offsets_, n + 1);
+  l.has_local = room(has_local_, n);
+  l.m2p_count = room(m2p_count_, leaves);
+  l.m2p_offsets = room(m2p_offsets_, std::size_t(leaves) + 1);
+  l.counters = room(counters_, 3);
+  l.may_take = room(may_take_, 1);
+}
+
+std::size_t LocalListStorage::slot_growth(long long slots) const {
+  const std::size_t n = slots;
+  return growth(common_, n) + growth(taken_, n) + growth(m2l_, n);
+}
+
+void LocalListStorage::attach_slots(LocalLists& l, long long slots) {
+  l.common = room(common_, slots);
+  l.taken = room(taken_, slots);
+  l.m2l = room(m2l_, slots);
+}
+
+std::size_t LocalListStorage::m2p_growth(long long far_entries) const {
+  const std::size_t n = far_entries;
+  return growth(m2p_nodes_, n) + growth(m2p_orders_, n);
+}
+
+void LocalListStorage::attach_m2p(LocalLists& l, long long far_entries) {
+  l.m2p_nodes = room(m2p_nodes_, far_entries);
+  l.m2p_orders = room(m2p_orders_, far_entries);
+}
+
 void launch_local_rooms(const LocalLists& l, const std::vector<int>& level_start,
                         DeviceBuffer<unsigned char>& scan_temp, cudaStream_t stream) {
   if (l.num_nodes == 0) return;
@@ -290,9 +347,8 @@ void launch_local_choice(const LocalLists& l, const std::vector<int>& level_star
   for (int level = 0; level < levels; ++level) {
     const int n = level_start[level + 1] - level_start[level];
     if (n == 0) continue;
-    constexpr int arity = 8;  // warps a parent: the largest arity
-    choose_kernel<<<blocks_for(static_cast<long long>(n) * arity * kWarp), kBlock, 0, stream>>>(
-        l, level_start[level], n, arity);
+    const long long threads = static_cast<long long>(n) * kLevelChildren * kWarp;
+    choose_kernel<<<blocks_for(threads), kBlock, 0, stream>>>(l, level_start[level], n);
     check_launch("local choose_kernel");
   }
   exclusive_offsets(l.chunk_count, l.chunk_offsets, l.num_nodes, scan_temp, stream);

@@ -39,11 +39,6 @@ void inner_by_level(const KdTree& t, std::vector<int>& nodes, std::vector<int>& 
   start[depth + 1] = static_cast<int>(nodes.size());
 }
 
-template <class T>
-g::DeviceBuffer<T> zeros(std::size_t n) {
-  return upload(std::vector<T>(std::max<std::size_t>(n, 1), T(0)));
-}
-
 // The device's lists for `mode` and `costs`, compared with the host's; returns the host's M2L
 // count.
 std::size_t expect_equal_lists(const KdTree& targets, const KdTree& sources, double theta,
@@ -62,86 +57,50 @@ std::size_t expect_equal_lists(const KdTree& targets, const KdTree& sources, dou
   const auto far_offsets = upload(il.far_offsets);
   const auto far_nodes = upload(il.far_nodes);
   const auto far_orders = upload(il.far_orders);
-  auto n_int = [&](std::size_t n) { return zeros<int>(n); };
-  g::DeviceBuffer<int> begin = n_int(sources.nodes.size()), leaf_of = n_int(nodes),
-                       room = n_int(nodes), subtree = n_int(nodes), cc = n_int(nodes),
-                       tc = n_int(nodes), owner = n_int(nodes), mc = n_int(nodes),
-                       from = n_int(nodes), chunks = n_int(nodes), chunk_off = n_int(nodes + 1),
-                       stores = n_int(nodes), stored = n_int(nodes + 1), m2p_count = n_int(leaves),
-                       m2p_off = n_int(leaves + 1);
-  auto slot_size = zeros<long long>(nodes), slot_off = zeros<long long>(nodes + 1);
-  auto counters = zeros<unsigned long long>(3);
-  auto has_local = zeros<unsigned char>(nodes);
+  // The storage the solver's path uses (far/local_field_cuda.cpp), filled as it fills it.
+  g::LocalListStorage storage;
   g::LocalLists l;
+  storage.attach(l, static_cast<int>(nodes), static_cast<int>(leaves),
+                 static_cast<int>(sources.nodes.size()));
   l.targets = t_nodes.data();
-  l.num_nodes = static_cast<int>(nodes);
   l.leaves = t_leaves.data();
-  l.num_leaves = static_cast<int>(leaves);
   l.inner_by_level = d_by_level.data();
   l.sources = s_nodes.data();
-  l.num_sources = static_cast<int>(sources.nodes.size());
   l.far_offsets = far_offsets.data();
   l.far_nodes = far_nodes.data();
   l.far_orders = far_orders.data();
   l.theta = theta;
   l.mode = mode;
   l.costs = costs;
-  l.source_begin = begin.data();
-  l.leaf_of = leaf_of.data();
-  l.room = room.data();
-  l.subtree = subtree.data();
-  l.slot_size = slot_size.data();
-  l.slot_offsets = slot_off.data();
-  l.common_count = cc.data();
-  l.taken_count = tc.data();
-  l.taken_owner = owner.data();
-  l.m2l_count = mc.data();
-  l.local_from = from.data();
-  l.has_local = has_local.data();
-  l.chunk_count = chunks.data();
-  l.chunk_offsets = chunk_off.data();
-  l.stores = stores.data();
-  l.stored_index = stored.data();
-  l.counters = counters.data();
-  l.m2p_count = m2p_count.data();
-  l.m2p_offsets = m2p_off.data();
   g::DeviceBuffer<unsigned char> temp;
   g::launch_local_rooms(l, level_start, temp, nullptr);
-  const long long slots = download(slot_off.data(), nodes + 1).back();
-  auto common = zeros<int>(slots), taken = zeros<int>(slots), m2l = zeros<int>(slots);
-  l.common = common.data();
-  l.taken = taken.data();
-  l.m2l = m2l.data();
-  auto may_take = zeros<int>(1);
-  l.may_take = may_take.data();
+  const long long slots = download(l.slot_offsets, nodes + 1).back();
+  storage.attach_slots(l, slots);
+  VORTEX_CUDA_CHECK(cudaMemset(l.counters, 0, 3 * sizeof(unsigned long long)));
   g::launch_local_may_take(l, nullptr);
   // The bound never says no where the host takes some.
-  if (host.m2l_count > 0) EXPECT_EQ(download(may_take.data(), 1)[0], 1);
+  if (host.m2l_count > 0) EXPECT_EQ(download(l.may_take, 1)[0], 1);
   g::launch_local_choice(l, level_start, temp, nullptr);
-  const std::size_t far_total = il.far_nodes.size();
-  auto m2p_nodes = zeros<int>(far_total);
-  auto m2p_orders = zeros<unsigned char>(far_total);
-  l.m2p_nodes = m2p_nodes.data();
-  l.m2p_orders = m2p_orders.data();
+  storage.attach_m2p(l, static_cast<long long>(il.far_nodes.size()));
   g::launch_local_m2p(l, temp, nullptr);
-  const std::vector<int> m2p_offsets = download(m2p_off.data(), leaves + 1);
+  const std::vector<int> m2p_offsets = download(l.m2p_offsets, leaves + 1);
   EXPECT_EQ(m2p_offsets, host.m2p_offsets);
   if (m2p_offsets != host.m2p_offsets) return host.m2l_count;
-  EXPECT_EQ(download(m2p_nodes.data(), m2p_offsets.back()), host.m2p_nodes);
-  EXPECT_EQ(download(m2p_orders.data(), m2p_offsets.back()), host.m2p_orders);
-  const std::vector<unsigned char> local = download(has_local.data(), nodes);
+  EXPECT_EQ(download(l.m2p_nodes, m2p_offsets.back()), host.m2p_nodes);
+  EXPECT_EQ(download(l.m2p_orders, m2p_offsets.back()), host.m2p_orders);
+  const std::vector<unsigned char> local = download(l.has_local, nodes);
   EXPECT_EQ(local, host.has_local);
   // Each node's M2L list, from its slot.
-  const std::vector<long long> off = download(slot_off.data(), nodes + 1);
-  const std::vector<int> count = download(mc.data(), nodes);
-  const std::vector<int> lists = download(m2l.data(), std::max<long long>(slots, 1));
+  const std::vector<long long> off = download(l.slot_offsets, nodes + 1);
+  const std::vector<int> count = download(l.m2l_count, nodes);
+  const std::vector<int> lists = download(l.m2l, std::max<long long>(slots, 1));
   for (std::size_t t = 0; t < nodes; ++t) {
     const std::vector<int> d(lists.begin() + off[t], lists.begin() + off[t] + count[t]);
     const std::vector<int> h(host.m2l_nodes.begin() + host.m2l_offsets[t],
                              host.m2l_nodes.begin() + host.m2l_offsets[t + 1]);
     EXPECT_EQ(d, h) << "node " << t;
   }
-  const std::vector<unsigned long long> ops = download(counters.data(), 3);
+  const std::vector<unsigned long long> ops = download(l.counters, 3);
   EXPECT_EQ(ops[0], host.m2l_count);
   EXPECT_EQ(ops[2], host.l2p_targets);
   return host.m2l_count;

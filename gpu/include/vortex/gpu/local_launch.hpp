@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "vortex/gpu/buffer.hpp"
+#include "vortex/math/hd.hpp"
 #include "vortex/math/local_choice.hpp"
 #include "vortex/math/tree_node.hpp"
 
@@ -70,6 +71,42 @@ struct LocalLists {
   int* m2p_offsets = nullptr;  // num_leaves + 1
   int* m2p_nodes = nullptr;
   unsigned char* m2p_orders = nullptr;
+};
+
+// Threads (or warps, or blocks) a parent when the children of a level's inner nodes are taken one
+// each: enough for the largest arity.
+constexpr int kLevelChildren = 8;
+
+// The node that unit i of such a launch takes: child i % kLevelChildren of inner node
+// inner_by_level[first + i / kLevelChildren] (first .. first + n the level's), or -1 for none.
+VORTEX_HD int level_child(const LocalLists& l, int first, int n, long long i) {
+  if (i >= static_cast<long long>(n) * kLevelChildren) return -1;
+  const KdNode& parent = l.targets[l.inner_by_level[first + i / kLevelChildren]];
+  const int c = static_cast<int>(i % kLevelChildren);
+  return c < parent.num_children ? parent.first_child + c : -1;
+}
+
+// The device storage of LocalLists, kept between calls (it only grows): attach() sizes the arrays
+// of a tree of `nodes` nodes, `leaves` leaves and `sources` source nodes and points `l` at them;
+// attach_slots() the three slot arrays (slot_offsets[num_nodes] entries each), attach_m2p() the
+// M2P lists with room for every far entry. slot_growth() and m2p_growth() give the bytes those
+// would newly allocate (0 where the storage is large enough), so that a caller asks for the
+// device's free memory only then.
+class LocalListStorage {
+ public:
+  void attach(LocalLists& l, int nodes, int leaves, int sources);
+  std::size_t slot_growth(long long slots) const;
+  void attach_slots(LocalLists& l, long long slots);
+  std::size_t m2p_growth(long long far_entries) const;
+  void attach_m2p(LocalLists& l, long long far_entries);
+
+ private:
+  DeviceBuffer<int> source_begin_, leaf_of_, room_, subtree_, common_count_, taken_count_,
+      taken_owner_, m2l_count_, local_from_, chunk_count_, stores_, chunk_offsets_, stored_index_,
+      m2p_count_, m2p_offsets_, may_take_, common_, taken_, m2l_, m2p_nodes_;
+  DeviceBuffer<long long> slot_size_, slot_offsets_;
+  DeviceBuffer<unsigned long long> counters_;
+  DeviceBuffer<unsigned char> has_local_, m2p_orders_;
 };
 
 // Step 1, once the far lists' counts and offsets are known: keys, rooms, subtree sizes and the

@@ -71,6 +71,15 @@ class DevicePipeline {
 // A backend with a device of its own: both of the above on one workspace (CUDA).
 class DeviceBackend : public Backend, public DevicePipeline {};
 
+// The far field's statistics before a call chooses its path: M2P, no M2L, L2L or L2P, no times or
+// costs of theirs (the local expansions' path, on either backend, fills them in).
+inline void reset_far_field_stats(EvaluationStats& stats) {
+  stats.far_field = "m2p";
+  stats.m2l_translations = stats.l2l_translations = stats.l2p_targets = 0;
+  stats.times.far_plan = stats.times.m2l = stats.times.l2l = stats.times.l2p = 0;
+  stats.far_field_costs = {};
+}
+
 std::unique_ptr<Backend> make_cpu_backend();
 // Throws std::runtime_error in a build without CUDA or on a machine without a device.
 std::unique_ptr<DeviceBackend> make_cuda_backend();

@@ -116,12 +116,9 @@ class CpuBackend final : public Backend {
     const InteractionLists& lists = plan.lists;
     FarList m2p{lists.far_offsets.data(), lists.far_nodes.data(), lists.far_orders.data(),
                 lists.far_nodes.size()};
-    stats.far_field = "m2p";
-    stats.m2l_translations = stats.l2l_translations = stats.l2p_targets = 0;
-    stats.times.far_plan = stats.times.m2l = stats.times.l2l = stats.times.l2p = 0;
+    reset_far_field_stats(stats);
     local_.m2l_count = 0;
     local_.inherits = false;
-    stats.far_field_costs = {};
     if (options.far_field == FarField::M2P || lists.far_nodes.empty()) return m2p;
     const FarFieldCosts costs = options.far_field == FarField::Auto
                                     ? far_field_costs(plan.order, far_arithmetic(options))

@@ -35,8 +35,7 @@ ListSizes build_lists(CudaWorkspace& ws, const ResolvedOptions& options, Evaluat
   g::exclusive_offsets(r.far_count.data(), r.far_offsets.data(), leaves, r.scan_temp, cs);
   const bool local =
       r.locals.prepare(options, r.target_tree, r.source_tree, r.far_offsets.data(), stats);
-  long long* slots = r.slot_total.reserve(1);
-  if (local) r.locals.launch_rooms(r.scan_temp, slots, cs);
+  if (local) r.locals.launch_rooms(r.scan_temp, cs);
   int* totals = r.host_totals.reserve(2);
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(totals, r.near_offsets.data() + leaves, sizeof(int),
                                     cudaMemcpyDeviceToHost, cs));
@@ -54,8 +53,8 @@ ListSizes build_lists(CudaWorkspace& ws, const ResolvedOptions& options, Evaluat
   w.far_orders = r.far_orders.data();
   g::launch_list_fill(w, cs);
   if (local)
-    r.locals.choose(*slots, {r.far_offsets.data(), r.far_nodes.data(), r.far_orders.data()},
-                    sizes.far, r.scan_temp, ws.compute, stats);
+    r.locals.choose({r.far_offsets.data(), r.far_nodes.data(), r.far_orders.data()}, sizes.far,
+                    r.scan_temp, ws.compute, stats);
   r.lists_end.record(ws.compute);
   return sizes;
 }

@@ -69,7 +69,6 @@ struct DeviceTreeStorage {
   g::DeviceBuffer<double> multipoles;
   g::DeviceBuffer<unsigned char> scan_temp;
   g::PinnedBuffer<int> host_totals;                // near and far list entries
-  g::PinnedBuffer<long long> slot_total;           // the local expansions' list slots
   DeviceLocals locals;                             // the far field's local expansions
   g::DeviceBuffer<unsigned long long> non_finite;  // the results' check (units.hpp)
   g::DevicePlanner planner;

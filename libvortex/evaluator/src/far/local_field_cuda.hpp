@@ -31,17 +31,15 @@ class DeviceLocals {
   bool prepare(const ResolvedOptions& options, const gpu::DeviceTree& targets,
                const gpu::DeviceTree& sources, const int* far_offsets, EvaluationStats& stats);
   bool active() const { return active_; }
-  // The rooms of the slots (once the far counts and offsets are queued), and their total into
-  // `total` (pinned; valid once the stream reaches it).
-  void launch_rooms(gpu::DeviceBuffer<unsigned char>& scan_temp, long long* total,
-                    cudaStream_t stream);
-  // Once the far lists (far_total entries) are queued and `slot_total` read: a bound of whether
-  // any node could take M2L entries, then the choice and the M2P lists, waiting for each's
-  // counts. Falls back to M2P alone (returns false) when no node takes one or the storage does
-  // not fit in half the device's free memory.
-  bool choose(long long slot_total, DeviceFarLists far, int far_total,
-              gpu::DeviceBuffer<unsigned char>& scan_temp, const gpu::Stream& stream,
-              EvaluationStats& stats);
+  // The rooms of the slots, once the far counts and offsets are queued; their total is read
+  // with the list sizes.
+  void launch_rooms(gpu::DeviceBuffer<unsigned char>& scan_temp, cudaStream_t stream);
+  // Once the far lists (far_total entries) are queued and the stream has passed launch_rooms: a
+  // bound of whether any node could take M2L entries, then the choice and the M2P lists, waiting
+  // for each's counts. Falls back to M2P alone (returns false) when no node takes one or new
+  // storage would not fit in half the device's free memory.
+  bool choose(DeviceFarLists far, int far_total, gpu::DeviceBuffer<unsigned char>& scan_temp,
+              const gpu::Stream& stream, EvaluationStats& stats);
   // The far lists that M2P evaluates: the M2P lists when local expansions are taken.
   DeviceFarLists m2p(DeviceFarLists far) const;
   // M2L and L2L (once the multipoles are up), then, after the combine, L2P into the results.
@@ -56,14 +54,10 @@ class DeviceLocals {
   int order_ = 0;
   std::vector<int> level_start_;
   gpu::LocalField field_;
-  gpu::DeviceBuffer<int> may_take_, source_begin_, leaf_of_, room_, subtree_, common_, taken_, m2l_,
-      common_count_, taken_count_, taken_owner_, m2l_count_, local_from_, chunk_count_,
-      chunk_offsets_, stores_, stored_index_, m2p_count_, m2p_offsets_, m2p_nodes_;
-  gpu::DeviceBuffer<long long> slot_size_, slot_offsets_;
-  gpu::DeviceBuffer<unsigned long long> counters_;
-  gpu::DeviceBuffer<unsigned char> has_local_, m2p_orders_;
+  gpu::LocalListStorage storage_;
   gpu::DeviceBuffer<double> partials_, locals_;
   gpu::PinnedBuffer<int> sizes_;  // M2P entries, M2L chunks, stored expansions, may_take
+  gpu::PinnedBuffer<long long> slot_total_;
   gpu::PinnedBuffer<unsigned long long> counted_;
   gpu::Event choice_start_, choice_end_, m2l_start_, m2l_end_, l2l_end_, l2p_start_, l2p_end_;
 };

@@ -43,12 +43,7 @@ class Topology {
  public:
   Topology(int bucket, int arity, const DecidedCuts* decided,
            const std::function<bool(int, int)>* open = nullptr)
-      : open_(open),
-        decided_(decided),
-        bucket_(bucket),
-        levels_per_node_(arity == 2   ? 1
-                         : arity == 4 ? 2
-                                      : 3) {}
+      : open_(open), decided_(decided), bucket_(bucket), levels_per_node_(binary_levels(arity)) {}
 
   void build(std::vector<KdNode>& nodes, std::vector<KdCut>& cuts, int n) {
     nodes.clear();

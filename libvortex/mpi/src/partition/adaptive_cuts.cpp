@@ -15,7 +15,7 @@ void decide_global_cuts(const Comm& comm, const std::vector<Record>& records, in
   static_assert(kAdaptiveCutDepths <= 32, "a record's sides are the bits of 32");
   decided.clear();
   sides.assign(records.size(), 0);
-  const int levels_per_node = arity == 2 ? 1 : arity == 4 ? 2 : 3;
+  const int levels_per_node = binary_levels(arity);
   // A piece at a node's first binary depth is that node; the others lie in an opened node.
   auto cut_here = [&](int begin, int end, int depth) {
     const int count = end - begin;

@@ -321,10 +321,9 @@ void build_distributed_tree(const Comm& comm, std::vector<Record>& records, int 
     if (tree.owner[t] == me) tree.roots.push_back(t);
   std::sort(tree.roots.begin(), tree.roots.end(),
             [&](int a, int b) { return tree.top[a].begin < tree.top[b].begin; });
-  const int binary_levels = arity == 2 ? 1 : arity == 4 ? 2 : 3;
   for (const int t : tree.roots)
-    build_subtree(tree.top[t].begin - off, tree.top[t].count(), tree.top[t].level * binary_levels,
-                  received, tree);
+    build_subtree(tree.top[t].begin - off, tree.top[t].count(),
+                  tree.top[t].level * binary_levels(arity), received, tree);
   // The records in tree order.
   tree.records.resize(items.size());
   const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(items.size());

@@ -27,6 +27,11 @@ struct KdNode {
   constexpr int count() const { return end - begin; }
 };
 
+// Binary cuts per node level of a tree of 2, 4 or 8 children a node.
+VORTEX_HD constexpr int binary_levels(int arity) {
+  return arity == 2 ? 1 : arity == 4 ? 2 : 3;
+}
+
 // Spreads within this fraction of the largest are equal for the choice of the dimension to cut:
 // far above the rounding of sums taken in another order (or over ranks), far below a difference
 // that would change a tree's quality.
