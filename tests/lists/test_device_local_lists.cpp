@@ -184,5 +184,45 @@ TEST(DeviceLocalField, EqualsTheHostLocalExpansions) {
   }
 }
 
+// Float terms: each translation is summed at its own scale, so a cube a hundredth of the cloud's
+// size (where M2L at order 8 reads harmonics of degree 18 at |t| < 0.01, beyond float's range
+// unscaled) keeps the accuracy of float M2P against the double direct sum; in double the M2L stays
+// the CPU's to rounding.
+TEST(DeviceLocalField, FloatTermsKeepTheAccuracyOfNestedScales) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  TwoScaleOptions scales;
+  scales.ratio = 100;
+  const ParticleSet p = two_scale_cube(30000, 23, scales);
+  Points t;
+  for (std::size_t i = 0; i < p.size(); i += 29) {
+    t.x.push_back(p.x[i]);
+    t.y.push_back(p.y[i]);
+    t.z.push_back(p.z[i]);
+  }
+  SolverOptions local_options = options(Backend::Cuda, FarField::Local);
+  local_options.precision = Precision::Float;
+  SolverOptions m2p_options = local_options;
+  m2p_options.far_field = FarField::M2P;
+  SolverOptions direct_options = options(Backend::Cpu, FarField::M2P);
+  direct_options.method = Method::Direct;
+  Solver local(local_options), m2p(m2p_options), direct(direct_options);
+  Solver cpu(options(Backend::Cpu, FarField::Local)), gpu(options(Backend::Cuda, FarField::Local));
+  const VelocityField exact = direct.evaluate(p, PointsView(t), true);
+  const VelocityField fl = local.evaluate(p, PointsView(t), true);
+  const VelocityField fm = m2p.evaluate(p, PointsView(t), true);
+  EXPECT_EQ(fl.stats.far_field, "local");
+  EXPECT_GT(fl.stats.m2l_translations, 300u);
+  const double ev = testing::relative_l2_velocity(fl, exact);
+  const double eg = testing::relative_l2_gradient(fl, exact);
+  EXPECT_LE(ev, 1.5 * testing::relative_l2_velocity(fm, exact)) << ev;
+  EXPECT_LE(eg, 1.5 * testing::relative_l2_gradient(fm, exact)) << eg;
+  EXPECT_LE(ev, 2e-4);
+  const VelocityField h = cpu.evaluate(p, PointsView(t), true);
+  const VelocityField d = gpu.evaluate(p, PointsView(t), true);
+  EXPECT_EQ(d.stats.m2l_translations, h.stats.m2l_translations);
+  EXPECT_LE(testing::relative_l2_velocity(d, h), 1e-11);
+  EXPECT_LE(testing::relative_l2_gradient(d, h), 1e-11);
+}
+
 }  // namespace
 }  // namespace vortex

@@ -156,6 +156,58 @@ TEST(MultipoleLocal, SimdM2LMatchesTermByTerm) {
   }
 }
 
+// Several orders l at once (the device's M2L, which slides the harmonics from one m to the next)
+// give each order's sums as one order at a time: the same products in the same order, to the
+// rounding of fused multiply-adds that the compiler may place differently (a few eps of the
+// degree's largest sum, where a misplaced harmonic would be of the order of the sums).
+template <int L>
+void expect_blocked_orders_equal_single(int p, int q) {
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> M(mp::multipole_size(p));
+  for (double& v : M) v = u(gen);
+  const int countI = mp::coefficient_count(p + q);
+  std::vector<double> I(countI), re(countI + 2 * L, 7.0), im(countI + 2 * L, -7.0);
+  mp::irregular_harmonics(p + q, 0.4, 1.1, -0.7, I.data());
+  mp::detail::signed_harmonics(p + q, I.data(), re.data() + L, im.data() + L);
+  const int count = mp::coefficient_count(p);
+  for (int k = 0; k <= q; ++k) {
+    double largest = 0;  // of degree k's sums
+    for (int l = 0; l <= k; ++l) {
+      double sre[1][3], sim[1][3];
+      mp::detail::m2l_coefficients<double, 1>(p, k, l, M.data(), count, re.data() + L,
+                                              im.data() + L, sre, sim);
+      for (int e = 0; e < 3; ++e)
+        largest = std::max({largest, std::abs(sre[0][e]), std::abs(sim[0][e])});
+    }
+    for (int l0 = 0; l0 <= k; l0 += L) {
+      double bre[L][3], bim[L][3];
+      mp::detail::m2l_coefficients<double, L>(p, k, l0, M.data(), count, re.data() + L,
+                                              im.data() + L, bre, bim);
+      for (int i = 0; i < L && l0 + i <= k; ++i) {
+        double sre[1][3], sim[1][3];
+        mp::detail::m2l_coefficients<double, 1>(p, k, l0 + i, M.data(), count, re.data() + L,
+                                                im.data() + L, sre, sim);
+        for (int e = 0; e < 3; ++e) {
+          EXPECT_NEAR(bre[i][e], sre[0][e], 16 * kEps * largest)
+              << "L=" << L << " k=" << k << " l=" << l0 + i;
+          EXPECT_NEAR(bim[i][e], sim[0][e], 16 * kEps * largest)
+              << "L=" << L << " k=" << k << " l=" << l0 + i;
+        }
+      }
+    }
+  }
+}
+
+TEST(MultipoleLocal, BlockedOrdersEqualOneOrderAtATime) {
+  for (const auto& pq : {std::array<int, 2>{0, 2}, {3, 5}, {9, 11}, {16, 18}}) {
+    expect_blocked_orders_equal_single<2>(pq[0], pq[1]);
+    expect_blocked_orders_equal_single<3>(pq[0], pq[1]);
+    expect_blocked_orders_equal_single<4>(pq[0], pq[1]);
+    expect_blocked_orders_equal_single<6>(pq[0], pq[1]);
+  }
+}
+
 // Sources in a ball of radius a about c_M, targets in a ball of radius b about c_L: the L2P
 // velocity and gradient are within local_error_bound of the direct sum (plus rounding). The
 // translations include t along +z and -z (the pole of the harmonics) and targets on the z axis

@@ -130,6 +130,8 @@ struct LocalField {
   LocalLists lists;
   int order = 8;  // multipoles' p; the local order is p + 2
   bool gradient = true;
+  // M2L terms in float (each translation at its own scale, summed in double), else in double.
+  bool float_terms = false;
   int num_chunks = 0;
   const double* multipoles = nullptr;  // double, multipole_size(p) per source node
   double* partials = nullptr;          // num_chunks local expansions

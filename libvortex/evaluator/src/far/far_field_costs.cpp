@@ -34,22 +34,26 @@ FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic) {
 }
 
 // The GPU's model (far/local_field_cuda.hpp), fitted to the kernels' times on one H200 (2026-11-28,
-// docs/journal/2026-11-28-device-local-expansions.md):
+// docs/journal/2026-11-28-device-local-expansions.md and
+// docs/journal/2026-11-28-m2l-float-terms.md):
 //   M2P per target: c (p + 3)^2, c = 0.41 ps in float (measured 0.443 at p = 9, 0.389 at 11),
 //                   0.94 ps in double (0.94 at p = 10);
 //   L2P per target: 3 ns (2.0-4.3 ns measured, mostly each leaf's shift of its ancestor's
 //                   expansion, in double whatever the arithmetic);
-//   M2L:            15.2 ns ((p + 1) / 9)^2.45, in double (measured 19.7 ns at p = 9, 29.4 at 10,
-//                   30.8 at 11);
-//   L2L:            3.5 M2L (measured 3.0-4.2: the levels' launches over every node).
+//   M2L:            terms in float: 11.6 ns ((p + 1) / 9)^2.1 (measured 14.2 ns at p = 9, 18.5 at
+//                   10, 20.8 at 11); in double: 15.2 ns ((p + 1) / 9)^2.45 (19.7, 29.4 and 30.8);
+//   L2L:            53 ns ((p + 1) / 9)^2.45 (3.0-4.2 times the M2L in double: the levels'
+//                   launches over every node).
 FarFieldCosts far_field_costs_cuda(int p, Arithmetic arithmetic) {
   dispatch_order(p, "far field costs", [](auto) {});
-  const double per_harmonic = arithmetic == Arithmetic::Double ? 0.94e-12 : 0.41e-12;
+  const bool single = arithmetic == Arithmetic::Float;
+  const double per_harmonic = single ? 0.41e-12 : 0.94e-12;
+  const double growth = std::pow((p + 1) / 9.0, 2.45);
   FarFieldCosts c;
   c.m2p_target = per_harmonic * (p + 3) * (p + 3);
   c.l2p_target = 3e-9;
-  c.m2l = 15.2e-9 * std::pow((p + 1) / 9.0, 2.45);
-  c.l2l = 3.5 * c.m2l;
+  c.m2l = single ? 11.6e-9 * std::pow((p + 1) / 9.0, 2.1) : 15.2e-9 * growth;
+  c.l2l = 53.2e-9 * growth;
   return c;
 }
 

@@ -42,6 +42,7 @@ bool DeviceLocals::prepare(const ResolvedOptions& options, const gpu::DeviceTree
   const FarField mode = options.far_field;
   if (mode == FarField::M2P || ts.nodes.size() < 2 || ts.leaves.empty()) return false;
   order_ = options.tree.order;
+  field_.float_terms = options.arithmetic == Arithmetic::Float;
   const FarFieldCosts costs =
       mode == FarField::Auto ? far_field_costs_cuda(order_, options.arithmetic) : FarFieldCosts{};
   stats.far_field_costs = costs;

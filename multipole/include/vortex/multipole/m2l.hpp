@@ -60,30 +60,64 @@ VORTEX_HD void signed_harmonics(int P, const T* I, T* re, T* im) {
 // I^{m-l} = u + i v, I^{m+l} = g + i h, s = (-1)^l,
 //   conj(C^m) I^{m-l} + conj(C^{-m}) I^{-m-l} = cr (u + s g) + ci (v + s h)
 //                                            + i [cr (v - s h) - ci (u - s g)],
-// the four combinations of I shared by the three components. One coefficient of the translation:
-// the host's reference loop and the device's M2L (one thread a coefficient) both sum it.
-template <class T>
-VORTEX_HD void m2l_coefficient(int p, int k, int l, const T* M, int count, const T* Ire,
-                               const T* Iim, T re[3], T im[3]) {
-  const T s = (l & 1) ? T(-1) : T(1);
-  for (int e = 0; e < 3; ++e) re[e] = im[e] = T(0);
+// the four combinations of I shared by the three components.
+//
+// L consecutive orders l = l0 .. l0 + L - 1 at once (re[i], im[i] for l0 + i): from one m to the
+// next, I^{m-l} of order l is I^{(m-1)-(l-1)} of order l - 1 and I^{m+l} is I^{(m-1)+(l+1)}, so
+// each m reads two new harmonics for all L orders, and the moments once. The harmonics in hand
+// are kept in rings of L (u_i(m) in slot (m - i) mod L, g_i(m) in slot (m + i) mod L), and the m
+// loop is unrolled by L so that every slot is a fixed register. Orders past k read entries of
+// neighbouring degrees (up to L - 1 entries before Ire[0] and after the last degree's row must be
+// readable); their sums are not used. The host's reference loop takes one order at a time, the
+// device's M2L several.
+template <class T, int L>
+VORTEX_HD void m2l_coefficients(int p, int k, int l0, const T* M, int count, const T* Ire,
+                                const T* Iim, T re[][3], T im[][3]) {
+  T s[L];
+  VORTEX_UNROLL
+  for (int i = 0; i < L; ++i) {
+    s[i] = ((l0 + i) & 1) ? T(-1) : T(1);
+    for (int e = 0; e < 3; ++e) re[i][e] = im[i][e] = T(0);
+  }
   for (int n = 0; n <= p; ++n) {
-    const int base = (n + k) * (n + k) + (n + k);  // I_{n+k}^0
-    const T x_re = Ire[base - l], x_im = Iim[base - l];
-    for (int e = 0; e < 3; ++e) {
-      const T c = M[e * count + cos_index(n, 0)];
-      re[e] += c * x_re;
-      im[e] += c * x_im;
+    const int base = (n + k) * (n + k) + (n + k);          // I_{n+k}^0
+    const T *ur = Ire + base - l0, *ui = Iim + base - l0;  // u_i(m) = ur[m - i] + i ui[m - i]
+    const T *gr = Ire + base + l0, *gi = Iim + base + l0;  // g_i(m) = gr[m + i] + i gi[m + i]
+    const T* C =
+        M + n * n;  // degree n: cos of order m at C[e count + m], sin at C[e count + n + m]
+    T U[L], V[L], G[L], H[L];
+    VORTEX_UNROLL
+    for (int i = 0; i < L; ++i) {
+      U[(L - i) % L] = ur[-i], V[(L - i) % L] = ui[-i];
+      G[i] = gr[i], H[i] = gi[i];
     }
-    for (int m = 1; m <= n; ++m) {
-      const T u = Ire[base + m - l], v = Iim[base + m - l];
-      const T g = Ire[base + m + l], h = Iim[base + m + l];
-      const T p1 = u + s * g, p2 = v + s * h, p3 = v - s * h, p4 = u - s * g;
-      const int jc = cos_index(n, m), js = sin_index(n, m);
-      for (int e = 0; e < 3; ++e) {
-        const T cr = M[e * count + jc], ci = M[e * count + js];
-        re[e] += cr * p1 + ci * p2;
-        im[e] += cr * p3 - ci * p4;
+    VORTEX_UNROLL
+    for (int e = 0; e < 3; ++e) {
+      const T c = C[e * count];
+      VORTEX_UNROLL
+      for (int i = 0; i < L; ++i) re[i][e] += c * U[(L - i) % L], im[i][e] += c * V[(L - i) % L];
+    }
+    for (int m0 = 1; m0 <= n; m0 += L) {
+      VORTEX_UNROLL
+      for (int r = 0; r < L; ++r) {  // m = m0 + r, m mod L = (1 + r) mod L
+        const int m = m0 + r;
+        if (m > n) break;
+        U[(1 + r) % L] = ur[m], V[(1 + r) % L] = ui[m];
+        G[r] = gr[m + L - 1], H[r] = gi[m + L - 1];
+        T cr[3], ci[3];
+        VORTEX_UNROLL
+        for (int e = 0; e < 3; ++e) cr[e] = C[e * count + m], ci[e] = C[e * count + n + m];
+        VORTEX_UNROLL
+        for (int i = 0; i < L; ++i) {
+          const int a = (1 + r - i + L) % L, b = (1 + r + i) % L;
+          const T p1 = U[a] + s[i] * G[b], p2 = V[a] + s[i] * H[b];
+          const T p3 = V[a] - s[i] * H[b], p4 = U[a] - s[i] * G[b];
+          VORTEX_UNROLL
+          for (int e = 0; e < 3; ++e) {
+            re[i][e] += cr[e] * p1 + ci[e] * p2;
+            im[i][e] += cr[e] * p3 - ci[e] * p4;
+          }
+        }
       }
     }
   }
@@ -99,9 +133,9 @@ void m2l_terms(int p, int q, T tx, T ty, T tz, const T* M, T* L) {
   const int count = coefficient_count(p), countL = coefficient_count(q);
   for (int k = 0; k <= q; ++k)
     for (int l = 0; l <= k; ++l) {
-      T re[3], im[3];
-      m2l_coefficient(p, k, l, M, count, Ire, Iim, re, im);
-      for (int e = 0; e < 3; ++e) add_local_term(k, l, re[e], im[e], L + e * countL);
+      T re[1][3], im[1][3];
+      m2l_coefficients<T, 1>(p, k, l, M, count, Ire, Iim, re, im);
+      for (int e = 0; e < 3; ++e) add_local_term(k, l, re[0][e], im[0][e], L + e * countL);
     }
 }
 }  // namespace detail
