@@ -97,29 +97,36 @@ VORTEX_HD void m2l_coefficients(int p, int k, int l0, const T* M, int count, con
       VORTEX_UNROLL
       for (int i = 0; i < L; ++i) re[i][e] += c * U[(L - i) % L], im[i][e] += c * V[(L - i) % L];
     }
-    for (int m0 = 1; m0 <= n; m0 += L) {
+    // One m: its two new harmonics into the rings' slots of phase r = (m - 1) mod L, its moments,
+    // then each order's terms as fused multiply-adds into the sums.
+    const auto step = [&](int r, int m) {
+      U[(1 + r) % L] = ur[m], V[(1 + r) % L] = ui[m];
+      G[r] = gr[m + L - 1], H[r] = gi[m + L - 1];
+      T cr[3], ci[3];
       VORTEX_UNROLL
-      for (int r = 0; r < L; ++r) {  // m = m0 + r, m mod L = (1 + r) mod L
-        const int m = m0 + r;
-        if (m > n) break;
-        U[(1 + r) % L] = ur[m], V[(1 + r) % L] = ui[m];
-        G[r] = gr[m + L - 1], H[r] = gi[m + L - 1];
-        T cr[3], ci[3];
+      for (int e = 0; e < 3; ++e) cr[e] = C[e * count + m], ci[e] = C[e * count + n + m];
+      VORTEX_UNROLL
+      for (int i = 0; i < L; ++i) {
+        const int a = (1 + r - i + L) % L, b = (1 + r + i) % L;
+        const T p1 = U[a] + s[i] * G[b], p2 = V[a] + s[i] * H[b];
+        const T p3 = V[a] - s[i] * H[b], p4 = U[a] - s[i] * G[b];
         VORTEX_UNROLL
-        for (int e = 0; e < 3; ++e) cr[e] = C[e * count + m], ci[e] = C[e * count + n + m];
-        VORTEX_UNROLL
-        for (int i = 0; i < L; ++i) {
-          const int a = (1 + r - i + L) % L, b = (1 + r + i) % L;
-          const T p1 = U[a] + s[i] * G[b], p2 = V[a] + s[i] * H[b];
-          const T p3 = V[a] - s[i] * H[b], p4 = U[a] - s[i] * G[b];
-          VORTEX_UNROLL
-          for (int e = 0; e < 3; ++e) {
-            re[i][e] += cr[e] * p1 + ci[e] * p2;
-            im[i][e] += cr[e] * p3 - ci[e] * p4;
-          }
+        for (int e = 0; e < 3; ++e) {
+          re[i][e] += cr[e] * p1;
+          re[i][e] += ci[e] * p2;
+          im[i][e] += cr[e] * p3;
+          im[i][e] -= ci[e] * p4;
         }
       }
+    };
+    int m0 = 1;
+    for (; m0 + L - 1 <= n; m0 += L) {
+      VORTEX_UNROLL
+      for (int r = 0; r < L; ++r) step(r, m0 + r);
     }
+    VORTEX_UNROLL
+    for (int r = 0; r + 1 < L; ++r)
+      if (m0 + r <= n) step(r, m0 + r);
   }
 }
 
