@@ -10,6 +10,7 @@
 #include "memory_check.hpp"
 #include "vortex/generators.hpp"
 #include "vortex/math/pair_kernel.hpp"
+#include "vortex/multipole/m2p.hpp"
 #include "vortex/solver.hpp"
 
 namespace vortex::cli {
@@ -62,6 +63,16 @@ void finish(Measurement& m, bool gradient) {
   const int flops = gradient ? kFlopsVelocityGradientPair : kFlopsVelocityPair;
   m.pair_gflops =
       pair_time > 0 ? static_cast<double>(s.pair_interactions) * flops / pair_time * 1e-9 : 0;
+  const int p = s.tree.order;
+  if (p > 0 && s.times.m2p > 0) {
+    const double per_pair = static_cast<double>(gradient ? multipole::m2p_velocity_gradient_flops(p)
+                                                         : multipole::m2p_velocity_flops(p));
+    m.far_gflops = static_cast<double>(s.multipole_interactions) * per_pair / s.times.m2p * 1e-9;
+  }
+  if (s.device_fp32_peak > 0) {
+    m.near_peak_fraction = m.pair_gflops * 1e9 / s.device_fp32_peak;
+    m.far_peak_fraction = m.far_gflops * 1e9 / s.device_fp32_peak;
+  }
 }
 
 void scale(StageTimes& t, double factor) {

@@ -49,6 +49,11 @@ struct Measurement {
   int calls = 0;                    // timed calls
   double interactions_per_s = 0;
   double pair_gflops = 0;  // pair-kernel flops over the near-field (or direct) time
+  // M2P flops over the M2P time, every target-box pair counted at the expansions' order p: an
+  // upper bound of the flops done, since boxes well inside the acceptance take fewer terms.
+  double far_gflops = 0;
+  // Those rates over the GPU's FP32 peak (CUDA runs; 0 elsewhere).
+  double near_peak_fraction = 0, far_peak_fraction = 0;
   FieldErrors errors;
   VelocityField field;  // the last call's field at all targets (empty when extrapolated)
 };

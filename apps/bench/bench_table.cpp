@@ -57,7 +57,12 @@ void write_json(const std::string& path, const std::string& case_name, std::size
         .field("multipole_interactions", m.stats.multipole_interactions)
         .field("device_bytes", m.stats.device_bytes)
         .field("pinned_bytes", m.stats.pinned_bytes)
-        .field("peak_host_bytes", peak_host_bytes());
+        .field("peak_host_bytes", peak_host_bytes())
+        .field("pair_gflops", m.pair_gflops)
+        .field("far_gflops_at_order_p", m.far_gflops)
+        .field("near_peak_fraction", m.near_peak_fraction)
+        .field("far_peak_fraction", m.far_peak_fraction)
+        .field("device_fp32_peak", m.stats.device_fp32_peak);
     write_errors(json, m.errors);
     json.end();
   }
@@ -88,6 +93,13 @@ void print_table(const std::vector<Measurement>& results) {
     if (!tree.empty()) std::printf("%s: %s\n", r.spec.label.c_str(), tree.c_str());
     if (!r.stats.far_field.empty())
       std::printf("%s: %s\n", r.spec.label.c_str(), describe_far_field(r.stats).c_str());
+    if (r.stats.device_fp32_peak > 0)
+      std::printf(
+          "%s: near %.0f GFlop/s (%.1f %% of the GPU's FP32 peak, %.1f TFlop/s), M2P %.0f "
+          "GFlop/s counted at order %d (%.1f %%)\n",
+          r.spec.label.c_str(), r.pair_gflops, 100 * r.near_peak_fraction,
+          r.stats.device_fp32_peak * 1e-12, r.far_gflops, r.stats.tree.order,
+          100 * r.far_peak_fraction);
   }
 }
 

@@ -151,7 +151,12 @@ void write_measurement(JsonWriter& json, const Measurement& m) {
       .field("target_leaves", m.stats.target_leaves)
       .field("source_nodes", m.stats.source_nodes)
       .end();
-  json.field("interactions_per_s", m.interactions_per_s).field("pair_gflops", m.pair_gflops);
+  json.field("interactions_per_s", m.interactions_per_s)
+      .field("pair_gflops", m.pair_gflops)
+      .field("far_gflops_at_order_p", m.far_gflops)
+      .field("near_peak_fraction", m.near_peak_fraction)
+      .field("far_peak_fraction", m.far_peak_fraction)
+      .field("device_fp32_peak", m.stats.device_fp32_peak);
   write_errors(json, m.errors);
 }
 

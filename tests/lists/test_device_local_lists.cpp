@@ -212,6 +212,10 @@ TEST(DeviceLocalField, FloatTermsKeepTheAccuracyOfNestedScales) {
   const VelocityField fm = m2p.evaluate(p, PointsView(t), true);
   EXPECT_EQ(fl.stats.far_field, "local");
   EXPECT_GT(fl.stats.m2l_translations, 300u);
+  // The stages' report: the M2P kernel timed apart inside the far field, and the card's peak.
+  EXPECT_GT(fl.stats.times.m2p, 0);
+  EXPECT_LT(fl.stats.times.m2p + fl.stats.times.m2l, fl.stats.times.far);
+  EXPECT_GT(fl.stats.device_fp32_peak, 1e12);
   const double ev = testing::relative_l2_velocity(fl, exact);
   const double eg = testing::relative_l2_gradient(fl, exact);
   EXPECT_LE(ev, 1.5 * testing::relative_l2_velocity(fm, exact)) << ev;

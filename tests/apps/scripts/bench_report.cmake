@@ -42,7 +42,7 @@ endfunction()
 
 # The fields of one measurement (report row, sweep point, scaling tree/direct).
 function(check_measurement json_text)
-  require_keys("${json_text}" "run;method;backend;precision;device;tree_build;extrapolated;n_targets;n_targets_timed;calls;tree_options;times;counts;interactions_per_s;pair_gflops;error" ${ARGN})
+  require_keys("${json_text}" "run;method;backend;precision;device;tree_build;extrapolated;n_targets;n_targets_timed;calls;tree_options;times;counts;interactions_per_s;pair_gflops;far_gflops_at_order_p;near_peak_fraction;far_peak_fraction;device_fp32_peak;error" ${ARGN})
   foreach(stage total tree multipole lists velocity near far transfer)
     require_number("${json_text}" ${ARGN} times ${stage})
   endforeach()

@@ -17,9 +17,10 @@ struct StageTimes {
   double multipole = 0;  // P2M and M2M
   double lists = 0;      // interaction lists
   double near = 0;       // direct pair sums (P2P, or the whole direct method)
-  double far = 0;        // the whole far field: the stages below (CPU), or M2P (CUDA)
-  // The CPU far field's stages: the local-expansion lists and their cost model, M2L, L2L, L2P,
-  // and M2P (with the gradient expansions it reads).
+  double far = 0;        // the whole far field: the stages below, and on CUDA the results' sum
+  // The far field's stages: the local-expansion lists and their cost model (the CPU's and the
+  // device's choice), M2L, L2L, L2P, and M2P (on the CPU with the gradient expansions it reads;
+  // on CUDA the kernel alone).
   double far_plan = 0, m2l = 0, l2l = 0, l2p = 0, m2p = 0;
   double transfer = 0;  // host <-> device copies
   // Wall time of the set-up before the sums: trees, lists and multipoles together. The device-built
@@ -47,6 +48,7 @@ struct EvaluationStats {
   std::uint64_t source_nodes = 0;
   std::uint64_t device_bytes = 0;  // GPU memory the library's buffers hold after the call (CUDA)
   std::uint64_t pinned_bytes = 0;  // page-locked host memory they hold (CUDA)
+  double device_fp32_peak = 0;     // the GPU's FP32 peak, flop/s (CUDA; 0 on the CPU)
   TreeOptions tree;      // the treecode's parameters as used (defaults resolved); zeros for direct
   double tolerance = 0;  // the tolerance they were picked for (0: the defaults, for 2e-4)
 };

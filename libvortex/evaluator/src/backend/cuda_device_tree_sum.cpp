@@ -263,6 +263,7 @@ void fill_times(CudaWorkspace& ws, double shape_time, double download, const Lis
                                             r.multipoles_end.seconds_since(r.adaptive_end));
   stats.times.near = ws.near_end.seconds_since(ws.near_start);
   stats.times.far = ws.far_end.seconds_since(ws.far_start);
+  stats.times.m2p = ws.m2p_end.seconds_since(ws.m2p_start);
   // The upload events span the host copies into the ring and the DMA that overlaps them.
   stats.times.transfer = upload + download;
   phases.add("gpu_upload", upload);
@@ -320,7 +321,9 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   r.locals.launch_translations(r.multipoles.data(), ws.compute);
   const DeviceFarLists m2p =
       r.locals.m2p({r.far_offsets.data(), r.far_nodes.data(), r.far_orders.data()});
+  ws.m2p_start.record(ws.compute);
   g::launch_far_sum(far_sum(ws, work, t.order, a, gradient, m2p.nodes, m2p.orders), cs);
+  ws.m2p_end.record(ws.compute);
   launch_combine(ws, work, nt, gradient, r.target_tree.permutation());
   r.locals.launch_l2p(r.target_tree, kInvFourPi, ws.out_device.data(), nt, gradient, ws.compute);
   ws.far_end.record(ws.compute);

@@ -28,6 +28,7 @@ ComponentView tree_sum_cuda(CudaWorkspace& ws, TreePlan& plan, const ResolvedOpt
   stats.times.multipole = multipole_time;
   stats.times.near = ws.near_end.seconds_since(ws.near_start);
   stats.times.far = ws.far_end.seconds_since(ws.far_start);
+  stats.times.m2p = ws.m2p_end.seconds_since(ws.far_start);
   const double uploads = ws.uploaded.seconds_since(ws.start) +
                          ws.far_lists_end.seconds_since(ws.far_lists_start) +
                          ws.expansions_end.seconds_since(ws.expansions_start);

@@ -221,6 +221,7 @@ void fill_names(const CudaWorkspace& ws, g::Arithmetic a, EvaluationStats& stats
   stats.device = ws.info.name;
   stats.device_bytes = g::held_bytes(g::Memory::Device);
   stats.pinned_bytes = g::held_bytes(g::Memory::PinnedHost);
+  stats.device_fp32_peak = ws.info.fp32_peak();
 }
 
 }  // namespace vortex::detail

@@ -83,7 +83,7 @@ struct CudaWorkspace {
   // sums and feed the far field: they go first when both wait for multiprocessors.
   g::Stream compute, copy{true};
   g::Event start, uploaded, near_start, near_end, far_lists_start, far_lists_end, expansions_start,
-      expansions_end, far_start, far_end, downloaded;
+      expansions_end, far_start, m2p_start, m2p_end, far_end, downloaded;
   // Particle data as raw bytes: Vec4<float> or Vec4<double> by the arithmetic of the call.
   Staged<unsigned char> targets, positions, strengths, centers, expansions;
   Staged<g::TargetGroup> groups;

@@ -59,6 +59,7 @@ double start_far_field(CudaWorkspace& ws, const TreePlan& plan, const g::WorkPla
   g::launch_far_sum(far_sum(ws, uploaded_plan(ws, work), plan.order, a, gradient,
                             ws.far_nodes.device.data(), ws.far_orders.device.data()),
                     ws.compute.get());
+  ws.m2p_end.record(ws.compute);
   return pack_time;
 }
 
