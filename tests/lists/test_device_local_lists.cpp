@@ -1,6 +1,7 @@
 // The local expansions on the device: their lists equal the host's build entry for entry (the same
 // choice from the same interaction lists and costs), and the device-built treecode with them equals
-// the CPU's local expansions in double and keeps the direct sum's accuracy.
+// the CPU's local expansions in double and keeps the direct sum's accuracy; with float terms it
+// keeps float M2P's accuracy on nested scales and at the ends of the accepted lengths.
 
 #include <gtest/gtest.h>
 
@@ -226,6 +227,35 @@ TEST(DeviceLocalField, FloatTermsKeepTheAccuracyOfNestedScales) {
   EXPECT_EQ(d.stats.m2l_translations, h.stats.m2l_translations);
   EXPECT_LE(testing::relative_l2_velocity(d, h), 1e-11);
   EXPECT_LE(testing::relative_l2_gradient(d, h), 1e-11);
+}
+
+// The float terms at the ends of the accepted lengths (x, sigma times s, Gamma times s^2): the
+// internal units are powers of two, so the device sums the same problem and the field comes back
+// scaled (u unchanged, the gradient over s) to float's rounding of the unscaled call.
+TEST(DeviceLocalField, FloatTermsAtExtremeScalesGiveTheUnscaledField) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  TwoScaleOptions scales;
+  scales.ratio = 100;
+  const ParticleSet p = two_scale_cube(20000, 24, scales);
+  SolverOptions o = options(Backend::Cuda, FarField::Local);
+  o.precision = Precision::Float;
+  Solver solver(o);
+  const VelocityField ref = solver.evaluate(p, true);
+  EXPECT_GT(ref.stats.m2l_translations, 100u);
+  for (double s : {std::ldexp(1.0, -300), std::ldexp(1.0, 300)}) {
+    SCOPED_TRACE("scale 2^" + std::to_string(std::ilogb(s)));
+    ParticleSet q = p;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      q.x[i] *= s, q.y[i] *= s, q.z[i] *= s, q.sigma[i] *= s;
+      q.gx[i] *= s * s, q.gy[i] *= s * s, q.gz[i] *= s * s;
+    }
+    VelocityField f = solver.evaluate(q, true);
+    EXPECT_EQ(f.stats.m2l_translations, ref.stats.m2l_translations);
+    for (auto& c : f.du)
+      for (double& v : c) v *= s;
+    EXPECT_LE(testing::relative_l2_velocity(f, ref), 1e-6);
+    EXPECT_LE(testing::relative_l2_gradient(f, ref), 1e-6);
+  }
 }
 
 }  // namespace
