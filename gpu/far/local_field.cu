@@ -1,6 +1,7 @@
 // M2L and L2L of the local expansions on the device (local_launch.hpp; the host half is
-// libvortex/evaluator/src/far/local_field_cuda.cpp), one thread a coefficient,
-// with the multipole module's terms (m2l.hpp, l2l.hpp) that the host's reference loops sum.
+// libvortex/evaluator/src/far/local_field_cuda.cpp): the M2L one warp a translation and several
+// orders a lane, the L2L one thread a coefficient, with the multipole module's terms (m2l.hpp,
+// l2l.hpp) that the host's reference loops sum.
 
 #include <algorithm>
 
@@ -43,11 +44,10 @@ __device__ __forceinline__ void lane_orders(int r, int L, int& k, int& l0) {
 // float the rows of each warp's harmonics in double.
 template <class T>
 struct M2LRoom {
-  int countI, sizeM, margin, slot;
+  int countI, sizeM, slot;
   __host__ __device__ M2LRoom(int p, int q, int L)
       : countI(mp::coefficient_count(p + q)),
         sizeM(mp::multipole_size(p)),
-        margin(L),
         slot(2 * (countI + 2 * L) + sizeM) {}
   __host__ __device__ static constexpr bool rows_apart() { return sizeof(T) != sizeof(double); }
   // Bytes: the slots, the rows, the exponents (each part aligned to 8 bytes).
@@ -89,7 +89,7 @@ __device__ void prepare_translation(const LocalField& f, const KdNode& target, i
     slot[(part / 2) * (room.countI + 2 * L) + (part % 2) * (room.countI + L) + lane % L] = T(0);
   }
   const double b = mp::inverse_scale(e);
-  detail::warp_signed_harmonics(p + f.order + 2, dx * b, dy * b, dz * b,
+  detail::warp_signed_harmonics(2 * p + 2, dx * b, dy * b, dz * b,  // degrees up to p + q
                                 rows ? rows : reinterpret_cast<double*>(im), re, im, lane);
 }
 
@@ -135,10 +135,11 @@ __global__ void __launch_bounds__(256) m2l_kernel(LocalField f) {
   if (active) {
     lane_orders(r, L, k, l0);
     for (int j = team; j < n; j += block.teams) {
-      const T* I = slots + j * room.slot + L;
+      const T* slot = slots + j * room.slot;  // re, im (each with its margins), moments
+      const T *re_j = slot + L, *im_j = re_j + room.countI + 2 * L;
       T tre[L][3], tim[L][3];
-      mp::detail::m2l_coefficients<T, L>(p, k, l0, I - L + 2 * (room.countI + 2 * L), count, I,
-                                         I + room.countI + 2 * L, tre, tim);
+      mp::detail::m2l_coefficients<T, L>(p, k, l0, slot + 2 * (room.countI + 2 * L), count, re_j,
+                                         im_j, tre, tim);
       const T scale = static_cast<T>(ldexp(1.0, -(exponents[j] - e0) * (k + 1)));
       for (int i = 0; i < L; ++i)
         for (int e = 0; e < 3; ++e) {
