@@ -31,7 +31,9 @@ const char* kHeader =
     "strongest_wall_distance,strongest_after_convect,convect_growth,convect_growth_x,"
     "convect_growth_y,convect_growth_z,strongest_after_diffuse,max_velocity_gradient,vrm_growth,"
     "control_growth,control_signed,control_largest_share,seconds_velocity,fx_pressure,"
-    "fy_pressure,fz_pressure,cd_pressure,cl_pressure,cd_friction,cl_friction";
+    "fy_pressure,fz_pressure,cd_pressure,cl_pressure,cd_friction,cl_friction,fx_friction,"
+    "fy_friction,fz_friction,impulse_drop_x,impulse_drop_y,impulse_drop_z,wall_impulse_x,"
+    "wall_impulse_y,wall_impulse_z,impulse_budget_error";
 
 // Why the last write failed (errno, where the stream library left it).
 std::string write_reason() {
@@ -190,7 +192,11 @@ void BodyOutput::write_row(const StepRecord& r) {
        << st.control_signed << ',' << st.control_largest_share << ',' << st.seconds_velocity << ','
        << r.pressure.force.x << ',' << r.pressure.force.y << ',' << r.pressure.force.z << ','
        << r.pressure.cd << ',' << r.pressure.cl << ',' << r.friction.cd << ',' << r.friction.cl
-       << '\n'
+       << ',' << r.friction.force.x << ',' << r.friction.force.y << ',' << r.friction.force.z << ','
+       << r.budget.impulse_drop.x << ',' << r.budget.impulse_drop.y << ','
+       << r.budget.impulse_drop.z << ',' << r.budget.wall_impulse.x << ','
+       << r.budget.wall_impulse.y << ',' << r.budget.wall_impulse.z << ','
+       << r.budget.relative_error << '\n'
        << std::flush;
   check_csv();
   cd_.push_back(c.cd);

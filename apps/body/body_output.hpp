@@ -24,6 +24,7 @@ struct StepRecord {
   bodies::ForceCoefficients coefficients;
   bodies::ForceCoefficients pressure;  // of the pressure from the shed vorticity (the step's)
   bodies::ForceCoefficients friction;
+  bodies::ImpulseBudget budget;  // the step's impulse by the impulse route and by the wall's forces
   bodies::Vec3 impulse, vorticity;
   bodies::BodyStepStats stats;
   std::uint64_t host_bytes = 0;        // the process's resident memory after the step

@@ -89,6 +89,9 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
       bodies::force_coefficients(rec.stats.pressure_force, free_stream(s), {0, 0, 1}, area);
   rec.friction =
       bodies::force_coefficients(rec.stats.friction_force, free_stream(s), {0, 0, 1}, area);
+  rec.budget = bodies::impulse_budget(r.impulse, impulse, rec.stats.correction_impulse,
+                                      rec.stats.pressure_force + rec.stats.friction_force, s.dt,
+                                      free_stream(s));
   r.impulse = impulse;
   r.time += s.dt;
   rec.step = ++r.step;

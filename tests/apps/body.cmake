@@ -65,4 +65,9 @@ if(VORTEX_TEST_PYTHON3)
     ${VORTEX_APP_SCRIPTS}/force_origins_check.py ${PROJECT_SOURCE_DIR}/scripts/body-force-origins.py
     ${VORTEX_BODY_TEST_DIR}/force-origins)
   set_tests_properties(app.body.force-origins PROPERTIES TIMEOUT 60)
+  # The impulse budget's columns: the wall's pressure and friction against the impulse route.
+  add_test(NAME app.body.impulse-budget COMMAND ${VORTEX_TEST_PYTHON3}
+    ${VORTEX_APP_SCRIPTS}/body_impulse_budget.py $<TARGET_FILE:vortex-body>
+    ${VORTEX_BODY_TEST_DIR}/impulse-budget)
+  set_tests_properties(app.body.impulse-budget PROPERTIES TIMEOUT 120)
 endif()

@@ -115,6 +115,19 @@ TEST(Forces, CoefficientsFromTheImpulse) {
   EXPECT_THROW(force_from_impulse({}, {}, 0, {1, 0, 0}, {0, 0, 1}, 1), std::invalid_argument);
 }
 
+TEST(Forces, ImpulseBudgetLeavesOutTheCorrectionsAndComparesAlongTheStream) {
+  // The impulse falls by (0.04, 0, 0.01) over dt = 0.1, of which the particles' corrections added
+  // (0.005, 0, 0) back: the body took (0.045, 0, 0.01). Wall forces of (0.4, 0, 0.3) give (0.04,
+  // 0, 0.03): 0.005 short along the stream x.
+  const ImpulseBudget b =
+      impulse_budget({1, 0, 0}, {0.96, 0, -0.01}, {0.005, 0, 0}, {0.4, 0, 0.3}, 0.1, {3, 0, 0});
+  EXPECT_NEAR(norm(b.impulse_drop - Vec3{0.045, 0, 0.01}), 0, 1e-15);
+  EXPECT_NEAR(norm(b.wall_impulse - Vec3{0.04, 0, 0.03}), 0, 1e-15);
+  EXPECT_NEAR(b.relative_error, -0.005 / 0.045, 1e-13);
+  EXPECT_TRUE(std::isnan(impulse_budget({}, {}, {}, {1, 0, 0}, 0.1, {1, 0, 0}).relative_error));
+  EXPECT_THROW(impulse_budget({}, {}, {}, {}, 0, {1, 0, 0}), std::invalid_argument);
+}
+
 class Checkpoints : public vortex::testing::ScratchDirTest {
  protected:
   Checkpoints() : ScratchDirTest("bodies-checkpoint") {}

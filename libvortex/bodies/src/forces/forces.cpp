@@ -1,6 +1,7 @@
 #include "vortex/bodies/forces.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace vortex::bodies {
@@ -32,6 +33,19 @@ ForceCoefficients force_coefficients(const Vec3& force, const Vec3& stream, cons
   c.cd = dot(c.force, normalized(stream)) / q;
   c.cl = dot(c.force, lift_direction(stream, lift_axis)) / q;
   return c;
+}
+
+ImpulseBudget impulse_budget(const Vec3& before, const Vec3& after, const Vec3& correction,
+                             const Vec3& wall_force, double dt, const Vec3& stream) {
+  if (!(dt > 0)) throw std::invalid_argument("impulse_budget: dt must be positive");
+  ImpulseBudget b;
+  b.impulse_drop = -(after - before - correction);
+  b.wall_impulse = dt * wall_force;
+  const Vec3 e = normalized(stream);
+  const double drop = dot(b.impulse_drop, e);
+  b.relative_error = drop != 0 ? dot(b.wall_impulse - b.impulse_drop, e) / std::abs(drop)
+                               : std::numeric_limits<double>::quiet_NaN();
+  return b;
 }
 
 }  // namespace vortex::bodies

@@ -29,4 +29,17 @@ ForceCoefficients force_from_impulse(const Vec3& impulse_before, const Vec3& imp
 ForceCoefficients force_coefficients(const Vec3& force, const Vec3& stream, const Vec3& lift_axis,
                                      double reference_area);
 
+// The impulse budget of one step of length dt, per unit density: what the body took by the impulse
+// route, -(I_after - I_before - correction) (the impulse that reflections, push-outs and merges
+// added to the particles left out), against what the wall's forces give over the step,
+// wall_force dt (the pressure's mean over the step plus the friction); relative_error compares
+// them along the stream, (wall - drop) . e / |drop . e| (NaN where drop . e is zero).
+struct ImpulseBudget {
+  Vec3 impulse_drop, wall_impulse;
+  double relative_error = 0;
+};
+ImpulseBudget impulse_budget(const Vec3& impulse_before, const Vec3& impulse_after,
+                             const Vec3& correction, const Vec3& wall_force, double dt,
+                             const Vec3& stream);
+
 }  // namespace vortex::bodies
