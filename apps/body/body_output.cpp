@@ -22,6 +22,10 @@ namespace vortex::body_app {
 
 namespace {
 
+const std::array<const char*, 6> kBudgetColumns = {"impulse_drop_x", "impulse_drop_y",
+                                                   "impulse_drop_z", "wall_impulse_x",
+                                                   "wall_impulse_y", "wall_impulse_z"};
+
 const char* kHeader =
     "step,t,t_force,n_particles,fx,fy,fz,cd,cl,ix,iy,iz,vorticity_x,vorticity_y,vorticity_z,"
     "bem_solves,bem_iterations,bem_residual,shed,inserted,reflected,pushed,removed,"
@@ -117,6 +121,8 @@ BodyOutput::BodyOutput(const std::string& dir, bool resume, long resume_step, do
       truncate_rows(csv, resume_step);
       cd_ = read_column(csv, "cd");
       cl_ = read_column(csv, "cl");
+      for (std::size_t k = 0; k < budget_.size(); ++k)
+        budget_[k] = read_column(csv, kBudgetColumns[k]);
     }
   }
   const bool header = !resume || !std::filesystem::exists(csv);
@@ -201,11 +207,17 @@ void BodyOutput::write_row(const StepRecord& r) {
   check_csv();
   cd_.push_back(c.cd);
   cl_.push_back(c.cl);
+  const bodies::Vec3& d = r.budget.impulse_drop;
+  const bodies::Vec3& w = r.budget.wall_impulse;
+  const double v[6] = {d.x, d.y, d.z, w.x, w.y, w.z};
+  for (std::size_t k = 0; k < budget_.size(); ++k) budget_[k].push_back(v[k]);
 }
 
 const std::vector<double>& BodyOutput::column(const std::string& name) const {
   if (name == "cd") return cd_;
   if (name == "cl") return cl_;
+  for (std::size_t k = 0; k < budget_.size(); ++k)
+    if (name == kBudgetColumns[k]) return budget_[k];
   throw std::logic_error("BodyOutput::column: no column '" + name + "' kept");
 }
 
@@ -313,7 +325,26 @@ void write_summary(const Settings& s, Backend backend, std::size_t panels, const
       .field("cd_final", cd.empty() ? NAN : cd.back())
       .field("cd_mean_last_quarter", tail_mean(cd))
       .field("cl_mean_last_quarter", tail_mean(cl));
-  j.field("impulse_t0", bodies::dot(r.impulse_t0, bodies::normalized(free_stream(s))))
+  // The impulse budget along the stream from the second step (the first holds the impulsive
+  // start): the time-integrated force of the wall's pressure and friction against the impulse
+  // route's -dI (methods/bodies.md section 5). A run resumed from a CSV without these columns
+  // reports it over the steps that have them.
+  const bodies::Vec3 e = bodies::normalized(free_stream(s));
+  double drop = 0, wall = 0;
+  const std::size_t rows = out.column("impulse_drop_x").size();
+  for (std::size_t k = 1; k < rows; ++k) {
+    drop += e.x * out.column("impulse_drop_x")[k] + e.y * out.column("impulse_drop_y")[k] +
+            e.z * out.column("impulse_drop_z")[k];
+    wall += e.x * out.column("wall_impulse_x")[k] + e.y * out.column("wall_impulse_y")[k] +
+            e.z * out.column("wall_impulse_z")[k];
+  }
+  j.key("impulse_budget")
+      .begin_object(true)
+      .field("impulse_drop", drop)
+      .field("wall_impulse", wall)
+      .field("relative_error", drop != 0 ? (wall - drop) / std::abs(drop) : NAN)
+      .end();
+  j.field("impulse_t0", bodies::dot(r.impulse_t0, e))
       .field("bem_iterations_mean", bem_iterations_mean)
       .field("bem_residual_max", bem_residual_max)
       .field("seconds", seconds)

@@ -4,6 +4,7 @@
 // diagnostics CSV, the C_D and C_L plots and the JSON summary. Every write is checked: a failed
 // one throws vortex::FileError naming the file.
 
+#include <array>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -51,7 +52,8 @@ class BodyOutput {
   // Closes the CSV; throws when its last bytes cannot be written.
   void close();
   const std::string& dir() const { return dir_; }
-  // C_D ("cd") or C_L ("cl") of every row written so far (also those of a run this one resumes).
+  // C_D ("cd"), C_L ("cl") or a component of the impulse budget ("impulse_drop_x" ..
+  // "wall_impulse_z") of every row written so far (also those of a run this one resumes).
   const std::vector<double>& column(const std::string& name) const;
 
  private:
@@ -61,6 +63,7 @@ class BodyOutput {
   PvdWriter particles_, surface_;
   std::ofstream csv_;
   std::vector<double> cd_, cl_;
+  std::array<std::vector<double>, 6> budget_;  // impulse_drop_x .. z, wall_impulse_x .. z
   VelocityField field_;  // the particles' velocity and gradient, kept from one file to the next
 };
 

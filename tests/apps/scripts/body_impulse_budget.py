@@ -7,6 +7,7 @@ friction (a sixth to a quarter of the drag here) a step's error reaches -25 %.
     body_impulse_budget.py VORTEX_BODY OUT_DIR
 """
 import csv
+import json
 import math
 import os
 import subprocess
@@ -18,7 +19,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     run = subprocess.run([body, "--body", "sphere", "--frequency", "3", "--re", "50", "--dt", "0.05",
                           "--spacing", "0.15", "--steps", "8", "--every", "0", "--quiet",
-                          "--no-plot", "--backend", "cpu", "--output", out],
+                          "--no-plot", "--backend", "cpu", "--output", out, "--json",
+                          os.path.join(out, "summary.json")],
                          capture_output=True, text=True)
     if run.returncode != 0:
         print(run.stdout, run.stderr)
@@ -45,6 +47,12 @@ def main():
     ratio = wall / drop
     print("steps 2 to 8: impulse route %.5f, wall's forces %.5f, ratio %.4f" % (drop, wall, ratio))
     if not (math.isfinite(ratio) and abs(ratio - 1) < 0.06):
+        failed = True
+    # The summary's budget is the same sums (the stream is along x here).
+    summary = json.load(open(os.path.join(out, "summary.json")))["impulse_budget"]
+    if (abs(summary["impulse_drop"] - drop) > 1e-9 or abs(summary["wall_impulse"] - wall) > 1e-9
+            or abs(summary["relative_error"] - (ratio - 1)) > 1e-9):
+        print("the JSON summary's budget differs:", summary)
         failed = True
     return 1 if failed else 0
 
