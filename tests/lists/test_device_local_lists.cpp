@@ -185,23 +185,34 @@ TEST(DeviceLocalField, EqualsTheHostLocalExpansions) {
   }
 }
 
+// A cloud with half its particles in a cube a hundredth of its size (two_scale_cube), and the
+// device's local expansions with float terms.
+ParticleSet nested_cloud(std::size_t n, std::uint64_t seed) {
+  TwoScaleOptions scales;
+  scales.ratio = 100;
+  return two_scale_cube(n, seed, scales);
+}
+
+SolverOptions float_local() {
+  SolverOptions o = options(Backend::Cuda, FarField::Local);
+  o.precision = Precision::Float;
+  return o;
+}
+
 // Float terms: each translation is summed at its own scale, so a cube a hundredth of the cloud's
 // size (where M2L at order 8 reads harmonics of degree 18 at |t| < 0.01, beyond float's range
 // unscaled) keeps the accuracy of float M2P against the double direct sum; in double the M2L stays
 // the CPU's to rounding.
 TEST(DeviceLocalField, FloatTermsKeepTheAccuracyOfNestedScales) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  TwoScaleOptions scales;
-  scales.ratio = 100;
-  const ParticleSet p = two_scale_cube(30000, 23, scales);
+  const ParticleSet p = nested_cloud(30000, 23);
   Points t;
   for (std::size_t i = 0; i < p.size(); i += 29) {
     t.x.push_back(p.x[i]);
     t.y.push_back(p.y[i]);
     t.z.push_back(p.z[i]);
   }
-  SolverOptions local_options = options(Backend::Cuda, FarField::Local);
-  local_options.precision = Precision::Float;
+  const SolverOptions local_options = float_local();
   SolverOptions m2p_options = local_options;
   m2p_options.far_field = FarField::M2P;
   SolverOptions direct_options = options(Backend::Cpu, FarField::M2P);
@@ -234,22 +245,13 @@ TEST(DeviceLocalField, FloatTermsKeepTheAccuracyOfNestedScales) {
 // scaled (u unchanged, the gradient over s) to float's rounding of the unscaled call.
 TEST(DeviceLocalField, FloatTermsAtExtremeScalesGiveTheUnscaledField) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  TwoScaleOptions scales;
-  scales.ratio = 100;
-  const ParticleSet p = two_scale_cube(20000, 24, scales);
-  SolverOptions o = options(Backend::Cuda, FarField::Local);
-  o.precision = Precision::Float;
-  Solver solver(o);
+  const ParticleSet p = nested_cloud(20000, 24);
+  Solver solver(float_local());
   const VelocityField ref = solver.evaluate(p, true);
   EXPECT_GT(ref.stats.m2l_translations, 100u);
   for (double s : {std::ldexp(1.0, -300), std::ldexp(1.0, 300)}) {
     SCOPED_TRACE("scale 2^" + std::to_string(std::ilogb(s)));
-    ParticleSet q = p;
-    for (std::size_t i = 0; i < q.size(); ++i) {
-      q.x[i] *= s, q.y[i] *= s, q.z[i] *= s, q.sigma[i] *= s;
-      q.gx[i] *= s * s, q.gy[i] *= s * s, q.gz[i] *= s * s;
-    }
-    VelocityField f = solver.evaluate(q, true);
+    VelocityField f = solver.evaluate(testing::scaled(p, s), true);
     EXPECT_EQ(f.stats.m2l_translations, ref.stats.m2l_translations);
     for (auto& c : f.du)
       for (double& v : c) v *= s;

@@ -1,7 +1,7 @@
 // Local expansions: M2L of source boxes into a target centre, then L2P of velocity and gradient
 // (the CPU's SIMD lanes), against the direct singular sum within the error bound of
-// local_error.hpp; the SIMD M2L against the term-by-term one; several boxes in one expansion; L2L
-// against the expansion it shifts; float L2P against double.
+// local_error.hpp; several boxes in one expansion; L2L against the expansion it shifts; float L2P
+// against double. The terms' other forms: test_multipole_local_terms.cpp.
 
 #include <gtest/gtest.h>
 
@@ -122,91 +122,6 @@ std::array<double, 2> difference(const Field& a, const Field& b) {
 }
 
 }  // namespace
-
-// The SIMD M2L adds the same terms as the term-by-term version in another order: rounding of a
-// few (p+q+2) eps of the sum of absolute terms, itself at most (p+1)^2 max|M| max|I| per degree.
-TEST(MultipoleLocal, SimdM2LMatchesTermByTerm) {
-  std::mt19937 gen(1);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (int p : {0, 1, 3, 8, 12}) {
-    std::vector<double> M(mp::multipole_size(p));
-    for (double& v : M) v = u(gen);
-    for (int q : {0, 1, 2, 5, 10, 14}) {
-      const Vec3 t = {0.3, -1.2, 2.0};
-      std::vector<double> L1(mp::local_size(q), 0.0), L2(mp::local_size(q), 0.0);
-      mp::m2l(p, q, t[0], t[1], t[2], M.data(), L1.data());
-      mp::detail::m2l_terms(p, q, t[0], t[1], t[2], M.data(), L2.data());
-      std::vector<double> I(mp::coefficient_count(p + q));
-      mp::irregular_harmonics(p + q, t[0], t[1], t[2], I.data());
-      for (int k = 0; k <= q; ++k) {
-        double scale = 0;
-        for (int n = 0; n <= p; ++n) {
-          double imax = 0;
-          for (int j = (n + k) * (n + k); j < (n + k + 1) * (n + k + 1); ++j)
-            imax = std::max(imax, std::abs(I[j]));
-          scale += 2 * (2 * n + 1) * imax;
-        }
-        for (int e = 0; e < 3; ++e)
-          for (int j = k * k; j < (k + 1) * (k + 1); ++j)
-            EXPECT_NEAR(L1[e * mp::coefficient_count(q) + j], L2[e * mp::coefficient_count(q) + j],
-                        8 * (p + q + 2) * kEps * scale)
-                << "p=" << p << " q=" << q << " j=" << j;
-      }
-    }
-  }
-}
-
-// Several orders l at once (the device's M2L, which slides the harmonics from one m to the next)
-// give each order's sums as one order at a time: the same products in the same order, to the
-// rounding of fused multiply-adds that the compiler may place differently (a few eps of the
-// degree's largest sum, where a misplaced harmonic would be of the order of the sums).
-template <int L>
-void expect_blocked_orders_equal_single(int p, int q) {
-  std::mt19937 gen(5);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> M(mp::multipole_size(p));
-  for (double& v : M) v = u(gen);
-  const int countI = mp::coefficient_count(p + q);
-  std::vector<double> I(countI), re(countI + 2 * L, 7.0), im(countI + 2 * L, -7.0);
-  mp::irregular_harmonics(p + q, 0.4, 1.1, -0.7, I.data());
-  mp::detail::signed_harmonics(p + q, I.data(), re.data() + L, im.data() + L);
-  const int count = mp::coefficient_count(p);
-  for (int k = 0; k <= q; ++k) {
-    double largest = 0;  // of degree k's sums
-    for (int l = 0; l <= k; ++l) {
-      double sre[1][3], sim[1][3];
-      mp::detail::m2l_coefficients<double, 1>(p, k, l, M.data(), count, re.data() + L,
-                                              im.data() + L, sre, sim);
-      for (int e = 0; e < 3; ++e)
-        largest = std::max({largest, std::abs(sre[0][e]), std::abs(sim[0][e])});
-    }
-    for (int l0 = 0; l0 <= k; l0 += L) {
-      double bre[L][3], bim[L][3];
-      mp::detail::m2l_coefficients<double, L>(p, k, l0, M.data(), count, re.data() + L,
-                                              im.data() + L, bre, bim);
-      for (int i = 0; i < L && l0 + i <= k; ++i) {
-        double sre[1][3], sim[1][3];
-        mp::detail::m2l_coefficients<double, 1>(p, k, l0 + i, M.data(), count, re.data() + L,
-                                                im.data() + L, sre, sim);
-        for (int e = 0; e < 3; ++e) {
-          EXPECT_NEAR(bre[i][e], sre[0][e], 16 * kEps * largest)
-              << "L=" << L << " k=" << k << " l=" << l0 + i;
-          EXPECT_NEAR(bim[i][e], sim[0][e], 16 * kEps * largest)
-              << "L=" << L << " k=" << k << " l=" << l0 + i;
-        }
-      }
-    }
-  }
-}
-
-TEST(MultipoleLocal, BlockedOrdersEqualOneOrderAtATime) {
-  for (const auto& pq : {std::array<int, 2>{0, 2}, {3, 5}, {9, 11}, {16, 18}}) {
-    expect_blocked_orders_equal_single<2>(pq[0], pq[1]);
-    expect_blocked_orders_equal_single<3>(pq[0], pq[1]);
-    expect_blocked_orders_equal_single<4>(pq[0], pq[1]);
-    expect_blocked_orders_equal_single<6>(pq[0], pq[1]);
-  }
-}
 
 // Sources in a ball of radius a about c_M, targets in a ball of radius b about c_L: the L2P
 // velocity and gradient are within local_error_bound of the direct sum (plus rounding). The
@@ -352,43 +267,6 @@ TEST(MultipoleLocal, L2LShiftsTheExpansionExactly) {
         EXPECT_LE(d[1], 1e-12 * norm(ref.data() + 3, 9)) << "p=" << p;
       }
     }
-  }
-}
-
-// The term-by-term L2L (whose terms the device sums, one thread a coefficient) equals the
-// vectorized one to rounding of the terms' magnitude.
-TEST(MultipoleLocal, L2LTermsMatchTheVectorizedShift) {
-  std::mt19937 gen(3);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (int q : {1, 4, 10, 15}) {
-    std::vector<double> L(mp::local_size(q));
-    for (double& v : L) v = u(gen);
-    const Vec3 t = {0.21, -0.17, 0.3};
-    std::vector<double> a(mp::local_size(q), 0.0), b(mp::local_size(q), 0.0);
-    mp::l2l(q, t[0], t[1], t[2], L.data(), a.data());
-    mp::detail::l2l_terms(q, t[0], t[1], t[2], L.data(), b.data());
-    double scale = 0;
-    for (double v : L) scale += std::abs(v);
-    for (std::size_t j = 0; j < a.size(); ++j)
-      EXPECT_NEAR(a[j], b[j], 16 * (q + 2) * kEps * scale) << "q=" << q << " j=" << j;
-  }
-}
-
-// The gradient expansion in three parts and two steps (as a block of the device computes it)
-// equals the one-thread build bit for bit.
-TEST(MultipoleLocal, GradientExpansionInPartsEqualsOneThread) {
-  std::mt19937 gen(4);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (int q : {1, 2, 7, 12}) {
-    std::vector<double> L(mp::local_size(q));
-    for (double& v : L) v = u(gen);
-    std::vector<double> one(mp::local_gradient_expansion_size(q), -7.0), parts = one;
-    mp::local_gradient_expansion(q, L.data(), one.data());
-    std::vector<double> scratch(mp::local_gradient_scratch_size(q));
-    for (int step = 0; step < 2; ++step)
-      for (int part = 0; part < 3; ++part)
-        mp::local_gradient_expansion_into(q, L.data(), parts.data(), scratch.data(), part, 3, step);
-    EXPECT_EQ(one, parts) << "q=" << q;
   }
 }
 

@@ -16,19 +16,6 @@
 namespace vortex {
 namespace {
 
-ParticleSet scaled(ParticleSet p, double s) {
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    p.x[i] *= s;
-    p.y[i] *= s;
-    p.z[i] *= s;
-    p.sigma[i] *= s;
-    p.gx[i] *= s * s;
-    p.gy[i] *= s * s;
-    p.gz[i] *= s * s;
-  }
-  return p;
-}
-
 SolverOptions cpu(Method method) {
   SolverOptions o;
   o.backend = Backend::Cpu;
@@ -46,7 +33,7 @@ TEST(ScaleLimits, ResultsAreScaleCovariantAcrossTheAcceptedRange) {
     const double tolerance = method == Method::Direct ? 1e-12 : 1e-4;
     for (double s : {std::ldexp(1.0, -320), std::ldexp(1.0, 320)}) {
       SCOPED_TRACE(to_string(method) + ", scale 2^" + std::to_string(std::ilogb(s)));
-      const VelocityField f = solver.evaluate(scaled(p, s), true);
+      const VelocityField f = solver.evaluate(testing::scaled(p, s), true);
       VelocityField back = f;
       for (auto& c : back.du)
         for (double& v : c) v *= s;
@@ -68,9 +55,9 @@ std::string error_of(const ParticleSet& p) {
 
 TEST(ScaleLimits, LengthsBeyondTheRangeAreRejected) {
   const ParticleSet p = testing::random_cube(20, 13);
-  EXPECT_NE(error_of(scaled(p, 1e-102)).find("sources sigma[0] = "), std::string::npos);
-  EXPECT_NE(error_of(scaled(p, 1e-102)).find("is below 1e-100"), std::string::npos);
-  EXPECT_NE(error_of(scaled(p, 1e102)).find("is beyond the supported range of lengths"),
+  EXPECT_NE(error_of(testing::scaled(p, 1e-102)).find("sources sigma[0] = "), std::string::npos);
+  EXPECT_NE(error_of(testing::scaled(p, 1e-102)).find("is below 1e-100"), std::string::npos);
+  EXPECT_NE(error_of(testing::scaled(p, 1e102)).find("is beyond the supported range of lengths"),
             std::string::npos);
   ParticleSet wide = p;
   wide.sigma[1] = 1e101;

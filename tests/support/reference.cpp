@@ -114,6 +114,19 @@ Points random_points(std::size_t n, std::uint64_t seed, double lo, double hi) {
   return p;
 }
 
+ParticleSet scaled(ParticleSet p, double s) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    p.x[i] *= s;
+    p.y[i] *= s;
+    p.z[i] *= s;
+    p.sigma[i] *= s;
+    p.gx[i] *= s * s;
+    p.gy[i] *= s * s;
+    p.gz[i] *= s * s;
+  }
+  return p;
+}
+
 namespace {
 
 template <std::size_t K>

@@ -24,6 +24,9 @@ VelocityField reference_direct(const ParticleSet& sources, PointsView targets, C
 // N particles uniform in [lo, hi]^3 with sigma and |Gamma| <= 1.5 sigma^2 as in the paper's case.
 ParticleSet random_cube(std::size_t n, std::uint64_t seed, double sigma = 0);
 Points random_points(std::size_t n, std::uint64_t seed, double lo, double hi);
+// The set at length scale s: positions and sigma times s, Gamma times s^2, so that the velocity is
+// unchanged and the gradient divided by s (exactly so where s is a power of two).
+ParticleSet scaled(ParticleSet p, double s);
 
 // sqrt(sum |a - b|^2) / sqrt(sum |b|^2) over velocity or gradient components.
 double relative_l2_velocity(const VelocityField& a, const VelocityField& b);
