@@ -57,12 +57,8 @@ void write_json(const std::string& path, const std::string& case_name, std::size
         .field("multipole_interactions", m.stats.multipole_interactions)
         .field("device_bytes", m.stats.device_bytes)
         .field("pinned_bytes", m.stats.pinned_bytes)
-        .field("peak_host_bytes", peak_host_bytes())
-        .field("pair_gflops", m.pair_gflops)
-        .field("far_gflops_at_order_p", m.far_gflops)
-        .field("near_peak_fraction", m.near_peak_fraction)
-        .field("far_peak_fraction", m.far_peak_fraction)
-        .field("device_fp32_peak", m.stats.device_fp32_peak);
+        .field("peak_host_bytes", peak_host_bytes());
+    write_kernel_rates(json, m);
     write_errors(json, m.errors);
     json.end();
   }

@@ -104,6 +104,14 @@ std::string describe_far_field(const EvaluationStats& s) {
   return text;
 }
 
+void write_kernel_rates(JsonWriter& json, const Measurement& m) {
+  json.field("pair_gflops", m.pair_gflops)
+      .field("far_gflops_at_order_p", m.far_gflops)
+      .field("near_peak_fraction", m.near_peak_fraction)
+      .field("far_peak_fraction", m.far_peak_fraction)
+      .field("device_fp32_peak", m.stats.device_fp32_peak);
+}
+
 void write_errors(JsonWriter& json, const FieldErrors& e) {
   // Without a gradient there is no gradient error: null, not a misleading 0.
   json.key("error").begin_object(true).field("velocity_mean_rel", e.velocity_mean_rel);
@@ -151,12 +159,8 @@ void write_measurement(JsonWriter& json, const Measurement& m) {
       .field("target_leaves", m.stats.target_leaves)
       .field("source_nodes", m.stats.source_nodes)
       .end();
-  json.field("interactions_per_s", m.interactions_per_s)
-      .field("pair_gflops", m.pair_gflops)
-      .field("far_gflops_at_order_p", m.far_gflops)
-      .field("near_peak_fraction", m.near_peak_fraction)
-      .field("far_peak_fraction", m.far_peak_fraction)
-      .field("device_fp32_peak", m.stats.device_fp32_peak);
+  json.field("interactions_per_s", m.interactions_per_s);
+  write_kernel_rates(json, m);
   write_errors(json, m.errors);
 }
 

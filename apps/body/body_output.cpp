@@ -331,12 +331,11 @@ void write_summary(const Settings& s, Backend backend, std::size_t panels, const
   // reports it over the steps that have them.
   const bodies::Vec3 e = bodies::normalized(free_stream(s));
   double drop = 0, wall = 0;
-  const std::size_t rows = out.column("impulse_drop_x").size();
-  for (std::size_t k = 1; k < rows; ++k) {
-    drop += e.x * out.column("impulse_drop_x")[k] + e.y * out.column("impulse_drop_y")[k] +
-            e.z * out.column("impulse_drop_z")[k];
-    wall += e.x * out.column("wall_impulse_x")[k] + e.y * out.column("wall_impulse_y")[k] +
-            e.z * out.column("wall_impulse_z")[k];
+  const double axis[3] = {e.x, e.y, e.z};
+  for (int a = 0; a < 3; ++a) {
+    const std::vector<double>& d = out.column(kBudgetColumns[a]);
+    const std::vector<double>& w = out.column(kBudgetColumns[3 + a]);
+    for (std::size_t k = 1; k < d.size(); ++k) drop += axis[a] * d[k], wall += axis[a] * w[k];
   }
   j.key("impulse_budget")
       .begin_object(true)

@@ -210,9 +210,10 @@ void check_launch(const char* what) {
 namespace {
 
 // The lanes' width L of an M2L at local order q with terms in T, by a count of a warp's issue
-// slots per m of the sums (mp::detail::m2l_coefficients): 6 loads of moments and 4 of harmonics
-// (twice that in double), and 20 L - 4 arithmetic instructions at 4 (float) or 2 (double) warp
-// instructions a cycle, over the lanes' useful orders.
+// slots per m of the sums (mp::detail::m2l_coefficients): 6 loads of moments (broadcast) and 4 of
+// harmonics (two shared-memory wavefronts each in double: 10 in float, 14 in double), and 20 L - 4
+// arithmetic instructions at 4 (float) or 2 (double) warp instructions a cycle, over the lanes'
+// useful orders.
 template <class T>
 int m2l_width(int q) {
   constexpr bool single = sizeof(T) == sizeof(float);

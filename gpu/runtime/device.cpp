@@ -34,10 +34,10 @@ DeviceInfo current_device() {
   int khz = 0;
   VORTEX_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, info.id));
   info.clock_hz = 1e3 * khz;
-  // 64 FP32 lanes a multiprocessor up to compute capability 8.0 (and 6.0, 7.x), 128 on 6.1/6.2,
-  // 8.6 and later (the CUDA programming guide's arithmetic throughput table).
-  const bool wide =
-      p.major >= 9 || (p.major == 8 && p.minor >= 6) || (p.major == 6 && p.minor >= 1);
+  // 128 FP32 lanes a multiprocessor on compute capability 5.x, 6.1/6.2, 8.6 and later, 64 on 6.0,
+  // 7.x and 8.0 (the CUDA programming guide's arithmetic throughput table).
+  const bool wide = p.major >= 9 || p.major == 5 || (p.major == 8 && p.minor >= 6) ||
+                    (p.major == 6 && p.minor >= 1);
   info.fp32_lanes = wide ? 128 : 64;
   return info;
 }

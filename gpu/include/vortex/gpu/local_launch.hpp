@@ -130,7 +130,8 @@ struct LocalField {
   LocalLists lists;
   int order = 8;  // multipoles' p; the local order is p + 2
   bool gradient = true;
-  // M2L terms in float (each translation at its own scale, summed in double), else in double.
+  // M2L terms in float (each translation at its own scale, a chunk's sums in float at its nearest
+  // translation's scale, stored in double), else in double throughout.
   bool float_terms = false;
   int num_chunks = 0;
   const double* multipoles = nullptr;  // double, multipole_size(p) per source node
