@@ -1,5 +1,5 @@
 // The local expansions' terms against their other forms: the SIMD M2L against the term-by-term
-// one, several orders a lane (the device's M2L) against one order at a time, the term-by-term L2L
+// one, several orders a lane against one order at a time, the term-by-term L2L
 // (the device's) against the vectorized shift, and the gradient expansion built in parts (as a
 // device block builds it) against one thread. Accuracy against direct sums:
 // test_multipole_local.cpp.
@@ -31,7 +31,7 @@ std::vector<double> uniform_values(std::mt19937& gen, std::size_t n) {
   return v;
 }
 
-// Several orders l at once (the device's M2L, which slides the harmonics from one m to the next)
+// Several orders l at once (sliding the harmonics from one m to the next)
 // give each order's sums as one order at a time: the same products in the same order, to the
 // rounding of fused multiply-adds that the compiler may place differently (a few eps of the
 // degree's largest sum, where a misplaced harmonic would be of the order of the sums).

@@ -27,6 +27,10 @@
 #include "vortex/math/local_choice.hpp"
 #include "vortex/math/tree_node.hpp"
 
+namespace vortex::multipole::rotation {
+struct Tables;
+}
+
 namespace vortex::gpu {
 
 // Translations a block of the M2L sums into one partial expansion.
@@ -135,8 +139,9 @@ struct LocalField {
   bool float_terms = false;
   int num_chunks = 0;
   const double* multipoles = nullptr;  // double, multipole_size(p) per source node
-  double* partials = nullptr;          // num_chunks local expansions
-  double* locals = nullptr;            // one per stored node
+  const multipole::rotation::Tables* rotation = nullptr;  // the M2L's rotations, on the device
+  double* partials = nullptr;                             // num_chunks local expansions
+  double* locals = nullptr;                               // one per stored node
   const double *x = nullptr, *y = nullptr, *z = nullptr;  // targets in tree order
   const std::uint32_t* permutation = nullptr;             // tree position -> caller index
   double scale = 1;

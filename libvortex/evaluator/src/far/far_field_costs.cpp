@@ -1,18 +1,23 @@
 // The cost model of the far field's choice between M2P and local expansions: the time of each
-// operation at order p, fitted to the operations timed on the 2-core AVX-512 Xeon (docs/
+// operation at order p, fitted to the operations timed on the 2-core AVX-512 Xeon (M2P and L2P:
 // docs/journal/performance-to-2026-11-27.md, "Local expansions beside M2P": every thread timing 32
 // calls on a synthetic box and a leaf of 64 targets at once, best of 5 rounds, at p = 7 and 8 in
-// float and 11 and 13 in double). A fixed model rather than timings taken by each process: the same
-// particles and options then give the same lists, and the same results, in every run (a restart
-// continues a run bit for bit), where timings taken under a varying load chose differently from one
-// process to the next. Only the ratios matter to the choice.
+// float and 11 and 13 in double; M2L and L2L: docs/journal/2026-11-28-m2l-rotation.md, the
+// walk's own times over 2 threads on the cube of 100,000 at tolerances 1e-3 to 1e-7). A fixed model
+// rather than timings taken by each process: the same particles and options then give the same
+// lists, and the same results, in every run (a restart continues a run bit for bit), where timings
+// taken under a varying load chose differently from one process to the next. Only the ratios matter
+// to the choice.
 //
 //   M2P per target: c (p + 3)^2 (a gradient expansion of degree p + 2 read once per target),
 //                   c = 1.80e-4 us in float (16 lanes), 3.85e-4 us in double;
 //   L2P per target: 0.8 M2P per target (measured 0.79-0.90);
-//   M2L:            2.98 us ((p + 1) / 8)^2.69, in double whatever the far field's arithmetic
-//                   (measured 2.75-3.22 at p = 7, 3.8-5.0 at 8, 8.5-8.7 at 11, 13.3-13.6 at 13);
-//   L2L:            0.83 M2L (measured 0.81-0.87).
+//   M2L:            0.86 us ((p + 1) / 8)^2.37, by rotation in SIMD lanes of translations, in
+//                   double whatever the far field's arithmetic: 1.5 times the walk's times (0.575
+//                   at p = 7, 0.761 at 8, 1.55 at 11, 2.17 at 13), since the M2P pairs a node's M2L
+//                   removes save less than the mean pair (with the times alone, 31 times the
+//                   translations at p = 7 and a slower far field);
+//   L2L:            2.04 us ((p + 1) / 8)^2.5 (measured 2.04, 2.79, 6.06-6.50 and 8.23).
 
 #include <cmath>
 
@@ -28,8 +33,8 @@ FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic) {
   FarFieldCosts c;
   c.m2p_target = per_harmonic * (p + 3) * (p + 3) * us;
   c.l2p_target = 0.8 * c.m2p_target;
-  c.m2l = 2.98 * std::pow((p + 1) / 8.0, 2.69) * us;
-  c.l2l = 0.83 * c.m2l;
+  c.m2l = 0.86 * std::pow((p + 1) / 8.0, 2.37) * us;
+  c.l2l = 2.04 * std::pow((p + 1) / 8.0, 2.5) * us;
   return c;
 }
 
@@ -40,8 +45,11 @@ FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic) {
 //                   0.94 ps in double (0.94 at p = 10);
 //   L2P per target: 3 ns (2.0-4.3 ns measured, mostly each leaf's shift of its ancestor's
 //                   expansion, in double whatever the arithmetic);
-//   M2L:            terms in float: 11.6 ns ((p + 1) / 9)^2.1 (measured 14.2 ns at p = 9, 18.5 at
-//                   10, 20.8 at 11); in double: 15.2 ns ((p + 1) / 9)^2.45 (19.7, 29.4 and 30.8);
+//   M2L:            by rotation (gpu/far/local_m2l.cu, docs/journal/2026-11-28-m2l-rotation.md),
+//                   about 1.4 times the kernel's time, as on the CPU: terms in float 11.6 ns
+//                   ((p + 1) / 9)^2.1 (measured 10.3 ns at p = 9, 13.0 at 10, 15.0 at 11; with
+//                   the times alone the two-scale cloud took 2.5 times the translations for no
+//                   faster far field); in double 17.1 ns ((p + 1) / 9)^2.45 (24.7 at 11);
 //   L2L:            53 ns ((p + 1) / 9)^2.45 (3.0-4.2 times the M2L in double: the levels'
 //                   launches over every node).
 FarFieldCosts far_field_costs_cuda(int p, Arithmetic arithmetic) {
@@ -52,7 +60,7 @@ FarFieldCosts far_field_costs_cuda(int p, Arithmetic arithmetic) {
   FarFieldCosts c;
   c.m2p_target = per_harmonic * (p + 3) * (p + 3);
   c.l2p_target = 3e-9;
-  c.m2l = single ? 11.6e-9 * std::pow((p + 1) / 9.0, 2.1) : 15.2e-9 * growth;
+  c.m2l = single ? 11.6e-9 * std::pow((p + 1) / 9.0, 2.1) : 17.1e-9 * growth;
   c.l2l = 53.2e-9 * growth;
   return c;
 }

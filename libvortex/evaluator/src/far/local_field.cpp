@@ -19,6 +19,7 @@
 #include "vortex/multipole/l2l.hpp"
 #include "vortex/multipole/l2p.hpp"
 #include "vortex/multipole/m2l.hpp"
+#include "vortex/multipole/m2l_rotation.hpp"
 
 namespace vortex::detail {
 
@@ -80,12 +81,15 @@ void m2l_range(const TreePlan& plan, const LocalExpansionLists& lists, int t, in
                double* L) {
   const std::size_t stride = 3 * plan.coefficients_per_expansion();
   const double* ct = plan.target_tree.nodes[t].center;
-  for (int k = first; k < last; ++k) {
-    const int s = lists.m2l_nodes[k];
-    const double* cs = plan.source_tree.nodes[s].center;
-    multipole::m2l(plan.order, Q, ct[0] - cs[0], ct[1] - cs[1], ct[2] - cs[2],
-                   plan.multipoles.data() + s * stride, L);
-  }
+  multipole::m2l_sum(
+      plan.order, Q, last - first,
+      [&](int i, double* t) {
+        const int s = lists.m2l_nodes[first + i];
+        const double* cs = plan.source_tree.nodes[s].center;
+        for (int d = 0; d < 3; ++d) t[d] = ct[d] - cs[d];
+        return plan.multipoles.data() + s * stride;
+      },
+      L);
 }
 
 // The upper nodes' M2L (into their locals) by chunks over the threads; seconds taken.

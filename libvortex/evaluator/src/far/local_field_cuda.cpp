@@ -8,6 +8,7 @@
 #include "backend/cpu_stages.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/multipole/m2l.hpp"
+#include "vortex/multipole/m2l_rotation.hpp"
 
 namespace vortex::detail {
 
@@ -135,6 +136,13 @@ void DeviceLocals::launch_translations(const double* multipoles, const gpu::Stre
   if (!active_) return;
   field_.order = order_;
   field_.multipoles = multipoles;
+  if (!field_.rotation) {  // the rotations' tables, once (the host's stay in place)
+    const multipole::rotation::Tables& tables = multipole::m2l_rotation_tables();
+    unsigned char* d = rotation_.reserve(sizeof tables);
+    VORTEX_CUDA_CHECK(
+        cudaMemcpyAsync(d, &tables, sizeof tables, cudaMemcpyHostToDevice, stream.get()));
+    field_.rotation = reinterpret_cast<const multipole::rotation::Tables*>(d);
+  }
   m2l_start_.record(stream);
   gpu::launch_local_m2l(field_, stream.get());
   m2l_end_.record(stream);

@@ -1,9 +1,9 @@
 #pragma once
 // The device-built treecode's local expansions (docs/methods/treecode.md, section 4): the host half
-// of gpu/lists/local_expansion_lists.cu and gpu/far/local_field.cu. Per call: prepare() decides
-// whether the far field may take local expansions; launch_rooms() runs before the host reads the
-// list sizes and reads its own with them; choose() builds the lists once the far lists are filled
-// and leaves each leaf's M2P entries; the sums then run around the M2P far field.
+// of gpu/lists/local_expansion_lists.cu, gpu/far/local_m2l.cu and gpu/far/local_field.cu. Per call:
+// prepare() decides whether the far field may take local expansions; launch_rooms() runs before the
+// host reads the list sizes and reads its own with them; choose() builds the lists once the far
+// lists are filled and leaves each leaf's M2P entries; the sums then run around the M2P far field.
 
 #include <cstdint>
 #include <vector>
@@ -56,6 +56,7 @@ class DeviceLocals {
   gpu::LocalField field_;
   gpu::LocalListStorage storage_;
   gpu::DeviceBuffer<double> partials_, locals_;
+  gpu::DeviceBuffer<unsigned char> rotation_;  // multipole::rotation::Tables
   gpu::PinnedBuffer<int> sizes_;  // M2P entries, M2L chunks, stored expansions, may_take
   gpu::PinnedBuffer<long long> slot_total_;
   gpu::PinnedBuffer<unsigned long long> counted_;

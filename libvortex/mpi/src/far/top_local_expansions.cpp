@@ -8,6 +8,7 @@
 #include "backend/cpu_stages.hpp"
 #include "vortex/multipole/l2l.hpp"
 #include "vortex/multipole/m2l.hpp"
+#include "vortex/multipole/m2l_rotation.hpp"
 
 namespace vortex::mpi::detail {
 
@@ -149,12 +150,14 @@ void top_local_expansions(const Comm& comm, const TopLocalInput& in,
     // Its expansion, as the one-rank walk sums it.
     double* L = locals.data() + t * size;
     const auto add_m2l = [&](int first, int last, double* into) {
-      for (int k = first; k < last; ++k) {
-        const KdNode& s = plan.source_tree.nodes[m2l[k]];
-        multipole::m2l(p, q, node.center[0] - s.center[0], node.center[1] - s.center[1],
-                       node.center[2] - s.center[2], plan.multipoles.data() + m2l[k] * stride,
-                       into);
-      }
+      multipole::m2l_sum(
+          p, q, last - first,
+          [&](int i, double* t) {
+            const KdNode& s = plan.source_tree.nodes[m2l[first + i]];
+            for (int d = 0; d < 3; ++d) t[d] = node.center[d] - s.center[d];
+            return plan.multipoles.data() + m2l[first + i] * stride;
+          },
+          into);
     };
     const int count = static_cast<int>(m2l.size());
     const bool upper = node.level < kLocalChunkedLevels;

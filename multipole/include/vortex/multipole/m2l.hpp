@@ -68,8 +68,8 @@ VORTEX_HD void signed_harmonics(int P, const T* I, T* re, T* im) {
 // are kept in rings of L (u_i(m) in slot (m - i) mod L, g_i(m) in slot (m + i) mod L), and the m
 // loop is unrolled by L so that every slot is a fixed register. Orders past k read entries of
 // neighbouring degrees (up to L - 1 entries before Ire[0] and after the last degree's row must be
-// readable); their sums are not used. The host's reference loop takes one order at a time, the
-// device's M2L several.
+// readable); their sums are not used. The reference loop (m2l_terms) takes one order at a time;
+// the backends' M2L turns the translation onto the z axis instead (m2l_rotation.hpp).
 template <class T, int L>
 VORTEX_HD void m2l_coefficients(int p, int k, int l0, const T* M, int count, const T* Ire,
                                 const T* Iim, T re[][3], T im[][3]) {

@@ -10,6 +10,7 @@
 #include "vortex/multipole/ladder.hpp"
 #include "vortex/multipole/local_error.hpp"
 #include "vortex/multipole/m2l.hpp"
+#include "vortex/multipole/m2l_rotation.hpp"
 #include "vortex/multipole/m2p.hpp"
 #include "vortex/multipole/m2p_batch.hpp"
 #include "vortex/multipole/solid_harmonics.hpp"
