@@ -1,7 +1,8 @@
 // M2L of the local expansions on the device by rotation (multipole/m2l_rotation.hpp; the host's
 // M2L sums the same steps in SIMD lanes): one block a chunk of kLocalChunk translations into one
 // target node, one warp a translation. The warp's lanes take the rows of every degree at once in
-// each step: turn about z, W^T, turn, W, the translation along z, and back.
+// each step: turn about z, W^T, turn, W, the translation along z, and back. The three components
+// of a coefficient sit together, so that each matrix entry's column is one shared-memory load.
 
 #include <algorithm>
 
@@ -20,14 +21,52 @@ namespace rot = vortex::multipole::rotation;
 constexpr int kWarps = kLocalChunk;  // one warp a translation of the chunk
 constexpr int kAngles = 2 * rot::kMaxDegree + 2;
 
-// A warp's shared memory: two buffers of the three components of degrees 0..q, the turns'
-// cos and sin of m phi and m theta, and the powers of 1 / rho-hat (the cos of m phi then holds the
-// translation's factor in the chunk's sum).
+// The three components of a coefficient: in float with a pad, one aligned shared-memory load;
+// in double three loads (a pad would take a third more shared memory and fewer blocks an SM: the
+// double M2L took 10 % longer with one).
+template <class T>
+struct Components {
+  T x, y, z;
+};
+template <>
+struct alignas(16) Components<float> {
+  float x, y, z, pad;
+};
+
+// The entries of W (or W^T) and the axial factors in the arithmetic T.
+template <class T>
+__device__ __forceinline__ const rot::Entry<T>* entries(const rot::Tables& tab, bool transpose);
+template <>
+__device__ __forceinline__ const rot::Entry<float>* entries<float>(const rot::Tables& tab,
+                                                                   bool transpose) {
+  return transpose ? tab.wt_float : tab.w_float;
+}
+template <>
+__device__ __forceinline__ const rot::Entry<double>* entries<double>(const rot::Tables& tab,
+                                                                     bool transpose) {
+  return transpose ? tab.wt_double : tab.w_double;
+}
+__device__ __forceinline__ float axial_factor(const rot::Tables& tab, int i, float) {
+  return __ldg(tab.axial_float + i);
+}
+__device__ __forceinline__ double axial_factor(const rot::Tables& tab, int i, double) {
+  return __ldg(tab.axial + i);
+}
+
+// A warp's shared memory: two buffers of degrees 0..q (three components a coefficient), the
+// turns' cos and sin of m phi and m theta, and the powers of 1 / rho-hat (the cos of m phi then
+// holds the translation's factor in the chunk's sum).
 template <class T>
 struct RotatedRoom {
-  int size;  // 3 (q + 1)^2
-  __host__ __device__ explicit RotatedRoom(int q) : size(3 * mp::coefficient_count(q)) {}
-  __host__ __device__ int warp_slot() const { return 2 * size + 5 * kAngles; }
+  int count;  // (q + 1)^2
+  __host__ __device__ explicit RotatedRoom(int q) : count(mp::coefficient_count(q)) {}
+  // T per coefficient in a buffer.
+  static constexpr int kWidth = sizeof(Components<T>) / sizeof(T);
+  // In T: the two buffers, then the angles and powers (a multiple of 4, so that every warp's
+  // buffers keep the alignment of Components<T>).
+  __host__ __device__ int warp_slot() const {
+    return 2 * kWidth * count + (5 * kAngles + 3) / 4 * 4;
+  }
   // The slots, then each warp's scales 2^-en (double), then the exponents.
   __host__ __device__ std::size_t slot_bytes() const {
     return (sizeof(T) * std::size_t(kWarps) * warp_slot() + 7) / 8 * 8;
@@ -37,40 +76,37 @@ struct RotatedRoom {
   }
 };
 
-// Turns every (cos, sin) pair of orders m >= 1 of degrees 0..top by m a: x[e count + j], with
-// cos(m a) = c[m] and sin(m a) = sign s[m].
+// Turns every (cos, sin) pair of orders m >= 1 of degrees 0..top by m a, with cos(m a) = c[m]
+// and sin(m a) = sign s[m].
 template <class T>
-__device__ void turn(const rot::Tables& tab, int top, int count, T* x, const T* c, const T* s,
+__device__ void turn(const rot::Tables& tab, int top, Components<T>* x, const T* c, const T* s,
                      T sign, int lane) {
-  const int pairs = top * (top + 1) / 2;  // degrees 1..top, orders 1..n
-  for (int i = lane; i < 3 * pairs; i += 32) {
-    const int e = i / pairs, j = __ldg(tab.pair + i - e * pairs);
-    const int n = __ldg(tab.degree + j), m = j - n * n;
-    T* v = x + e * count + j;
-    const T cm = c[m], sm = sign * s[m], a = v[0], b = v[n];
-    v[0] = cm * a - sm * b;
-    v[n] = sm * a + cm * b;
+  for (int i = lane; i < top * (top + 1) / 2; i += 32) {  // degrees 1..top, orders 1..n
+    const int j = __ldg(tab.pair + i), n = __ldg(tab.degree + j), m = j - n * n;
+    const T cm = c[m], sm = sign * s[m];
+    const Components<T> a = x[j], b = x[j + n];
+    x[j] = {cm * a.x - sm * b.x, cm * a.y - sm * b.y, cm * a.z - sm * b.z};
+    x[j + n] = {sm * a.x + cm * b.x, sm * a.y + cm * b.y, sm * a.z + cm * b.z};
   }
 }
 
-// y = W x (or W^T x) for degrees 0..top, the rows of all degrees over the lanes, each row's
-// entries once for the three components; row j of degree n times power[n + shift] when given.
+// y = W x (or W^T x) for degrees 0..top, the rows of all degrees over the lanes, an entry and
+// its column's three components in one load each; row j of degree n times power[n + shift] when
+// given.
 template <class T>
-__device__ void apply_w(const rot::Tables& tab, bool transpose, int top, int count, const T* x,
-                        T* y, const T* power, int shift, int lane) {
+__device__ void apply_w(const rot::Tables& tab, bool transpose, int top, const Components<T>* x,
+                        Components<T>* y, const T* power, int shift, int lane) {
   const int* start = transpose ? tab.wt_start : tab.w_start;
-  const short* col = transpose ? tab.wt_col : tab.w_col;
-  const double* val = transpose ? tab.wt_val : tab.w_val;
+  const rot::Entry<T>* entry = entries<T>(tab, transpose);
   for (int j = lane; j < mp::coefficient_count(top); j += 32) {
-    const int n = __ldg(tab.degree + j), o = n * n;
     T a0 = T(0), a1 = T(0), a2 = T(0);
     for (int k = __ldg(start + j), end = __ldg(start + j + 1); k < end; ++k) {
-      const T w = static_cast<T>(__ldg(val + k));
-      const int c = o + __ldg(col + k);
-      a0 += w * x[c], a1 += w * x[count + c], a2 += w * x[2 * count + c];
+      const rot::Entry<T> w = entry[k];
+      const Components<T> v = x[w.column];
+      a0 += w.value * v.x, a1 += w.value * v.y, a2 += w.value * v.z;
     }
-    const T f = power ? power[n + shift] : T(1);
-    y[j] = a0 * f, y[count + j] = a1 * f, y[2 * count + j] = a2 * f;
+    const T f = power ? power[__ldg(tab.degree + j) + shift] : T(1);
+    y[j] = {a0 * f, a1 * f, a2 * f};
   }
 }
 
@@ -81,7 +117,7 @@ __device__ void apply_w(const rot::Tables& tab, bool transpose, int top, int cou
 // in double.
 template <class T>
 __global__ void __launch_bounds__(32 * kWarps) m2l_rotated_kernel(LocalField f) {
-  extern __shared__ double shared[];
+  extern __shared__ __align__(32) double shared[];
   const LocalLists& l = f.lists;
   const rot::Tables& tab = *f.rotation;
   const int c = blockIdx.x;
@@ -96,9 +132,11 @@ __global__ void __launch_bounds__(32 * kWarps) m2l_rotated_kernel(LocalField f) 
   int* exponents = reinterpret_cast<int*>(all_scales + kWarps * kAngles);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   double* scales = all_scales + warp * kAngles;  // 2^-en, n = 0..p
-  T* X = slots + warp * room.warp_slot();
-  T* Y = X + room.size;
-  T *cp = Y + room.size, *sp = cp + kAngles, *ct = sp + kAngles, *st = ct + kAngles;
+  T* slot = slots + warp * room.warp_slot();
+  Components<T>* X = reinterpret_cast<Components<T>*>(slot);
+  Components<T>* Y = X + countQ;
+  T *cp = slot + 2 * RotatedRoom<T>::kWidth * countQ, *sp = cp + kAngles, *ct = sp + kAngles,
+    *st = ct + kAngles;
   T* power = st + kAngles;  // (1 / rho-hat)^i, i = 0 .. q + 1
   if (warp < n) {
     const int s = l.m2l[l.slot_offsets[t] + first + warp];
@@ -120,47 +158,49 @@ __global__ void __launch_bounds__(32 * kWarps) m2l_rotated_kernel(LocalField f) 
       ct[m] = static_cast<T>(a), st[m] = static_cast<T>(b);
       power[m] = static_cast<T>(pow(inv, m));
     }
+    __syncwarp();
     // The moments, Schmidt-normalized, degree n times b^-n.
     const double* M = f.multipoles + static_cast<long long>(s) * mp::multipole_size(p);
-    __syncwarp();
-    for (int i = lane; i < 3 * countP; i += 32) {
-      const int comp = i / countP, j = i - comp * countP;
-      X[comp * countQ + j] =
-          static_cast<T>(M[i] * __ldg(tab.nu + j) * scales[__ldg(tab.degree + j)]);
+    for (int j = lane; j < countP; j += 32) {
+      const double g = __ldg(tab.nu + j) * scales[__ldg(tab.degree + j)];
+      X[j] = {static_cast<T>(M[j] * g), static_cast<T>(M[countP + j] * g),
+              static_cast<T>(M[2 * countP + j] * g)};
     }
     __syncwarp();
-    turn(tab, p, countQ, X, cp, sp, T(-1), lane);
+    turn(tab, p, X, cp, sp, T(-1), lane);
     __syncwarp();
-    apply_w(tab, true, p, countQ, X, Y, static_cast<const T*>(nullptr), 0, lane);
+    apply_w(tab, true, p, X, Y, static_cast<const T*>(nullptr), 0, lane);
     __syncwarp();
-    turn(tab, p, countQ, Y, ct, st, T(-1), lane);
+    turn(tab, p, Y, ct, st, T(-1), lane);
     __syncwarp();
-    apply_w(tab, false, p, countQ, Y, X, power, 1, lane);  // times (1 / rho-hat)^(n + 1)
+    apply_w(tab, false, p, Y, X, power, 1, lane);  // times (1 / rho-hat)^(n + 1)
     __syncwarp();
-    // Along z: Y's degree k, order l from X's degrees n >= l, times (1 / rho-hat)^k.
+    // Along z: Y's degree k, order m from X's degrees >= m, times (1 / rho-hat)^k.
     for (int r = lane; r < detail::triangle(q); r += 32) {
       const int k = __ldg(tab.triangle_degree + r), m = __ldg(tab.triangle_order + r);
-      const double* A = tab.axial + rot::axial_offset(m) + (k - m) * rot::axial_columns(m);
-      for (int comp = 0; comp < 3; ++comp) {
-        const T* Xc = X + comp * countQ;
-        T cs = T(0), sn = T(0);
-        for (int deg = m; deg <= p; ++deg) {
-          const T a = static_cast<T>(__ldg(A + deg - m));
-          cs += a * Xc[mp::cos_index(deg, m)];
-          if (m > 0) sn += a * Xc[mp::sin_index(deg, m)];
+      const int A = rot::axial_offset(m) + (k - m) * rot::axial_columns(m) - m;
+      Components<T> cs = {T(0), T(0), T(0)}, sn = cs;
+      for (int deg = m; deg <= p; ++deg) {
+        const T a = axial_factor(tab, A + deg, T(0));
+        const Components<T> u = X[mp::cos_index(deg, m)];
+        cs.x += a * u.x, cs.y += a * u.y, cs.z += a * u.z;
+        if (m > 0) {
+          const Components<T> v = X[mp::sin_index(deg, m)];
+          sn.x += a * v.x, sn.y += a * v.y, sn.z += a * v.z;
         }
-        Y[comp * countQ + mp::cos_index(k, m)] = cs * power[k];
-        if (m > 0) Y[comp * countQ + mp::sin_index(k, m)] = sn * power[k];
       }
+      const T g = power[k];
+      Y[mp::cos_index(k, m)] = {cs.x * g, cs.y * g, cs.z * g};
+      if (m > 0) Y[mp::sin_index(k, m)] = {sn.x * g, sn.y * g, sn.z * g};
     }
     __syncwarp();
-    apply_w(tab, true, q, countQ, Y, X, static_cast<const T*>(nullptr), 0, lane);
+    apply_w(tab, true, q, Y, X, static_cast<const T*>(nullptr), 0, lane);
     __syncwarp();
-    turn(tab, q, countQ, X, ct, st, T(1), lane);
+    turn(tab, q, X, ct, st, T(1), lane);
     __syncwarp();
-    apply_w(tab, false, q, countQ, X, Y, static_cast<const T*>(nullptr), 0, lane);
+    apply_w(tab, false, q, X, Y, static_cast<const T*>(nullptr), 0, lane);
     __syncwarp();
-    turn(tab, q, countQ, Y, cp, sp, T(1), lane);
+    turn(tab, q, Y, cp, sp, T(1), lane);
   }
   __syncthreads();
   // Translation j's degree k is at scale b_j^-(k+1): summed at the nearest's (e0 <= e_j), times
@@ -173,14 +213,19 @@ __global__ void __launch_bounds__(32 * kWarps) m2l_rotated_kernel(LocalField f) 
       factor[k] = static_cast<T>(ldexp(1.0, -(exponents[warp] - e0) * (k + 1)));
   __syncthreads();
   double* P = f.partials + static_cast<long long>(c) * mp::local_size(q);
-  for (int i = threadIdx.x; i < 3 * countQ; i += blockDim.x) {
-    const int j = i % countQ, k = __ldg(tab.degree + j);
-    T sum = T(0);
+  for (int j = threadIdx.x; j < countQ; j += blockDim.x) {
+    const int k = __ldg(tab.degree + j);
+    T sx = T(0), sy = T(0), sz = T(0);
     for (int w = 0; w < n; ++w) {
-      const T* slot = slots + w * room.warp_slot();
-      sum += slot[2 * room.size + k] * slot[room.size + i];
+      const T* other = slots + w * room.warp_slot();
+      const T g = other[2 * RotatedRoom<T>::kWidth * countQ + k];
+      const Components<T> v = reinterpret_cast<const Components<T>*>(other)[countQ + j];
+      sx += g * v.x, sy += g * v.y, sz += g * v.z;
     }
-    P[i] = ldexp(static_cast<double>(sum) * __ldg(tab.nu + j), -e0 * (k + 1));
+    const double g = __ldg(tab.nu + j);
+    P[j] = ldexp(static_cast<double>(sx) * g, -e0 * (k + 1));
+    P[countQ + j] = ldexp(static_cast<double>(sy) * g, -e0 * (k + 1));
+    P[2 * countQ + j] = ldexp(static_cast<double>(sz) * g, -e0 * (k + 1));
   }
 }
 

@@ -46,10 +46,10 @@ FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic) {
 //   L2P per target: 3 ns (2.0-4.3 ns measured, mostly each leaf's shift of its ancestor's
 //                   expansion, in double whatever the arithmetic);
 //   M2L:            by rotation (gpu/far/local_m2l.cu, docs/journal/2026-11-28-m2l-rotation.md),
-//                   about 1.4 times the kernel's time, as on the CPU: terms in float 11.6 ns
-//                   ((p + 1) / 9)^2.1 (measured 10.3 ns at p = 9, 13.0 at 10, 15.0 at 11; with
+//                   1.4 times the kernel's time, as on the CPU: terms in float 9.1 ns
+//                   ((p + 1) / 9)^2.29 (measured 8.3 ns at p = 9, 10.0 at 10, 12.6 at 11; with
 //                   the times alone the two-scale cloud took 2.5 times the translations for no
-//                   faster far field); in double 17.1 ns ((p + 1) / 9)^2.45 (24.7 at 11);
+//                   faster far field); in double 16.3 ns ((p + 1) / 9)^2.45 (23.5 at 11);
 //   L2L:            53 ns ((p + 1) / 9)^2.45 (3.0-4.2 times the M2L in double: the levels'
 //                   launches over every node).
 FarFieldCosts far_field_costs_cuda(int p, Arithmetic arithmetic) {
@@ -60,7 +60,7 @@ FarFieldCosts far_field_costs_cuda(int p, Arithmetic arithmetic) {
   FarFieldCosts c;
   c.m2p_target = per_harmonic * (p + 3) * (p + 3);
   c.l2p_target = 3e-9;
-  c.m2l = single ? 11.6e-9 * std::pow((p + 1) / 9.0, 2.1) : 17.1e-9 * growth;
+  c.m2l = single ? 9.1e-9 * std::pow((p + 1) / 9.0, 2.29) : 16.3e-9 * growth;
   c.l2l = 53.2e-9 * growth;
   return c;
 }

@@ -24,6 +24,7 @@
 // the weights w_l of m2l.hpp and the factors sqrt 2 cancelling for l > 0.
 
 #include <cmath>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -57,9 +58,25 @@ VORTEX_HD constexpr int axial_offset(int l) {
 // another in blocks), so it is stored by rows of its nonzero entries: row j of the degree-major
 // numbering (degree n's rows at n^2 ..) holds entries start[j] .. start[j + 1], columns counted
 // within the degree. W^T likewise.
+// A bound of W's nonzero entries of degrees 0..n - 1: a quarter of each matrix, rounded up (the
+// parity blocks; a few of their entries are zeros as well).
+VORTEX_HD constexpr int entry_bound(int n) {
+  int b = 0;
+  for (int d = 0; d < n; ++d) b += ((2 * d + 1) * (2 * d + 1) + 3) / 4;
+  return b;
+}
+
+// An entry of W for a device's lanes: its value in T and its column's degree-major position, one
+// aligned load.
+template <class T>
+struct alignas(2 * sizeof(T)) Entry {
+  T value;
+  int column;
+};
+
 struct Tables {
   static constexpr int kRows = coefficient_count(kMaxDegree);
-  static constexpr int kEntries = matrix_offset(kMaxDegree + 1);
+  static constexpr int kEntries = entry_bound(kMaxDegree + 1);
   double nu[kRows];                            // nu_{n,m} at each degree-major position
   double axial[axial_offset(kMaxDegree + 1)];  // A_{n,k,l} at axial_offset(l) + (k-l) cols + n-l
   static constexpr int kPairs = kMaxDegree * (kMaxDegree + 1) / 2;
@@ -73,6 +90,9 @@ struct Tables {
   int w_start[kRows + 1], wt_start[kRows + 1];
   short w_col[kEntries], wt_col[kEntries];
   double w_val[kEntries], wt_val[kEntries];
+  Entry<double> w_double[kEntries], wt_double[kEntries];  // the same, for a device
+  Entry<float> w_float[kEntries], wt_float[kEntries];
+  float axial_float[axial_offset(kMaxDegree + 1)];
 };
 
 // Column count of order l's axial block.
@@ -168,10 +188,17 @@ inline void build_rotation_tables(rotation::Tables& t) {
     for (int r = 0; r < d; ++r) {
       t.w_start[o + r] = nw, t.wt_start[o + r] = nt;
       for (int c = 0; c < d; ++c) {
-        if (const long double v = entry(r, c); std::fabs(v) > 1e-15L)
-          t.w_col[nw] = static_cast<short>(c), t.w_val[nw++] = static_cast<double>(v);
-        if (const long double v = entry(c, r); std::fabs(v) > 1e-15L)
-          t.wt_col[nt] = static_cast<short>(c), t.wt_val[nt++] = static_cast<double>(v);
+        const auto keep = [&](long double v, int& k, short* col, double* val,
+                              rotation::Entry<double>* ed, rotation::Entry<float>* ef) {
+          if (std::fabs(v) <= 1e-15L) return;
+          if (k == rotation::Tables::kEntries)
+            throw std::logic_error("m2l rotation: more nonzero entries than the bound");
+          col[k] = static_cast<short>(c), val[k] = static_cast<double>(v);
+          ed[k] = {val[k], o + c}, ef[k] = {static_cast<float>(v), o + c};
+          ++k;
+        };
+        keep(entry(r, c), nw, t.w_col, t.w_val, t.w_double, t.w_float);
+        keep(entry(c, r), nt, t.wt_col, t.wt_val, t.wt_double, t.wt_float);
       }
     }
   }
@@ -181,8 +208,9 @@ inline void build_rotation_tables(rotation::Tables& t) {
       for (int n = l; n <= kMaxOrder; ++n) {
         const long double a =
             fact[n + k] / std::sqrt(fact[n - l] * fact[n + l] * fact[k - l] * fact[k + l]);
-        t.axial[rotation::axial_offset(l) + (k - l) * rotation::axial_columns(l) + (n - l)] =
-            static_cast<double>((((k + l) & 1) ? -a : a));
+        const int i = rotation::axial_offset(l) + (k - l) * rotation::axial_columns(l) + (n - l);
+        t.axial[i] = static_cast<double>((((k + l) & 1) ? -a : a));
+        t.axial_float[i] = static_cast<float>((((k + l) & 1) ? -a : a));
       }
 }
 
