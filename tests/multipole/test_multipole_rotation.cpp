@@ -27,11 +27,11 @@ const double kEps = std::numeric_limits<double>::epsilon();
 std::vector<double> apply(const rot::Tables& t, int n, const std::vector<double>& x,
                           bool transpose) {
   const int* start = transpose ? t.wt_start : t.w_start;
-  const short* col = transpose ? t.wt_col : t.w_col;
-  const double* val = transpose ? t.wt_val : t.w_val;
+  const rot::Entry<double>* entry = transpose ? t.wt_double : t.w_double;
   std::vector<double> y(2 * n + 1, 0.0);
   for (int r = 0; r < 2 * n + 1; ++r)
-    for (int k = start[n * n + r]; k < start[n * n + r + 1]; ++k) y[r] += val[k] * x[col[k]];
+    for (int k = start[n * n + r]; k < start[n * n + r + 1]; ++k)
+      y[r] += entry[k].value * x[entry[k].column - n * n];
   return y;
 }
 
@@ -95,6 +95,14 @@ std::vector<double> moments(std::mt19937& gen, int p, double a) {
 
 TEST(MultipoleRotation, TheTablesTurnTheHarmonicsOfEveryDegree) {
   const rot::Tables& tab = mp::m2l_rotation_tables();
+  // The float entries (a device's) are the double ones rounded, in the same places.
+  ASSERT_EQ(tab.w_start[rot::Tables::kRows], tab.wt_start[rot::Tables::kRows]);
+  for (int k = 0; k < tab.w_start[rot::Tables::kRows]; ++k) {
+    EXPECT_EQ(tab.w_float[k].value, static_cast<float>(tab.w_double[k].value)) << k;
+    EXPECT_EQ(tab.w_float[k].column, tab.w_double[k].column) << k;
+    EXPECT_EQ(tab.wt_float[k].value, static_cast<float>(tab.wt_double[k].value)) << k;
+    EXPECT_EQ(tab.wt_float[k].column, tab.wt_double[k].column) << k;
+  }
   std::mt19937 gen(11);
   std::normal_distribution<double> g;
   for (int trial = 0; trial < 5; ++trial) {

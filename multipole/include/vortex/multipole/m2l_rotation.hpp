@@ -52,12 +52,6 @@ VORTEX_HD constexpr int axial_offset(int l) {
   return o;
 }
 
-// The fixed data of the rotations, built once on the host (m2l_rotation_tables()), copied as it
-// is to a device.
-// W is three quarters zeros (each degree's cos and sin parts of even and odd orders map onto one
-// another in blocks), so it is stored by rows of its nonzero entries: row j of the degree-major
-// numbering (degree n's rows at n^2 ..) holds entries start[j] .. start[j + 1], columns counted
-// within the degree. W^T likewise.
 // A bound of W's nonzero entries of degrees 0..n - 1: a quarter of each matrix, rounded up (the
 // parity blocks; a few of their entries are zeros as well).
 VORTEX_HD constexpr int entry_bound(int n) {
@@ -66,14 +60,19 @@ VORTEX_HD constexpr int entry_bound(int n) {
   return b;
 }
 
-// An entry of W for a device's lanes: its value in T and its column's degree-major position, one
-// aligned load.
+// An entry of W: its value in T and its column's degree-major position (one aligned load on a
+// device).
 template <class T>
 struct alignas(2 * sizeof(T)) Entry {
   T value;
   int column;
 };
 
+// The fixed data of the rotations, built once on the host (m2l_rotation_tables()), copied as it
+// is to a device. W is three quarters zeros (each degree's cos and sin parts of even and odd
+// orders map onto one another in blocks), so it is stored by rows of its nonzero entries: row j
+// of the degree-major numbering (degree n's rows at n^2 ..) holds entries start[j] ..
+// start[j + 1], in double and in float. W^T likewise.
 struct Tables {
   static constexpr int kRows = coefficient_count(kMaxDegree);
   static constexpr int kEntries = entry_bound(kMaxDegree + 1);
@@ -88,9 +87,7 @@ struct Tables {
   short pair[kPairs];
   unsigned char triangle_degree[kTriangle], triangle_order[kTriangle];
   int w_start[kRows + 1], wt_start[kRows + 1];
-  short w_col[kEntries], wt_col[kEntries];
-  double w_val[kEntries], wt_val[kEntries];
-  Entry<double> w_double[kEntries], wt_double[kEntries];  // the same, for a device
+  Entry<double> w_double[kEntries], wt_double[kEntries];
   Entry<float> w_float[kEntries], wt_float[kEntries];
   float axial_float[axial_offset(kMaxDegree + 1)];
 };
@@ -188,17 +185,16 @@ inline void build_rotation_tables(rotation::Tables& t) {
     for (int r = 0; r < d; ++r) {
       t.w_start[o + r] = nw, t.wt_start[o + r] = nt;
       for (int c = 0; c < d; ++c) {
-        const auto keep = [&](long double v, int& k, short* col, double* val,
-                              rotation::Entry<double>* ed, rotation::Entry<float>* ef) {
+        const auto keep = [&](long double v, int& k, rotation::Entry<double>* ed,
+                              rotation::Entry<float>* ef) {
           if (std::fabs(v) <= 1e-15L) return;
           if (k == rotation::Tables::kEntries)
             throw std::logic_error("m2l rotation: more nonzero entries than the bound");
-          col[k] = static_cast<short>(c), val[k] = static_cast<double>(v);
-          ed[k] = {val[k], o + c}, ef[k] = {static_cast<float>(v), o + c};
+          ed[k] = {static_cast<double>(v), o + c}, ef[k] = {static_cast<float>(v), o + c};
           ++k;
         };
-        keep(entry(r, c), nw, t.w_col, t.w_val, t.w_double, t.w_float);
-        keep(entry(c, r), nt, t.wt_col, t.wt_val, t.wt_double, t.wt_float);
+        keep(entry(r, c), nw, t.w_double, t.w_float);
+        keep(entry(c, r), nt, t.wt_double, t.wt_float);
       }
     }
   }
@@ -242,15 +238,14 @@ VORTEX_HD void turn_about_z(int n, const V* cm, const V* sm, V x[3][D], double s
 template <class V, int D>
 VORTEX_HD void apply_w(const rotation::Tables& tab, int n, const V x[3][D], V y[3][D],
                        bool transpose) {
-  const int first = n * n;  // the degree's first row
-  const short* col = transpose ? tab.wt_col : tab.w_col;
-  const double* val = transpose ? tab.wt_val : tab.w_val;
+  const int first = n * n;  // the degree's first row and column
+  const rotation::Entry<double>* entry = transpose ? tab.wt_double : tab.w_double;
   const int* start = transpose ? tab.wt_start : tab.w_start;
   for (int r = 0; r < 2 * n + 1; ++r) {
     V a0 = x[0][0] * 0.0, a1 = a0, a2 = a0;
     for (int k = start[first + r]; k < start[first + r + 1]; ++k) {
-      const double w = val[k];
-      const int c = col[k];
+      const double w = entry[k].value;
+      const int c = entry[k].column - first;
       a0 += w * x[0][c], a1 += w * x[1][c], a2 += w * x[2][c];
     }
     y[0][r] = a0, y[1][r] = a1, y[2][r] = a2;
@@ -292,11 +287,12 @@ template <class V, class T>
 void set_rotated_lane(RotatedTranslation<V>& r, int lane, int top, T tx, T ty, T tz) {
   const T rxy = std::sqrt(tx * tx + ty * ty), rho = std::sqrt(rxy * rxy + tz * tz);
   const T cphi = rxy > T(0) ? tx / rxy : T(1), sphi = rxy > T(0) ? ty / rxy : T(0);
+  const T cth = tz / rho, sth = rxy / rho;
   T cm = 1, sm = 0, cn = 1, sn = 0;
   for (int m = 0; m <= top; ++m) {
     if (m > 0) {
-      const T c1 = cm * cphi - sm * sphi, c2 = cn * (tz / rho) - sn * (rxy / rho);
-      sm = sm * cphi + cm * sphi, sn = sn * (tz / rho) + cn * (rxy / rho);
+      const T c1 = cm * cphi - sm * sphi, c2 = cn * cth - sn * sth;
+      sm = sm * cphi + cm * sphi, sn = sn * cth + cn * sth;
       cm = c1, cn = c2;
     }
     detail::set_lane(r.cp[m], lane, cm), detail::set_lane(r.sp[m], lane, sm);
