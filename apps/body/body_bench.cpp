@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "body_case.hpp"
+#include "vortex/bodies/bem_solver.hpp"
 #include "vortex/diagnostics.hpp"
 #include "vortex/error_metrics.hpp"
 #include "vortex/solver.hpp"
@@ -125,21 +126,67 @@ void bench_velocity(const Settings& s, Solver& solver, const ParticleSet& partic
       e.velocity_rel_l2, e.gradient_mean_rel, e.gradient_rel_l2);
 }
 
+// --bench-bem: K boundary-element solves after a warm-up, each from the same start: the t = 0+
+// sheet from zero without --restart; with it, the checkpoint's particles from its sheet (the
+// solve that ends a step). Each solve's operator products by part.
+void bench_bem(const Settings& s, bodies::BodyFlow& flow, const ParticleSet* particles,
+               const std::vector<double>& start) {
+  bodies::BemSolver& bem = flow.bem();
+  const auto solve = [&]() -> const bodies::BemStats& {
+    bem.set_gamma(start);
+    return particles ? flow.solve_sheet(*particles) : bem.solve(flow.options().free_stream);
+  };
+  solve();  // warm-up: buffers, device memory
+  std::vector<double> total, far, near, pre, tree, per_product;
+  for (int k = 0; k < s.bench_bem; ++k) {
+    const auto begin = Clock::now();
+    const bodies::BemStats& st = solve();
+    const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+    const StageTimes& t = st.treecode;
+    std::printf(
+        "solve %d: %.4f s (right-hand side %.4f s), %d iterations, residual %.2e, %ld products: "
+        "far %.4f s (treecode %.4f: tree %.4f, lists %.4f, multipoles %.4f, near %.4f, far %.4f, "
+        "transfer %.4f), near blocks %.4f s, preconditioner %.4f s\n",
+        k + 1, seconds, st.rhs_seconds, st.iterations, st.residual, st.products, st.seconds_far,
+        t.total, t.tree, t.lists, t.multipole, t.near, t.far, t.transfer, st.seconds_near,
+        st.seconds_precondition);
+    total.push_back(seconds);
+    far.push_back(st.seconds_far);
+    near.push_back(st.seconds_near);
+    pre.push_back(st.seconds_precondition);
+    tree.push_back(t.total);
+    per_product.push_back((st.seconds_far + st.seconds_near) / std::max(1L, st.products));
+  }
+  const bodies::BemStats& st = bem.stats();
+  std::printf(
+      "boundary-element solve: %zu panels, %s, %d iterations, median of %d: %.4f s; far %.4f s "
+      "(treecode %.4f s), near blocks %.4f s, preconditioner %.4f s; a product %.2f ms\n",
+      bem.surface().size(), particles ? "the checkpoint's particles" : "t = 0+", st.iterations,
+      s.bench_bem, median(total), median(far), median(tree), median(near), median(pre),
+      1e3 * median(per_product));
+}
+
 }  // namespace
 
 bool benchmark_mode(const Settings& s) {
-  return s.bench_diffusion > 0 || s.bench_velocity > 0;
+  return s.bench_diffusion > 0 || s.bench_velocity > 0 || s.bench_bem > 0;
 }
 
 int run_benchmark(const Settings& s, const SolverOptions& so) {
   const BodyCase c = make_case(s);
-  const bodies::BodyCheckpoint ck = read_restart(s, c);  // check() asks for --restart
   Solver solver(so);
   bodies::BodyFlow flow(c.surface, bem_options(s, so), solver,
                         flow_options(s, c.nu, c.h, so.backend));
-  const RunState r = checkpoint_state(ck, flow);
   print_header(s, c, so.backend);
-  if (s.bench_diffusion > 0)
+  if (s.bench_bem > 0 && s.restart.empty()) {
+    bench_bem(s, flow, nullptr, std::vector<double>(2 * c.surface.size(), 0.0));
+    return 0;
+  }
+  const bodies::BodyCheckpoint ck = read_restart(s, c);
+  const RunState r = checkpoint_state(ck, flow);
+  if (s.bench_bem > 0)
+    bench_bem(s, flow, &r.particles, flow.sheet());
+  else if (s.bench_diffusion > 0)
     bench_diffusion(s, flow, r.particles);
   else
     bench_velocity(s, solver, r.particles);

@@ -72,6 +72,10 @@ void check(const Settings& s) {
   require("--bench-velocity", s.bench_velocity, kBenchRepeats);
   if (s.bench_velocity > 0 && s.restart.empty())
     throw std::invalid_argument("--bench-velocity needs --restart (the particles to evaluate)");
+  require("--bench-bem", s.bench_bem, kBenchRepeats);
+  if ((s.bench_bem > 0) + (s.bench_diffusion > 0) + (s.bench_velocity > 0) > 1)
+    throw std::invalid_argument(
+        "--bench-bem, --bench-diffusion and --bench-velocity: choose one benchmark a run");
   require("--bench-sample", s.bench_sample, kBenchSample);
   if (!(s.stop_after >= 0)) throw std::invalid_argument("--stop-after must be >= 0 seconds");
   require("--stop-after", s.stop_after, kSeconds, "seconds");
@@ -129,7 +133,8 @@ MemoryEstimate estimate_memory(const Settings& s, long double area, long double 
     const auto bytes = std::filesystem::file_size(s.restart, error);
     if (!error) e.particles_start = static_cast<long double>(bytes) / kCheckpointBytesPerParticle;
   }
-  const bool runs = !s.bem_only && s.bench_diffusion == 0 && s.bench_velocity == 0;
+  const bool runs =
+      !s.bem_only && s.bench_diffusion == 0 && s.bench_velocity == 0 && s.bench_bem == 0;
   const long double hl = h, steps = runs ? s.steps : 0;
   // Patches of panels of about h^2 (shedding_patches: k-d tree leaves of round(h^2 / mean area)).
   e.patches = panels / std::max(1.0L, std::round(hl * hl * panels / area));

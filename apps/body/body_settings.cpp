@@ -131,6 +131,12 @@ void add_output_options(cli::OptionParser& p, Settings& s) {
         "last with a double-precision direct sum at --bench-sample particles, and stop" +
             valid(kBenchRepeats),
         s.bench_velocity);
+  p.add("--bench-bem", "K",
+        "time K boundary-element solves after a warm-up, each from the same start (the t = 0+ "
+        "sheet from zero, or with --restart the checkpoint's particles from its sheet), with each "
+        "solve's operator products by part, and stop" +
+            valid(kBenchRepeats),
+        s.bench_bem);
   p.add("--bench-sample", "S",
         "particles compared with the direct sum by --bench-velocity" + valid(kBenchSample),
         s.bench_sample);

@@ -41,6 +41,7 @@ struct Settings {
   int every = 1, checkpoint_every = 0, projections = 0, projection_cells = 120;
   int bench_diffusion = 0;  // > 0: time this many diffusion sub-steps of the restart state
   int bench_velocity = 0;   // > 0: time this many velocity evaluations of the restart state
+  int bench_bem = 0;        // > 0: time this many boundary-element solves (t = 0+ or the restart)
   int bench_sample = 1000;  // particles compared with the direct sum by --bench-velocity
   double progress = 5;
   double stop_after = 0;  // > 0: stop with a checkpoint before the run's wall time passes this

@@ -159,9 +159,9 @@ TEST(Wall, ReflectionAndPushOutPutParticlesInTheFluid) {
   EXPECT_FALSE(wall.blocked({2, 2, 2}, {2.5, 2, 2}));
 }
 
-// blocked() shares one search among the segments from one point: the same answers as the
-// inside tests of q and of the midpoint by closest(), on a thin body where midpoints matter, for
-// segments of growing and shrinking length from each point.
+// blocked() shares the start's closest point among the segments from one point: the same answers
+// as the signs of closest()'s distances at q and at the midpoint, on a thin body where midpoints
+// matter, for segments of growing and shrinking length from each point; inside() gives those signs.
 TEST(Wall, BlockedMatchesTheInsideTestsOfEndAndMidpoint) {
   const Surface s = make_surface(ellipsoid(12, 0.5, 0.5, 0.05));
   const WallQueries wall(s);
@@ -174,7 +174,11 @@ TEST(Wall, BlockedMatchesTheInsideTestsOfEndAndMidpoint) {
     for (int k = 0; k < 40; ++k) {
       const double length = 0.01 + 0.2 * (k % 7) / 6;  // up and down again
       const Vec3 q = p + length * normalized(Vec3{u(rng), u(rng), u(rng)});
-      const bool expected = wall.inside(q) || wall.inside(0.5 * (p + q));
+      const bool in_q = wall.closest(q).distance < 0;
+      const bool in_mid = wall.closest(0.5 * (p + q)).distance < 0;
+      EXPECT_EQ(wall.inside(q), in_q) << start << " " << k;
+      EXPECT_EQ(wall.inside(0.5 * (p + q)), in_mid) << start << " " << k;
+      const bool expected = in_q || in_mid;
       EXPECT_EQ(wall.blocked(p, q), expected) << start << " " << k;
       EXPECT_EQ(wall.blocked(p, q, &known), expected) << start << " " << k;
       blocked += expected;
@@ -202,10 +206,12 @@ TEST(Wall, ConvexMeshesAreDetectedAndDentedOnesBlockAlike) {
   int blocked = 0;
   for (int start = 0; start < 80; ++start) {
     const Vec3 p{0.15 * u(rng), 0.15 * u(rng), 0.35 + 0.2 * u(rng)};
-    if (wall.inside(p)) continue;
+    if (wall.closest(p).distance < 0) continue;
     for (int k = 0; k < 30; ++k) {
       const Vec3 q = p + (0.02 + 0.2 * (k % 5) / 4) * normalized(Vec3{u(rng), u(rng), u(rng)});
-      const bool expected = wall.inside(q) || wall.inside(0.5 * (p + q));
+      const bool in_q = wall.closest(q).distance < 0;
+      EXPECT_EQ(wall.inside(q), in_q) << start << " " << k;
+      const bool expected = in_q || wall.closest(0.5 * (p + q)).distance < 0;
       EXPECT_EQ(wall.blocked(p, q), expected) << start << " " << k;
       blocked += expected;
     }

@@ -16,6 +16,10 @@ SolverOptions singular(SolverOptions o) {
   return o;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 Vec3 row_vector(const Panel& p, int r) {
   return r == 0 ? p.t1 : (r == 1 ? p.t2 : p.normal);
 }
@@ -69,11 +73,14 @@ void BemOperator::far_rows(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) 
   }
   solver_.evaluate(sources_, targets_, false, field_);
   rows = average_rows(field_, {0, 0, 0});
-  far_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ++totals_.products;
+  totals_.seconds_far += seconds_since(start);
+  totals_.treecode += field_.stats.times;
 }
 
 // The near corrections added to the rows: the tangential ones, and the normal ones if asked.
-void BemOperator::add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::VectorXd& rows) const {
+void BemOperator::add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::VectorXd& rows) {
+  const auto start = std::chrono::steady_clock::now();
   const NearField& nf = near_;
   const auto n = static_cast<std::ptrdiff_t>(size());
 #pragma omp parallel for schedule(static)
@@ -85,6 +92,7 @@ void BemOperator::add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::Vec
       rows(3 * i + 1) += t[2] * g0 + t[3] * g1;
       if (normal) rows(3 * i + 2) += nf.normal[2 * k] * g0 + nf.normal[2 * k + 1] * g1;
     }
+  totals_.seconds_near += seconds_since(start);
 }
 
 void BemOperator::apply(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {

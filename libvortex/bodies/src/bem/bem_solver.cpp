@@ -213,6 +213,7 @@ const BemStats& BemSolver::solve(const std::array<double, 3>& free_stream,
                                  const std::vector<Vec3>* panel_velocity) {
   const auto start = std::chrono::steady_clock::now();
   stats_ = BemStats{};
+  op_.reset_totals();
   VelocityField at_targets;
   if (particles && particles->size() > 0) {
     if (!particle_solver)
@@ -239,8 +240,12 @@ const BemStats& BemSolver::solve(const std::array<double, 3>& free_stream,
   } else {
     const GmresResult r = gmres(
         [&](const Eigen::VectorXd& in, Eigen::VectorXd& out) { op_.apply_tangential(in, out); },
-        [&](const Eigen::VectorXd& in, Eigen::VectorXd& out) { precondition(in, out); }, b, x,
-        {options_.tolerance, options_.restart, options_.max_iterations});
+        [&](const Eigen::VectorXd& in, Eigen::VectorXd& out) {
+          const auto t = std::chrono::steady_clock::now();
+          precondition(in, out);
+          stats_.seconds_precondition += seconds_since(t);
+        },
+        b, x, {options_.tolerance, options_.restart, options_.max_iterations});
     stats_.iterations = r.iterations;
     stats_.converged = r.converged;
   }
@@ -258,6 +263,11 @@ const BemStats& BemSolver::solve(const std::array<double, 3>& free_stream,
   }
   stats_.residual = b.norm() > 0 ? std::sqrt(res2) / b.norm() : std::sqrt(res2);
   stats_.sheet_vorticity = sheet_total_vorticity(op_.surface(), gamma_);
+  const BemOperator::Totals& t = op_.totals();
+  stats_.products = t.products;
+  stats_.seconds_far = t.seconds_far;
+  stats_.seconds_near = t.seconds_near;
+  stats_.treecode = t.treecode;
   stats_.seconds = seconds_since(start);
   return stats_;
 }

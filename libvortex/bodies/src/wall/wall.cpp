@@ -17,15 +17,12 @@ namespace {
 
 std::atomic<std::uint64_t> instances{0};
 
-// Panels around the point p of the last segments asked about, by one thread.
-struct PanelsAround {
+// The closest wall point of the last p that blocked() was asked about, by one thread.
+struct ClosestOfP {
   std::uint64_t wall = 0;  // WallQueries::id_
   Vec3 p;
-  double length = 0;      // they serve segments from p up to this long
-  bool gathered = false;  // whether `panels` holds p's panels yet
-  Vec3 closest;           // p's closest wall point
-  Vec3 normal;            // the normal of its panel
-  std::vector<int> panels, candidates;
+  Vec3 closest;  // p's closest wall point
+  Vec3 normal;   // the normal of its panel
 };
 
 // Whether every edge of the closed mesh is convex: the far vertex of each triangle's neighbour
@@ -158,50 +155,35 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q, const WallPoint* known) 
                        std::max(p.y, q.y) < lo_.y || std::min(p.y, q.y) > hi_.y ||
                        std::max(p.z, q.z) < lo_.z || std::min(p.z, q.z) > hi_.z;
   if (off_box) return false;
-  // The closest point y* of a point x within `length` of p lies within |x - y_p| <= length + d_p
-  // of x (y_p: p's closest point, d_p = |p - y_p|), and the centroid of y*'s panel within
-  // corner_reach_ of y*: within 2 length + d_p + corner_reach_ of p. Those panels are gathered
-  // once for the segments from one p; the closest points of q and of the midpoint are found among
-  // them (the same as closest(), whose candidates they include).
-  thread_local PanelsAround around;
-  const double length = norm(q - p);
-  const bool same_p =
-      around.wall == id_ && around.p.x == p.x && around.p.y == p.y && around.p.z == p.z;
-  if (!same_p) {
-    const WallPoint w = known != nullptr ? *known : closest(p);
-    around.closest = w.point;
-    around.normal = w.normal;
-    around.wall = id_;
-    around.p = p;
-    around.gathered = false;
-  }
+  const double margin = 1e-12 * (norm(q - p) + norm(hi_ - lo_));  // rounding at the body's scale
   // A convex body lies on the inner side of the plane of p's closest panel: q and the midpoint
-  // beyond that plane are outside it.
+  // beyond that plane are outside it. p's closest point is kept for the segments from one p.
   if (convex_) {
-    const double margin = 1e-12 * (length + norm(hi_ - lo_));  // rounding at the body's scale
+    thread_local ClosestOfP around;
+    if (around.wall != id_ || around.p.x != p.x || around.p.y != p.y || around.p.z != p.z) {
+      const WallPoint w = known != nullptr ? *known : closest(p);
+      around = {id_, p, w.point, w.normal};
+    }
     if (dot(q - around.closest, around.normal) > margin &&
         dot(0.5 * (p + q) - around.closest, around.normal) > margin)
       return false;
   }
-  if (!around.gathered || length > around.length) {
-    const double d_p = norm(p - around.closest);
-    around.length = std::max(length, around.length);  // the last p's segments: a guess
-    around.gathered = true;
-    const double r = 2 * around.length + d_p + corner_reach_;
-    centroids_.query(p.x, p.y, p.z, r * (1 + 1e-9), around.panels);
+  return inside(q) || inside(0.5 * (p + q));
+}
+
+// Otherwise the sign of the distance to the closest point decides, from a search as small as x's
+// own distance allows (not one around the segment's start, which a point across a thin body would
+// share with the whole of the other face).
+bool WallQueries::inside(const Vec3& x) const {
+  if (!near(x, 0)) return false;
+  double d2 = 0;
+  const int k = centroids_.nearest(x.x, x.y, x.z, &d2);
+  if (convex_) {
+    const Panel& panel = surface_->panels[k];
+    const double margin = 1e-12 * norm(hi_ - lo_);  // rounding at the body's scale
+    if (dot(x - panel.centroid, panel.normal) > margin) return false;
   }
-  const auto inside_around = [&](const Vec3& x) {
-    const double bound = norm(x - around.closest);  // >= x's distance to the wall
-    const double r = (bound + corner_reach_) * (1 + 1e-9);
-    around.candidates.clear();
-    for (int j : around.panels) {
-      const Vec3 c = surface_->panels[j].centroid;
-      const double dx = c.x - x.x, dy = c.y - x.y, dz = c.z - x.z;
-      if (dx * dx + dy * dy + dz * dz <= r * r) around.candidates.push_back(j);
-    }
-    return closest_among(x, around.candidates).distance < 0;
-  };
-  return inside_around(q) || inside_around(0.5 * (p + q));
+  return closest_from_nearest(x, std::sqrt(d2)).distance < 0;
 }
 
 double WallQueries::distance_bound(const Vec3& x, double reach) const {

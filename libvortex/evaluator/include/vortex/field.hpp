@@ -27,6 +27,9 @@ struct StageTimes {
   // treecode overlaps them (the upward pass runs beside the lists), so this is less than their
   // sum there; elsewhere it is their sum.
   double setup = 0;
+
+  // Adds every stage of `other` (totals over several calls).
+  StageTimes& operator+=(const StageTimes& other);
 };
 
 struct EvaluationStats {

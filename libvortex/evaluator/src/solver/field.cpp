@@ -5,6 +5,23 @@
 
 namespace vortex {
 
+StageTimes& StageTimes::operator+=(const StageTimes& o) {
+  total += o.total;
+  tree += o.tree;
+  multipole += o.multipole;
+  lists += o.lists;
+  near += o.near;
+  far += o.far;
+  far_plan += o.far_plan;
+  m2l += o.m2l;
+  l2l += o.l2l;
+  l2p += o.l2p;
+  m2p += o.m2p;
+  transfer += o.transfer;
+  setup += o.setup;
+  return *this;
+}
+
 void VelocityField::resize(std::size_t n, bool gradient) {
   // Storage of the right size is kept and zeroed by all threads: a solver that reuses its fields
   // every step then neither allocates nor zeroes hundreds of megabytes on one thread.

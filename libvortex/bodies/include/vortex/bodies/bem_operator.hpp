@@ -39,11 +39,20 @@ class BemOperator {
                                const std::array<double, 3>& uniform) const;
   // Adds row_r . v_i of a velocity v_i per panel to `rows`.
   void add_rows(const std::vector<Vec3>& per_panel, Eigen::VectorXd& rows) const;
-  double far_seconds() const { return far_seconds_; }
+  // Running totals over this operator's products: their count, the wall time of the far field
+  // (the treecode with its packing and averages) and of the near corrections, and the treecode's
+  // own stages summed over its calls.
+  struct Totals {
+    long products = 0;
+    double seconds_far = 0, seconds_near = 0;
+    StageTimes treecode;
+  };
+  const Totals& totals() const { return totals_; }
+  void reset_totals() { totals_ = {}; }
 
  private:
   void far_rows(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows);
-  void add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::VectorXd& rows) const;
+  void add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::VectorXd& rows);
 
   const Surface* surface_;
   BemRules rules_;
@@ -53,7 +62,7 @@ class BemOperator {
   Solver solver_;
   VelocityField field_;
   Eigen::VectorXd rows_;  // apply_tangential's three rows per panel
-  double far_seconds_ = 0;
+  Totals totals_;
 };
 
 }  // namespace vortex::bodies

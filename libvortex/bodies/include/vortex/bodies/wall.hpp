@@ -70,7 +70,10 @@ class WallQueries {
   void closest_within(const std::vector<double>& x, const std::vector<double>& y,
                       const std::vector<double>& z, double reach, Backend backend,
                       std::vector<WallPoint>& out) const;
-  bool inside(const Vec3& x) const { return closest(x).distance < 0; }
+  // Whether closest(x).distance < 0, decided without the closest point where x lies off the
+  // bounding box or (convex meshes) beyond the plane of the panel of its nearest centroid: a
+  // convex body lies on the inner side of every panel's plane.
+  bool inside(const Vec3& x) const;
   // Panels whose centroid lies within r of x.
   void panels_near(const Vec3& x, double r, std::vector<int>& out) const {
     centroids_.query(x.x, x.y, x.z, r, out);
@@ -88,8 +91,9 @@ class WallQueries {
                         KnownWallPoints& out) const;
   // Whether the straight segment from p to q leaves the fluid (q inside the body, or its
   // midpoint inside: a thin body between them). Segments off the body's bounding box are
-  // answered without a search; many segments from one p share a search (per thread). `known`:
-  // p's closest point, where already found (closest(p) to the bit).
+  // answered without a search; on a convex body, the segments from one p share p's closest point
+  // (per thread), and most are answered by its panel's plane. `known`: p's closest point, where
+  // already found (closest(p) to the bit).
   bool blocked(const Vec3& p, const Vec3& q, const WallPoint* known = nullptr) const;
   // The signed distance from x to the wall (negative inside) where the wall may lie within
   // `reach` of x (closest_within); elsewhere a lower bound of it above `reach`, or off the
