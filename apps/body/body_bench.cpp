@@ -144,12 +144,14 @@ void bench_bem(const Settings& s, bodies::BodyFlow& flow, const ParticleSet* par
     const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
     const StageTimes& t = st.treecode;
     std::printf(
-        "solve %d: %.4f s (right-hand side %.4f s), %d iterations, residual %.2e, %ld products: "
+        "solve %d: %.4f s (right-hand side %.4f s), %d iterations, residual %.2e, %ld products "
+        "(%ld "
+        "repeated, not computed): "
         "far %.4f s (treecode %.4f: tree %.4f, lists %.4f, multipoles %.4f, near %.4f, far %.4f, "
         "transfer %.4f), near blocks %.4f s, preconditioner %.4f s\n",
-        k + 1, seconds, st.rhs_seconds, st.iterations, st.residual, st.products, st.seconds_far,
-        t.total, t.tree, t.lists, t.multipole, t.near, t.far, t.transfer, st.seconds_near,
-        st.seconds_precondition);
+        k + 1, seconds, st.rhs_seconds, st.iterations, st.residual, st.products,
+        st.repeated_products, st.seconds_far, t.total, t.tree, t.lists, t.multipole, t.near, t.far,
+        t.transfer, st.seconds_near, st.seconds_precondition);
     total.push_back(seconds);
     far.push_back(st.seconds_far);
     near.push_back(st.seconds_near);
@@ -158,6 +160,10 @@ void bench_bem(const Settings& s, bodies::BodyFlow& flow, const ParticleSet* par
     per_product.push_back((st.seconds_far + st.seconds_near) / std::max(1L, st.products));
   }
   const bodies::BemStats& st = bem.stats();
+  const bodies::NearField& nf = bem.op().near_field();
+  std::printf("near blocks: %zu (%.1f a panel, radius %.4g), %.1f MB\n", nf.j.size(),
+              static_cast<double>(nf.j.size()) / static_cast<double>(nf.size()), nf.radius,
+              1e-6 * static_cast<double>(nf.j.size() * (sizeof(int) + 12 * sizeof(double))));
   std::printf(
       "boundary-element solve: %zu panels, %s, %d iterations, median of %d: %.4f s; far %.4f s "
       "(treecode %.4f s), near blocks %.4f s, preconditioner %.4f s; a product %.2f ms\n",

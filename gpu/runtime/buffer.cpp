@@ -55,6 +55,10 @@ void release(Memory kind, void* p, std::size_t bytes) noexcept {
     cudaFreeHost(p);
 }
 
+void copy_to_device(void* to, const void* from, std::size_t bytes) {
+  VORTEX_CUDA_CHECK(cudaMemcpy(to, from, bytes, cudaMemcpyHostToDevice));
+}
+
 std::size_t held_bytes(Memory kind) noexcept {
   return held_of(kind).load();
 }

@@ -51,13 +51,6 @@ __global__ void wall_points_kernel(GridView centroids, const Panel* __restrict__
   out[k] = closest.result();
 }
 
-template <class T>
-T* upload(DeviceBuffer<T>& to, const T* from, std::size_t n) {
-  T* at = to.reserve(n > 0 ? n : 1);
-  if (n > 0) VORTEX_CUDA_CHECK(cudaMemcpy(at, from, n * sizeof(T), cudaMemcpyHostToDevice));
-  return at;
-}
-
 }  // namespace
 
 struct WallPointsKernel::Impl {

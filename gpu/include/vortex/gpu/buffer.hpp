@@ -61,4 +61,16 @@ using DeviceBuffer = Buffer<T, Memory::Device>;
 template <class T>
 using PinnedBuffer = Buffer<T, Memory::PinnedHost>;
 
+// Copies `bytes` from host memory to device memory and returns when they are there.
+void copy_to_device(void* to, const void* from, std::size_t bytes);
+
+// Makes room for n elements (at least one) in `to` and copies n from the host there; returns the
+// device pointer.
+template <class T>
+T* upload(DeviceBuffer<T>& to, const T* from, std::size_t n) {
+  T* at = to.reserve(n > 0 ? n : 1);
+  if (n > 0) copy_to_device(at, from, n * sizeof(T));
+  return at;
+}
+
 }  // namespace vortex::gpu

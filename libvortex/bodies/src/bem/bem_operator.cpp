@@ -1,5 +1,8 @@
 #include "vortex/bodies/bem_operator.hpp"
 
+#include "bem/bem_near_blocks_cuda.hpp"
+#include "vortex/math/bem_near_rows.hpp"
+
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -53,7 +56,11 @@ BemOperator::BemOperator(const Surface& surface, const BemOptions& o)
   sources_.y = src.y;
   sources_.z = src.z;
   std::fill(sources_.sigma.begin(), sources_.sigma.end(), 1.0);  // read as 1 by the singular core
+  if (resolve_backend(solver_.options().backend) == Backend::Cuda)
+    near_device_ = detail::BemNearBlocksDevice::create(near_);
 }
+
+BemOperator::~BemOperator() = default;
 
 // The far-field product (the treecode over the source rule's points) as rows, 3 per panel.
 void BemOperator::far_rows(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {
@@ -81,32 +88,49 @@ void BemOperator::far_rows(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) 
 // The near corrections added to the rows: the tangential ones, and the normal ones if asked.
 void BemOperator::add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::VectorXd& rows) {
   const auto start = std::chrono::steady_clock::now();
-  const NearField& nf = near_;
   const auto n = static_cast<std::ptrdiff_t>(size());
+  if (near_device_) {
+    near_rows_.resize(3 * size());
+    near_device_->corrections(gamma.data(), normal, near_rows_.data());
+#pragma omp parallel for schedule(static) if (n > 4096)
+    for (std::ptrdiff_t k = 0; k < 3 * n; ++k) rows(k) += near_rows_[k];
+  } else {
+    const NearField& nf = near_;
+    const BemNearBlocksView blocks{nf.offsets.data(), nf.j.data(), nf.tangential.data(),
+                                   nf.normal.data()};
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < n; ++i)
-    for (std::size_t k = nf.offsets[i]; k < nf.offsets[i + 1]; ++k) {
-      const double g0 = gamma(2 * nf.j[k]), g1 = gamma(2 * nf.j[k] + 1);
-      const double* t = nf.tangential.data() + 4 * k;
-      rows(3 * i) += t[0] * g0 + t[1] * g1;
-      rows(3 * i + 1) += t[2] * g0 + t[3] * g1;
-      if (normal) rows(3 * i + 2) += nf.normal[2 * k] * g0 + nf.normal[2 * k + 1] * g1;
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      double r[3] = {rows(3 * i), rows(3 * i + 1), rows(3 * i + 2)};
+      add_bem_near_rows(blocks, nf.offsets[i], nf.offsets[i + 1], 1, gamma.data(), normal, r);
+      for (int c = 0; c < 3; ++c) rows(3 * i + c) = r[c];
     }
+  }
   totals_.seconds_near += seconds_since(start);
 }
 
+// A product for the sheet of the last one is that product again: GMRES's first product from a
+// warm start is the last product of the solve before, and its residual's product the solve's own.
+const Eigen::VectorXd& BemOperator::rows_of(const Eigen::VectorXd& gamma) {
+  if (rows_gamma_.size() == gamma.size() && rows_gamma_ == gamma) {
+    ++totals_.repeated;
+    return rows_;
+  }
+  far_rows(gamma, rows_);
+  add_near(gamma, true, rows_);
+  rows_gamma_ = gamma;
+  return rows_;
+}
+
 void BemOperator::apply(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {
-  far_rows(gamma, rows);
-  add_near(gamma, true, rows);
+  rows = rows_of(gamma);
 }
 
 void BemOperator::apply_tangential(const Eigen::VectorXd& gamma, Eigen::VectorXd& out) {
-  far_rows(gamma, rows_);
-  add_near(gamma, false, rows_);
+  const Eigen::VectorXd& rows = rows_of(gamma);
   out.resize(2 * static_cast<Eigen::Index>(size()));
   for (std::size_t i = 0; i < size(); ++i) {
-    out(2 * i) = rows_(3 * i);
-    out(2 * i + 1) = rows_(3 * i + 1);
+    out(2 * i) = rows(3 * i);
+    out(2 * i + 1) = rows(3 * i + 1);
   }
 }
 

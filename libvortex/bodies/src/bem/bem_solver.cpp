@@ -265,6 +265,7 @@ const BemStats& BemSolver::solve(const std::array<double, 3>& free_stream,
   stats_.sheet_vorticity = sheet_total_vorticity(op_.surface(), gamma_);
   const BemOperator::Totals& t = op_.totals();
   stats_.products = t.products;
+  stats_.repeated_products = t.repeated;
   stats_.seconds_far = t.seconds_far;
   stats_.seconds_near = t.seconds_near;
   stats_.treecode = t.treecode;

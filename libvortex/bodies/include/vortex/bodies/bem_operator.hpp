@@ -7,6 +7,7 @@
 // velocity, continuous across the sheet) come with it for the diagnostics.
 
 #include <Eigen/Dense>
+#include <memory>
 #include <vector>
 
 #include "vortex/bodies/bem_near_field.hpp"
@@ -16,9 +17,17 @@
 
 namespace vortex::bodies {
 
+namespace detail {
+class BemNearBlocksDevice;
+}
+
 class BemOperator {
  public:
+  // The near corrections run on the GPU where the treecode's backend resolves to CUDA.
   BemOperator(const Surface& surface, const BemOptions& options);
+  ~BemOperator();
+  BemOperator(const BemOperator&) = delete;
+  BemOperator& operator=(const BemOperator&) = delete;
 
   const Surface& surface() const { return *surface_; }
   const BemRules& rules() const { return rules_; }
@@ -27,7 +36,8 @@ class BemOperator {
   // The far-field targets: target-rule points of every panel, panel-major.
   const Points& targets() const { return targets_; }
 
-  // rows(3 i + r) for the coefficients gamma(2 j + b) (see bem_near_field.hpp for the rows).
+  // rows(3 i + r) for the coefficients gamma(2 j + b) (see bem_near_field.hpp for the rows). A
+  // product asked again for the last product's sheet is answered from it.
   void apply(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows);
   // The tangential rows only: the operator of the linear system.
   void apply_tangential(const Eigen::VectorXd& gamma, Eigen::VectorXd& out);
@@ -39,11 +49,12 @@ class BemOperator {
                                const std::array<double, 3>& uniform) const;
   // Adds row_r . v_i of a velocity v_i per panel to `rows`.
   void add_rows(const std::vector<Vec3>& per_panel, Eigen::VectorXd& rows) const;
-  // Running totals over this operator's products: their count, the wall time of the far field
-  // (the treecode with its packing and averages) and of the near corrections, and the treecode's
-  // own stages summed over its calls.
+  // Running totals over this operator's products: their count (and of those asked again for the
+  // last product's sheet, answered from it), the wall time of the far field (the treecode with its
+  // packing and averages) and of the near corrections, and the treecode's own stages summed over
+  // its calls.
   struct Totals {
-    long products = 0;
+    long products = 0, repeated = 0;
     double seconds_far = 0, seconds_near = 0;
     StageTimes treecode;
   };
@@ -61,7 +72,11 @@ class BemOperator {
   ParticleSet sources_;
   Solver solver_;
   VelocityField field_;
-  Eigen::VectorXd rows_;  // apply_tangential's three rows per panel
+  // The last product's sheet and its three rows per panel.
+  const Eigen::VectorXd& rows_of(const Eigen::VectorXd& gamma);
+  Eigen::VectorXd rows_gamma_, rows_;
+  std::unique_ptr<detail::BemNearBlocksDevice> near_device_;
+  std::vector<double> near_rows_;  // the device's corrections, 3 per panel
   Totals totals_;
 };
 

@@ -41,10 +41,11 @@ struct BemStats {
   Vec3 sheet_vorticity;             // sum_j A_j gamma_j
   double seconds = 0;               // the whole solve
   double rhs_seconds = 0;           // the particles' velocity at the panels
-  // The operator's products of the solve (GMRES's and the final residual's): their count, the
-  // wall time of their far fields (the treecode with its packing and panel averages) and near
-  // corrections, the treecode's stages summed over them; and the preconditioner's wall time.
-  long products = 0;
+  // The operator's products of the solve (GMRES's and the final residual's): their count (and
+  // that of those for the last product's sheet again, answered without a product), the wall time
+  // of their far fields (the treecode with its packing and panel averages) and near corrections,
+  // the treecode's stages summed over them; and the preconditioner's wall time.
+  long products = 0, repeated_products = 0;
   double seconds_far = 0, seconds_near = 0, seconds_precondition = 0;
   StageTimes treecode;
 };
