@@ -211,19 +211,30 @@ void BemSolver::set_gamma(const std::vector<double>& gamma) {
 const BemStats& BemSolver::solve(const std::array<double, 3>& free_stream,
                                  const ParticleSet* particles, Solver* particle_solver,
                                  const std::vector<Vec3>* panel_velocity) {
+  return solve_with(free_stream, particles ? SourcesView(*particles) : SourcesView(),
+                    particle_solver, panel_velocity);
+}
+
+const BemStats& BemSolver::solve(const std::array<double, 3>& free_stream, SourcesView particles,
+                                 Solver& particle_solver, const std::vector<Vec3>* panel_velocity) {
+  return solve_with(free_stream, particles, &particle_solver, panel_velocity);
+}
+
+const BemStats& BemSolver::solve_with(const std::array<double, 3>& free_stream,
+                                      SourcesView particles, Solver* particle_solver,
+                                      const std::vector<Vec3>* panel_velocity) {
   const auto start = std::chrono::steady_clock::now();
   stats_ = BemStats{};
   op_.reset_totals();
-  VelocityField at_targets;
-  if (particles && particles->size() > 0) {
+  if (particles.size() > 0) {
     if (!particle_solver)
       throw std::invalid_argument("BemSolver::solve: particles given without a solver");
-    particle_solver->evaluate(*particles, op_.targets(), false, at_targets);
+    particle_solver->evaluate(particles, op_.targets(), false, at_targets_);
   } else {
-    at_targets.resize(op_.targets().size(), false);
+    at_targets_.resize(op_.targets().size(), false);
   }
   stats_.rhs_seconds = seconds_since(start);
-  Eigen::VectorXd given = op_.average_rows(at_targets, free_stream);
+  Eigen::VectorXd given = op_.average_rows(at_targets_, free_stream);
   if (panel_velocity) op_.add_rows(*panel_velocity, given);
   const std::size_t n = op_.size();
   Eigen::VectorXd b(2 * n);

@@ -59,6 +59,7 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
       wall_(stages_->wall),
       near_wall_sums_(stages_->near_wall_sums),
       wall_points_(stages_->wall_points),
+      near_wall_points_(stages_->near_wall_points),
       wall_near_(stages_->wall_near),
       integrator_(
           [this](const ParticleSet& stage, bool gradient, VelocityField& out) {
@@ -139,45 +140,13 @@ void BodyFlow::record(const BemStats& s, BodyStepStats& stats) {
   stats.seconds_bem += s.seconds;
 }
 
-const ParticleSet& BodyFlow::as_seen_by_wall(const ParticleSet& particles) {
-  wall_view_ = particles;
-  for (double& s : wall_view_.sigma) s = std::min(s, options_.wall_core);
-  return wall_view_;
-}
-
-// The particles within their reach (the near radius, or 2.5 cores) of the wall, ascending, with
-// that reach: their sums over every panel whose centroid lies within the reach plus a panel
-// diameter (NearWallSums, on the particle solver's backend).
-const std::vector<Vec3>* BodyFlow::near_wall_velocity(const ParticleSet& view) {
-  if (!options_.wall_exact || view.size() == 0) return nullptr;
-  const double near = bem_.options().near_factor * surface_->max_diameter;
-  // The particles next to the wall (not inside it: a stage's particle there has its core alone).
-  const auto n = static_cast<std::ptrdiff_t>(view.size());
-  wall_reach_.assign(view.size(), 0.0);
-#pragma omp parallel for schedule(dynamic, 256)
-  for (std::ptrdiff_t p = 0; p < n; ++p) {
-    const Vec3 x{view.x[p], view.y[p], view.z[p]};
-    const double reach = std::max(near, 2.5 * view.sigma[p]);
-    if (!wall_.near(x, reach)) continue;
-    const double d = wall_.closest(x).distance;
-    if (d > 0 && d < reach) wall_reach_[p] = reach;
-  }
-  wall_near_.clear();
-  for (std::ptrdiff_t p = 0; p < n; ++p)
-    if (wall_reach_[p] != 0)
-      wall_near_.push_back({view.x[p], view.y[p], view.z[p]}, {view.gx[p], view.gy[p], view.gz[p]},
-                           1 / view.sigma[p], wall_reach_[p]);
-  near_wall_sums_.compute(solver_->options().core, wall_near_, near_wall_);
-  return &near_wall_;
-}
-
 const BemStats& BodyFlow::solve_for(const ParticleSet& particles) {
   solved_known_ = false;
   const auto start = Clock::now();
-  const ParticleSet& view = as_seen_by_wall(particles);
+  const SourcesView view = as_seen_by_wall(particles);
   const std::vector<Vec3>* near_wall = near_wall_velocity(view);
   const double wall_seconds = since(start);
-  const BemStats& s = bem_.solve(options_.free_stream, &view, solver_, near_wall);
+  const BemStats& s = bem_.solve(options_.free_stream, view, *solver_, near_wall);
   if (current_) {
     record(s, *current_);
     current_->seconds_bem += wall_seconds;

@@ -20,7 +20,7 @@ struct BodyFlow::Stages {
   BemSolver bem;
   WallQueries wall;
   NearWallSums near_wall_sums;
-  KnownWallPoints wall_points;
+  KnownWallPoints wall_points, near_wall_points;
   SurfacePressure pressure;
   std::vector<Vec3> shed;  // per panel: the sheets shed in the step so far (wall_forces.cpp)
   Points centroids;        // the panels', where the skin friction reads the vorticity

@@ -90,7 +90,7 @@ void WallQueries::closest_within(const std::vector<double>& x, const std::vector
   for (std::ptrdiff_t k = 0; k < n; ++k) out[k] = closest_within({x[k], y[k], z[k]}, reach);
 }
 
-void WallQueries::closest_near_box(const ParticleSet& particles, double reach, Backend backend,
+void WallQueries::closest_near_box(PointsView particles, double reach, Backend backend,
                                    KnownWallPoints& out) const {
   out.slot.resize(particles.size());  // every entry placed below
   place_in_order(

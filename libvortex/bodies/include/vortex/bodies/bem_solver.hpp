@@ -37,6 +37,9 @@ class BemSolver {
   const BemStats& solve(const std::array<double, 3>& free_stream,
                         const ParticleSet* particles = nullptr, Solver* particle_solver = nullptr,
                         const std::vector<Vec3>* panel_velocity = nullptr);
+  // The same with the particles in the caller's arrays (no copy is made of them).
+  const BemStats& solve(const std::array<double, 3>& free_stream, SourcesView particles,
+                        Solver& particle_solver, const std::vector<Vec3>* panel_velocity = nullptr);
 
   // Two coefficients per panel, along t1 and t2.
   const std::vector<double>& gamma() const { return gamma_; }
@@ -55,6 +58,8 @@ class BemSolver {
   Eigen::VectorXd coarse_restrict(const Eigen::VectorXd& v) const;
   void coarse_prolong(const Eigen::VectorXd& y, Eigen::VectorXd& out) const;
   void solve_dense(const Eigen::VectorXd& b, Eigen::VectorXd& x);
+  const BemStats& solve_with(const std::array<double, 3>& free_stream, SourcesView particles,
+                             Solver* particle_solver, const std::vector<Vec3>* panel_velocity);
 
   BemOptions options_;
   BemOperator op_;
@@ -70,6 +75,7 @@ class BemSolver {
   std::unique_ptr<Eigen::PartialPivLU<Eigen::MatrixXd>> coarse_lu_;
   std::vector<double> gamma_;
   std::vector<double> normal_velocity_;
+  VelocityField at_targets_;  // the particles' velocity at the far field's targets
   BemStats stats_;
 };
 

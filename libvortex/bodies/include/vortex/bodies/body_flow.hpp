@@ -170,8 +170,10 @@ class BodyFlow {
   void add_shed_sheet();
   void wall_pressure(double dt, BodyStepStats& stats);
   void wall_friction(const ParticleSet& particles, BodyStepStats& stats);
-  const ParticleSet& as_seen_by_wall(const ParticleSet& particles);
-  const std::vector<Vec3>* near_wall_velocity(const ParticleSet& view);
+  // The particles with their cores as the wall sees them (at most the wall core), in place: their
+  // own arrays and wall_sigma_.
+  SourcesView as_seen_by_wall(const ParticleSet& particles);
+  const std::vector<Vec3>* near_wall_velocity(SourcesView view);
   const BemStats& solve_for(const ParticleSet& particles);
   bool sheet_solved_for(const ParticleSet& particles) const;
   void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, bool sheet_solved);
@@ -199,7 +201,7 @@ class BodyFlow {
   std::vector<std::vector<int>> patches_;
   Points sheet_points_;
   TriangleRule sheet_rule_;
-  ParticleSet wall_view_;
+  std::vector<double> wall_sigma_;  // per particle: its core as the wall sees it
   KnownWallPoints& wall_points_;    // of the particles of a sub-step's start near the wall
   std::vector<VrmMoments> spread_;  // per place of wall_points_: the wall's image kernel's
   std::vector<char> has_spread_;
@@ -208,6 +210,7 @@ class BodyFlow {
   std::vector<Vec3> near_wall_;          // per panel: exact point-vortex average - cored quadrature
   std::vector<double> strength_before_;  // per particle: |Gamma| before the convection stage
   std::vector<double> wall_reach_;       // per particle: its reach if next to the wall, else 0
+  KnownWallPoints& near_wall_points_;    // of the particles of a solve near the wall's box
   NearWallParticles& wall_near_;         // the particles next to the wall, ascending
   BodyStepStats* current_ = nullptr;     // the step being taken, for the stage hook's statistics
   // The convection's integrator (its stage hook re-solves the sheet) and the sources of the

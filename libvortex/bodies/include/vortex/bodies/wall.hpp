@@ -87,7 +87,7 @@ class WallQueries {
   // bounding box (the same backends), placed in index order; the others get no place. The
   // search reaches a little farther (1e-6 of it), so that a bound kept in place of a distance
   // compares with the reach as the distance would.
-  void closest_near_box(const ParticleSet& particles, double reach, Backend backend,
+  void closest_near_box(PointsView particles, double reach, Backend backend,
                         KnownWallPoints& out) const;
   // Whether the straight segment from p to q leaves the fluid (q inside the body, or its
   // midpoint inside: a thin body between them). Segments off the body's bounding box are
