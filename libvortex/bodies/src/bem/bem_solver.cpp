@@ -190,14 +190,20 @@ void BemSolver::precondition(const Eigen::VectorXd& in, Eigen::VectorXd& out) co
 
 void BemSolver::smooth(const Eigen::VectorXd& in, Eigen::VectorXd& out) const {
   out.resize(in.size());
-#pragma omp parallel for schedule(dynamic, 4)
-  for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(clusters_.size()); ++c) {
-    const Cluster& cl = clusters_[c];
-    const auto m = static_cast<Eigen::Index>(cl.panels.size());
-    Eigen::VectorXd local(2 * m);
-    for (Eigen::Index k = 0; k < m; ++k) local.segment<2>(2 * k) = in.segment<2>(2 * cl.panels[k]);
-    const Eigen::VectorXd y = cl.lu.solve(local);
-    for (Eigen::Index k = 0; k < m; ++k) out.segment<2>(2 * cl.panels[k]) = y.segment<2>(2 * k);
+#pragma omp parallel
+  {
+    Eigen::VectorXd local, y;  // a thread's, sized once for its largest cluster
+#pragma omp for schedule(dynamic, 16)
+    for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(clusters_.size()); ++c) {
+      const Cluster& cl = clusters_[c];
+      const auto m = static_cast<Eigen::Index>(cl.panels.size());
+      local.resize(2 * m);
+      y.resize(2 * m);
+      for (Eigen::Index k = 0; k < m; ++k)
+        local.segment<2>(2 * k) = in.segment<2>(2 * cl.panels[k]);
+      y.noalias() = cl.lu.solve(local);
+      for (Eigen::Index k = 0; k < m; ++k) out.segment<2>(2 * cl.panels[k]) = y.segment<2>(2 * k);
+    }
   }
 }
 
