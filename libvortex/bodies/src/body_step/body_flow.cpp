@@ -211,10 +211,15 @@ void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, Ve
   current_->max_velocity_gradient = std::max(current_->max_velocity_gradient, std::sqrt(largest));
 }
 
-void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats) {
+void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats, bool moved) {
   const Vec3 before = particle_impulse(particles);
+  const double min_distance = options_.min_wall_distance * options_.spacing;
+  // Particles that moved since the wall points were found get theirs anew, in one batch on the
+  // particle solver's backend (near_wall_points_ is free between solves).
+  if (moved)
+    wall_.closest_near_box(particles, min_distance, solver_->options().backend, near_wall_points_);
   const WallStats w =
-      wall_.keep_in_fluid(particles, options_.min_wall_distance * options_.spacing, &wall_points_);
+      wall_.keep_in_fluid(particles, min_distance, moved ? &near_wall_points_ : &wall_points_);
   stats.reflected += w.reflected;
   stats.pushed += w.pushed;
   stats.correction_impulse += particle_impulse(particles) - before;
@@ -272,7 +277,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), shed, particles);
     add_shed_sheet();
   }
-  keep_in_fluid(particles, stats);
+  keep_in_fluid(particles, stats, false);
   wall_points_.clear();  // the particles move from here on
   const Vec3 before = particle_impulse(particles);
   const auto control_start = Clock::now();
@@ -325,7 +330,7 @@ BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
     // The stage hook (integrator_) re-solves the BEM for each stage's particles.
     integrator_.step(particles, dt);
     record_growth(particles, stats);
-    keep_in_fluid(particles, stats);
+    keep_in_fluid(particles, stats, true);
     stats.seconds_convect += since(convect_start) - (stats.seconds_bem - bem_before);
     diffuse(particles, dt / 2, stats, false);
     solve_sheet(particles);

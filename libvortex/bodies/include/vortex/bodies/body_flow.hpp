@@ -177,7 +177,9 @@ class BodyFlow {
   const BemStats& solve_for(const ParticleSet& particles);
   bool sheet_solved_for(const ParticleSet& particles) const;
   void diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, bool sheet_solved);
-  void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats);
+  // Reflection and push-out, with the wall points of the sub-step's start, or (`moved`) found
+  // anew.
+  void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats, bool moved);
   // The strongest particle after the convection stage and its growth (strength_before_ holds the
   // strengths before it).
   void record_growth(const ParticleSet& particles, BodyStepStats& stats) const;
