@@ -16,13 +16,12 @@ constexpr int kWarpsPerBlock = 8;
 // A warp a panel: each lane sums every 32nd of the panel's blocks, then the lanes' parts are
 // summed.
 __global__ void bem_near_blocks_kernel(BemNearBlocksView b, int panels,
-                                       const double* __restrict__ gamma, bool normal,
-                                       double* __restrict__ out) {
+                                       const double* __restrict__ gamma, double* __restrict__ out) {
   const int lane = threadIdx.x % 32;
   const int i = blockIdx.x * kWarpsPerBlock + threadIdx.x / 32;
   if (i >= panels) return;
   double rows[3] = {0, 0, 0};
-  add_bem_near_rows(b, b.offsets[i] + lane, b.offsets[i + 1], 32, gamma, normal, rows);
+  add_bem_near_rows(b, b.offsets[i] + lane, b.offsets[i + 1], 32, gamma, rows);
   for (int r = 0; r < 3; ++r)
     for (int offset = 16; offset > 0; offset /= 2)
       rows[r] += __shfl_down_sync(0xffffffffu, rows[r], offset);
@@ -65,7 +64,7 @@ std::size_t BemNearBlocksKernel::device_bytes() const {
          m.gamma.bytes() + m.out.bytes();
 }
 
-void BemNearBlocksKernel::corrections(const double* gamma, bool normal, double* out) {
+void BemNearBlocksKernel::corrections(const double* gamma, double* out) {
   Impl& m = *impl_;
   const std::size_t n = m.panels;
   if (n == 0) return;
@@ -76,7 +75,7 @@ void BemNearBlocksKernel::corrections(const double* gamma, bool normal, double* 
   const int panels = static_cast<int>(n);
   const int grid = (panels + kWarpsPerBlock - 1) / kWarpsPerBlock;
   bem_near_blocks_kernel<<<grid, 32 * kWarpsPerBlock, 0, s>>>(m.view, panels, m.gamma.data(),
-                                                              normal, m.out.data());
+                                                              m.out.data());
   VORTEX_CUDA_CHECK_LAUNCH("bem_near_blocks_kernel");
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(m.staged_out.data(), m.out.data(), 3 * n * sizeof(double),
                                     cudaMemcpyDeviceToHost, s));

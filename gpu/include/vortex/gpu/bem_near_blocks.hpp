@@ -18,8 +18,8 @@ class BemNearBlocksKernel {
   BemNearBlocksKernel& operator=(const BemNearBlocksKernel&) = delete;
 
   // out[3 i + r] = panel i's near correction of row r for the sheet `gamma` (2 per panel, host
-  // memory); row 2 only with `normal`, else 0. Returns once `out` (host memory) is written.
-  void corrections(const double* gamma, bool normal, double* out);
+  // memory). Returns once `out` (host memory) is written.
+  void corrections(const double* gamma, double* out);
   // Device memory the blocks hold, bytes.
   std::size_t device_bytes() const;
 

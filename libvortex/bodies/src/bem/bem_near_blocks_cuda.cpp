@@ -16,9 +16,7 @@ class CudaBemNearBlocks final : public BemNearBlocksDevice {
       : kernel_({near.offsets.data(), near.j.data(), near.tangential.data(), near.normal.data()},
                 near.size()) {}
 
-  void corrections(const double* gamma, bool normal, double* out) override {
-    kernel_.corrections(gamma, normal, out);
-  }
+  void corrections(const double* gamma, double* out) override { kernel_.corrections(gamma, out); }
 
  private:
   gpu::BemNearBlocksKernel kernel_;

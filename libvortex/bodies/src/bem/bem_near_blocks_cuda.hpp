@@ -13,9 +13,8 @@ class BemNearBlocksDevice {
   // Null in a build without CUDA or on a machine without a device.
   static std::unique_ptr<BemNearBlocksDevice> create(const NearField& near);
   virtual ~BemNearBlocksDevice() = default;
-  // out[3 i + r]: panel i's near correction of row r for `gamma` (row 2 only with `normal`, else
-  // 0), the host's sums to rounding.
-  virtual void corrections(const double* gamma, bool normal, double* out) = 0;
+  // out[3 i + r]: panel i's near correction of row r for `gamma`, the host's sums to rounding.
+  virtual void corrections(const double* gamma, double* out) = 0;
 };
 
 }  // namespace vortex::bodies::detail

@@ -85,13 +85,13 @@ void BemOperator::far_rows(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) 
   totals_.treecode += field_.stats.times;
 }
 
-// The near corrections added to the rows: the tangential ones, and the normal ones if asked.
-void BemOperator::add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::VectorXd& rows) {
+// The near corrections added to the rows.
+void BemOperator::add_near(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows) {
   const auto start = std::chrono::steady_clock::now();
   const auto n = static_cast<std::ptrdiff_t>(size());
   if (near_device_) {
     near_rows_.resize(3 * size());
-    near_device_->corrections(gamma.data(), normal, near_rows_.data());
+    near_device_->corrections(gamma.data(), near_rows_.data());
 #pragma omp parallel for schedule(static) if (n > 4096)
     for (std::ptrdiff_t k = 0; k < 3 * n; ++k) rows(k) += near_rows_[k];
   } else {
@@ -101,7 +101,7 @@ void BemOperator::add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::Vec
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < n; ++i) {
       double r[3] = {rows(3 * i), rows(3 * i + 1), rows(3 * i + 2)};
-      add_bem_near_rows(blocks, nf.offsets[i], nf.offsets[i + 1], 1, gamma.data(), normal, r);
+      add_bem_near_rows(blocks, nf.offsets[i], nf.offsets[i + 1], 1, gamma.data(), r);
       for (int c = 0; c < 3; ++c) rows(3 * i + c) = r[c];
     }
   }
@@ -116,7 +116,7 @@ const Eigen::VectorXd& BemOperator::rows_of(const Eigen::VectorXd& gamma) {
     return rows_;
   }
   far_rows(gamma, rows_);
-  add_near(gamma, true, rows_);
+  add_near(gamma, rows_);
   rows_gamma_ = gamma;
   return rows_;
 }

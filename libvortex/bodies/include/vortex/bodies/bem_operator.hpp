@@ -63,7 +63,7 @@ class BemOperator {
 
  private:
   void far_rows(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows);
-  void add_near(const Eigen::VectorXd& gamma, bool normal, Eigen::VectorXd& rows);
+  void add_near(const Eigen::VectorXd& gamma, Eigen::VectorXd& rows);
 
   const Surface* surface_;
   BemRules rules_;
