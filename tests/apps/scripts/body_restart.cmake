@@ -74,6 +74,25 @@ set(du_err ${CMAKE_MATCH_2})
 if(NOT u_err LESS 2e-4 OR NOT du_err LESS 2e-4)
   message(FATAL_ERROR "--bench-velocity errors ${u_err} / ${du_err} exceed 2e-4:\n${out}")
 endif()
+# The boundary-element benchmark: on the checkpoint the sheet is already solved for its particles
+# (no iteration, its residual within GMRES's tolerance, 1e-6); at t = 0+ from zero it iterates to
+# the tolerance.
+run_or_fail("--bench-bem on a checkpoint" ${BODY} ${common} --restart
+  ${DIR}/a/checkpoint-000002.bin --bench-bem 2 --backend cpu --output ${DIR}/c)
+if(NOT out MATCHES "boundary-element solve \\(GMRES\\): [0-9]+ panels, the checkpoint's particles" OR
+   NOT out MATCHES "solve 2: [0-9.]+ s \\(right-hand side [0-9.]+ s\\), 0 iterations, residual ([0-9.e+-]+)")
+  message(FATAL_ERROR "--bench-bem on a checkpoint printed no solve without iterations:\n${out}")
+endif()
+if(NOT CMAKE_MATCH_1 LESS 1e-6)
+  message(FATAL_ERROR "--bench-bem: the checkpoint's sheet has residual ${CMAKE_MATCH_1}:\n${out}")
+endif()
+run_or_fail("--bench-bem at t = 0+" ${BODY} ${common} --bench-bem 2 --backend cpu --output ${DIR}/c)
+if(NOT out MATCHES "solve 2: [0-9.]+ s \\(right-hand side [0-9.]+ s\\), ([1-9][0-9]*) iterations, residual ([0-9.e+-]+), ([0-9]+) products")
+  message(FATAL_ERROR "--bench-bem at t = 0+ printed no iterated solve:\n${out}")
+endif()
+if(NOT CMAKE_MATCH_2 LESS 1e-6 OR NOT CMAKE_MATCH_3 GREATER CMAKE_MATCH_1)
+  message(FATAL_ERROR "--bench-bem at t = 0+: residual ${CMAKE_MATCH_2}, ${CMAKE_MATCH_3} products for ${CMAKE_MATCH_1} iterations:\n${out}")
+endif()
 # A wall-time limit that every step passes: the run stops after its first step with that step's
 # checkpoint, and the restart from it continues to the same rows as the uninterrupted run.
 run_or_fail("--stop-after" ${BODY} ${common} --steps 2 --stop-after 1e-9 --output ${DIR}/d)
