@@ -13,6 +13,7 @@
 #include "vortex/bodies/shedding.hpp"
 #include "vortex/bodies/sheet.hpp"
 #include "vortex/bodies/wall.hpp"
+#include "vortex/solver.hpp"
 #include "vortex/vrm.hpp"
 
 namespace vortex::bodies {
@@ -78,15 +79,24 @@ TEST(Wall, ClosestWithinAReachIsExactOrABoundBeyondIt) {
   EXPECT_GT(found, 500);
 }
 
+// `count` particles uniform in [-xy, xy]^2 x [-z, z], strength (gx, 0, 0), core 0.01.
+ParticleSet random_box(unsigned seed, int count, double xy, double z, double gx) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-xy, xy), v(-z, z);
+  ParticleSet p;
+  for (int t = 0; t < count; ++t) {
+    const double x = u(rng), y = u(rng);
+    p.push_back(x, y, v(rng), gx, 0, 0, 0.01);
+  }
+  return p;
+}
+
 // closest_near_box gives every particle within the reach of the surface's box the point
 // closest_within finds, in index order, and no place to the others.
 TEST(Wall, ClosestPointsNearTheBoxArePlacedInIndexOrder) {
   const Surface s = make_surface(ellipsoid(8, 0.5, 0.5, 0.05));
   const WallQueries wall(s);
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(-1, 1), v(-0.5, 0.5);
-  ParticleSet p;
-  for (int t = 0; t < 3000; ++t) p.push_back(u(rng), u(rng), v(rng), 0, 0, 0, 0.01);
+  const ParticleSet p = random_box(7, 3000, 1, 0.5, 0);
   const double reach = 0.2;
   KnownWallPoints known;
   known.slot.assign(5000, 7);  // stale entries of a larger set are not read
@@ -157,6 +167,35 @@ TEST(Wall, ReflectionAndPushOutPutParticlesInTheFluid) {
   EXPECT_TRUE(wall.blocked({0.6, 0, 0}, {-0.6, 0, 0}));
   EXPECT_FALSE(wall.blocked({0.6, 0, 0}, {0.6, 0.3, 0}));
   EXPECT_FALSE(wall.blocked({2, 2, 2}, {2.5, 2, 2}));
+}
+
+// The push-out with the closest points found in one batch (closest_near_box for its distance, as
+// the step after the convection does) moves every particle as the search per particle does: the
+// same on the host, the same to rounding on the GPU.
+TEST(Wall, PushOutFromABatchOfClosestPointsEqualsThePerParticleSearch) {
+  const Surface s = make_surface(ellipsoid(8, 0.5, 0.5, 0.05));
+  const WallQueries wall(s);
+  const ParticleSet p = random_box(12, 4000, 0.6, 0.08, 1);
+  const double min_distance = 0.004;
+  ParticleSet searched = p;
+  const WallStats expected = wall.keep_in_fluid(searched, min_distance);
+  EXPECT_GT(expected.reflected, 100u);  // the disc and the layer next to it are sampled
+  EXPECT_GT(expected.pushed, 20u);
+  for (Backend backend : {Backend::Cpu, Backend::Cuda}) {
+    if (backend == Backend::Cuda && !cuda_available()) continue;
+    ParticleSet batched = p;
+    KnownWallPoints known;
+    wall.closest_near_box(batched, min_distance, backend, known);
+    const WallStats got = wall.keep_in_fluid(batched, min_distance, &known);
+    EXPECT_EQ(got.reflected, expected.reflected);
+    EXPECT_EQ(got.pushed, expected.pushed);
+    const double tolerance = backend == Backend::Cpu ? 0 : 1e-12;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      EXPECT_NEAR(batched.x[i], searched.x[i], tolerance) << i;
+      EXPECT_NEAR(batched.y[i], searched.y[i], tolerance) << i;
+      EXPECT_NEAR(batched.z[i], searched.z[i], tolerance) << i;
+    }
+  }
 }
 
 // blocked() shares the start's closest point among the segments from one point: the same answers

@@ -201,7 +201,9 @@ WallStats WallQueries::keep_in_fluid(ParticleSet& ps, double min_distance,
     // Farther than min_distance from the bounding box: in the fluid and far enough.
     if (!near(x, min_distance)) continue;
     const WallPoint* k = known != nullptr ? known->find(static_cast<std::size_t>(i)) : nullptr;
-    if (k != nullptr && k->panel < 0 && k->distance >= min_distance) continue;  // far
+    // A known point beyond its search's reach bounds the distance, not its sign: far, unless x
+    // lies inside the body deeper than that reach.
+    if (k != nullptr && k->panel < 0 && k->distance >= min_distance && !inside(x)) continue;
     const WallPoint w = k != nullptr && k->panel >= 0 ? *k : closest(x);
     if (w.distance >= min_distance) continue;
     double target = w.distance;

@@ -103,7 +103,8 @@ class WallQueries {
   // Reflects every particle inside the body across the wall to the fluid side (strength kept),
   // then moves every particle closer than `min_distance` out along the normal to that distance.
   // `known`: closest points already found for some of the particles (panel -1: a lower bound of
-  // the distance).
+  // the distance beyond the search's reach; such a particle is still reflected when it lies inside
+  // the body, however deep).
   WallStats keep_in_fluid(ParticleSet& particles, double min_distance,
                           const KnownWallPoints* known = nullptr) const;
 
