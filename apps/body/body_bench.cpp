@@ -130,7 +130,7 @@ void bench_velocity(const Settings& s, Solver& solver, const ParticleSet& partic
 // sheet from zero without --restart; with it, the checkpoint's particles from its sheet (the
 // solve that ends a step). Each solve's operator products by part.
 void bench_bem(const Settings& s, bodies::BodyFlow& flow, const ParticleSet* particles,
-               const std::vector<double>& start) {
+               std::vector<double> start) {  // a copy: the solver's own sheet changes
   bodies::BemSolver& bem = flow.bem();
   const auto solve = [&]() -> const bodies::BemStats& {
     bem.set_gamma(start);
@@ -145,9 +145,8 @@ void bench_bem(const Settings& s, bodies::BodyFlow& flow, const ParticleSet* par
     const StageTimes& t = st.treecode;
     std::printf(
         "solve %d: %.4f s (right-hand side %.4f s), %d iterations, residual %.2e, %ld products "
-        "(%ld "
-        "repeated, not computed): "
-        "far %.4f s (treecode %.4f: tree %.4f, lists %.4f, multipoles %.4f, near %.4f, far %.4f, "
+        "(%ld repeated, not computed): far %.4f s (treecode %.4f: tree %.4f, lists %.4f, "
+        "multipoles %.4f, near %.4f, far %.4f, "
         "transfer %.4f), near blocks %.4f s, preconditioner %.4f s\n",
         k + 1, seconds, st.rhs_seconds, st.iterations, st.residual, st.products,
         st.repeated_products, st.seconds_far, t.total, t.tree, t.lists, t.multipole, t.near, t.far,

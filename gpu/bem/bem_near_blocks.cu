@@ -58,12 +58,6 @@ BemNearBlocksKernel::BemNearBlocksKernel(const BemNearBlocksView& blocks, std::s
 
 BemNearBlocksKernel::~BemNearBlocksKernel() = default;
 
-std::size_t BemNearBlocksKernel::device_bytes() const {
-  const Impl& m = *impl_;
-  return m.offsets.bytes() + m.j.bytes() + m.tangential.bytes() + m.normal.bytes() +
-         m.gamma.bytes() + m.out.bytes();
-}
-
 void BemNearBlocksKernel::corrections(const double* gamma, double* out) {
   Impl& m = *impl_;
   const std::size_t n = m.panels;

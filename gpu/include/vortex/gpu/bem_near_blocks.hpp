@@ -20,8 +20,6 @@ class BemNearBlocksKernel {
   // out[3 i + r] = panel i's near correction of row r for the sheet `gamma` (2 per panel, host
   // memory). Returns once `out` (host memory) is written.
   void corrections(const double* gamma, double* out);
-  // Device memory the blocks hold, bytes.
-  std::size_t device_bytes() const;
 
  private:
   struct Impl;

@@ -211,7 +211,6 @@ class BodyFlow {
   ParticleControlWorkspace control_workspace_;  // the same for the particle control
   std::vector<Vec3> near_wall_;          // per panel: exact point-vortex average - cored quadrature
   std::vector<double> strength_before_;  // per particle: |Gamma| before the convection stage
-  std::vector<double> wall_reach_;       // per particle: its reach if next to the wall, else 0
   KnownWallPoints& near_wall_points_;    // of the particles of a solve near the wall's box
   NearWallParticles& wall_near_;         // the particles next to the wall, ascending
   BodyStepStats* current_ = nullptr;     // the step being taken, for the stage hook's statistics
