@@ -80,6 +80,16 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const ParticleSe
         "  the device's solves by kernel: lists %.4f, first iterations %.4f, resumed %.4f, "
         "fallback %.4f, free nodes %.4f s (%zu deferred to the fallback)\n",
         d.lists, d.first, d.resumed, d.fallback, d.nodes, d.fallback_owners);
+    const ParticleControlStats& c = st.control;
+    std::printf(
+        "  control phases: grid %.4f (of it the wall %.4f), candidates %.4f, receivers %.4f, "
+        "hand-over %.4f, compaction %.4f s (%zu removed, %zu merged, %zu kept; merges decided on "
+        "the device %zu, on the host %zu; receivers found on the device %zu, on the host %zu: "
+        "%zu near the wall, %zu crowded, %zu for the solve); the device's calls %.4f s\n",
+        c.seconds_grid, c.seconds_wall, c.seconds_candidates, c.seconds_receivers,
+        c.seconds_hand_over, c.seconds_compact, c.removed, c.merged, c.kept, c.device_merges,
+        c.host_merges, c.device_shares, c.host_shares, c.host_shares_wall, c.host_shares_crowded,
+        c.host_shares_solve, c.seconds_device);
   }
   std::printf(
       "diffusion sub-step: N = %zu -> %zu, median of %d: %.4f s (VRM %.4f s, control %.4f s), "

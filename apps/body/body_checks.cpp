@@ -66,6 +66,7 @@ void check(const Settings& s) {
   require("--steps", s.steps, kSteps);
   cli::check_time_step_options(s.stretching, s.relaxation, s.relaxation_rate, s.dt);
   if (s.vrm_backend != "same") parse_backend(s.vrm_backend);
+  if (s.control_backend != "same") parse_backend(s.control_backend);
   require("--bench-diffusion", s.bench_diffusion, kBenchRepeats);
   if (s.bench_diffusion > 0 && s.restart.empty())
     throw std::invalid_argument("--bench-diffusion needs --restart (the state to diffuse)");

@@ -89,6 +89,9 @@ void add_particle_options(cli::OptionParser& p, Settings& s) {
   p.add("--vrm-backend", "same|auto|cpu|cuda",
         "where the VRM's first round solves the particles away from the wall (same: --backend)",
         s.vrm_backend);
+  p.add("--control-backend", "same|auto|cpu|cuda",
+        "where the particle control decides its merges and hand-overs (same: --vrm-backend)",
+        s.control_backend);
 }
 
 // The boundary-element solve.
@@ -256,6 +259,8 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.relaxation = s.relaxation;
   o.relaxation_rate = s.relaxation_rate;
   o.vrm.backend = s.vrm_backend == "same" ? particles : parse_backend(s.vrm_backend);
+  o.control.backend =
+      s.control_backend == "same" ? o.vrm.backend : parse_backend(s.control_backend);
   return o;
 }
 

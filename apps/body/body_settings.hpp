@@ -32,6 +32,7 @@ struct Settings {
   double relaxation = 0;                  // BodyFlowOptions::relaxation, the fraction per step
   double relaxation_rate = 0;             // BodyFlowOptions::relaxation_rate
   std::string vrm_backend = "same";  // the VRM's first round: same (as --backend), auto, cpu, cuda
+  std::string control_backend = "same";  // particle control's decisions: same (as the VRM's), ...
   // The boundary-element solve.
   double bem_tolerance = 1e-6;
   int bem_cluster = 32, bem_coarse = 8;  // the preconditioner (BemOptions)

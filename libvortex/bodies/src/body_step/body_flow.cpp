@@ -10,6 +10,7 @@
 #include "body_step/body_flow_stages.hpp"
 #include "vortex/bodies/shedding.hpp"
 #include "vortex/bodies/sheet.hpp"
+#include "vortex/bodies/wall_nearby.hpp"
 
 namespace vortex::bodies {
 
@@ -104,6 +105,11 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   options_.control.blocked = [this](std::size_t, const std::array<double, 3>& p,
                                     const std::array<double, 3>& q) {
     return wall_.blocked({p[0], p[1], p[2]}, {q[0], q[1], q[2]});
+  };
+  // Where the wall lies, for the control's decisions on the device (near_wall_points_ is free
+  // between solves).
+  options_.control.wall_nearby = [this](const ParticleSet& p, double reach, WallNearby& wall) {
+    find_wall_nearby(wall_, p, reach, options_.control.backend, near_wall_points_, wall);
   };
   options_.vrm.wall_far = [this](const std::array<double, 3>& p, double dt) {
     return !wall_.near({p[0], p[1], p[2]}, wall_reach(dt));
@@ -283,6 +289,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   const auto control_start = Clock::now();
   const ParticleControlStats c = control_particles(particles, options_.control, control_workspace_);
   stats.seconds_control += since(control_start);
+  stats.control = c;
   stats.removed += c.removed + c.merged;
   stats.control_threshold = c.threshold;
   if (v.strongest > 0)

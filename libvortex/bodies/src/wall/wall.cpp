@@ -155,7 +155,6 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q, const WallPoint* known) 
                        std::max(p.y, q.y) < lo_.y || std::min(p.y, q.y) > hi_.y ||
                        std::max(p.z, q.z) < lo_.z || std::min(p.z, q.z) > hi_.z;
   if (off_box) return false;
-  const double margin = 1e-12 * (norm(q - p) + norm(hi_ - lo_));  // rounding at the body's scale
   // A convex body lies on the inner side of the plane of p's closest panel: q and the midpoint
   // beyond that plane are outside it. p's closest point is kept for the segments from one p.
   if (convex_) {
@@ -164,9 +163,7 @@ bool WallQueries::blocked(const Vec3& p, const Vec3& q, const WallPoint* known) 
       const WallPoint w = known != nullptr ? *known : closest(p);
       around = {id_, p, w.point, w.normal};
     }
-    if (dot(q - around.closest, around.normal) > margin &&
-        dot(0.5 * (p + q) - around.closest, around.normal) > margin)
-      return false;
+    if (beyond_tangent_plane(p, q, around.closest, around.normal, box_diagonal())) return false;
   }
   return inside(q) || inside(0.5 * (p + q));
 }
@@ -178,11 +175,7 @@ bool WallQueries::inside(const Vec3& x) const {
   if (!near(x, 0)) return false;
   double d2 = 0;
   const int k = centroids_.nearest(x.x, x.y, x.z, &d2);
-  if (convex_) {
-    const Panel& panel = surface_->panels[k];
-    const double margin = 1e-12 * norm(hi_ - lo_);  // rounding at the body's scale
-    if (dot(x - panel.centroid, panel.normal) > margin) return false;
-  }
+  if (convex_ && beyond_panel_plane(x, surface_->panels[k], box_diagonal())) return false;
   return closest_from_nearest(x, std::sqrt(d2)).distance < 0;
 }
 

@@ -26,9 +26,12 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
+#include "vortex/options.hpp"
 #include "vortex/particles.hpp"
 
 namespace vortex {
@@ -38,6 +41,19 @@ enum class MergeInto {
   Neighbours,  // spread over the neighbours that stay, total and first moment kept
   Partner,     // to the nearest particle that stays within the merge distance, moved to the
                // centroid; the neighbours where none stays that close
+};
+
+// Where a wall lies near the particles, as the device's decisions read it (filled by the
+// options' wall_nearby hook): per particle a lower bound of its distance from the wall,
+// exact within the reach asked for; on a convex body, for particles within that reach, the
+// tangent plane of the closest panel, beyond which a path from the particle stays in the fluid
+// (vortex/math/closest_panel.hpp's beyond_tangent_plane, the first test of the wall's
+// `blocked`), and the body's scale for that test's rounding margin.
+struct WallNearby {
+  std::vector<double> distance;
+  std::vector<std::int32_t> plane;            // per particle: its row of `planes`, or -1 (none)
+  std::vector<std::array<double, 6>> planes;  // a point of the plane, its outward normal
+  double body_scale = 0;                      // the body's bounding-box diagonal
 };
 
 struct ParticleControlOptions {
@@ -53,6 +69,17 @@ struct ParticleControlOptions {
   // centroid it cannot reach keeps its place. Called from several threads.
   std::function<bool(std::size_t i, const std::array<double, 3>& p, const std::array<double, 3>& q)>
       blocked;
+  // Where the per-particle decisions run (which particles merge, each candidate's receivers and
+  // fractions): Cuda, or Auto where a device is present, puts them on the GPU for sets of more
+  // than 20,000 particles, the same decisions to rounding; the host takes the particles the
+  // device leaves it (near a wall, crowded) and the hand-over. A split set (the distributed
+  // toolkit's) stays on the host.
+  Backend backend = Backend::Cpu;
+  // With `blocked`: where the wall lies (WallNearby), for the particles within `reach` of it. The
+  // device decides a particle where its search stays closer than the wall, or where every path
+  // it tests ends beyond the tangent plane of the particle's closest panel; without this hook a
+  // set with `blocked` stays on the host.
+  std::function<void(const ParticleSet& particles, double reach, WallNearby& wall)> wall_nearby;
 };
 
 void validate(const ParticleControlOptions& options);
@@ -68,6 +95,18 @@ struct ParticleControlStats {
   double largest_share = 0;        // the largest |f_q| of a hand-over
   // The largest |Gamma| before and after the call: the hand-overs may raise it.
   double strongest_before = 0, strongest_after = 0;
+  // Wall seconds by phase: the strengths and the grid; the candidates (the merge tests) in order;
+  // their receivers and fractions; the hand-over (with the partners' moves); the compaction.
+  double seconds_grid = 0, seconds_candidates = 0, seconds_receivers = 0, seconds_hand_over = 0,
+         seconds_compact = 0;
+  double seconds_wall = 0;  // of seconds_grid: the wall_distance hook
+  // With the device (ParticleControlOptions::backend): the particles whose merge and the
+  // candidates whose receivers it decided, and those it left to the host.
+  std::size_t device_merges = 0, host_merges = 0, device_shares = 0, host_shares = 0;
+  // Of host_shares, those the device left for a path it did not clear of the wall, for more
+  // receivers than it holds, for a solve that needs the host's fallback.
+  std::size_t host_shares_wall = 0, host_shares_crowded = 0, host_shares_solve = 0;
+  double seconds_device = 0;  // of the phases: the calls to the device (uploads, kernels, results)
 };
 
 ParticleControlStats control_particles(ParticleSet& particles,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -12,9 +13,12 @@
 #include <omp.h>
 
 #include "particle_control/absorb.hpp"
+#include "particle_control/control_device_pass.hpp"
 #include "particle_control/control_parts.hpp"
+#include "particle_control/control_scratch.hpp"
 #include "particle_control/merge_partner.hpp"
 #include "vortex/grid_search.hpp"
+#include "vortex/math/control_shares.hpp"
 
 namespace vortex {
 
@@ -47,25 +51,8 @@ double removal_threshold(const std::vector<double>& s, double smax,
   return threshold;
 }
 
-// Where a candidate's receivers and fractions lie: a block's lists, from `first`, `count` of them.
-struct ListSpan {
-  std::size_t block = 0, first = 0, count = 0;
-  bool signed_shares = false;  // the fractions are signed (the candidate outside their hull)
-  bool partner = false;        // a merge into one partner (MergeInto::Partner)
-};
-
-// The scratch kept between calls.
-struct Scratch {
-  GridSearch search;
-  std::vector<double> strength;
-  std::vector<char> candidate, merge, removed;
-  std::vector<std::size_t> order, spatial;
-  std::vector<std::int32_t> rank;
-  std::vector<std::vector<int>> receivers;  // per block of candidates in the grid's order
-  std::vector<std::vector<double>> fractions;
-  std::vector<ListSpan> lists;                // per candidate in `order`: where its receivers lie
-  std::vector<detail::MergeMoments> moments;  // per particle: what it took as a partner
-};
+using detail::ControlScratch;
+using detail::ListSpan;
 
 // Keeps the first `count` inner vectors, emptied (their storage stays).
 template <class T>
@@ -74,14 +61,10 @@ void clear_blocks(std::vector<std::vector<T>>& blocks, std::size_t count) {
   for (std::size_t b = 0; b < count; ++b) blocks[b].clear();
 }
 
-// Whether particle j ranks above particle i: stronger, or as strong and first by position (then by
-// index), an order that does not depend on the particles' order but where they coincide.
+// Whether particle j ranks above particle i (control::stronger).
 bool stronger(const ParticleSet& p, const std::vector<double>& s, std::size_t j, std::size_t i) {
-  if (s[j] != s[i]) return s[j] > s[i];
-  if (p.x[j] != p.x[i]) return p.x[j] < p.x[i];
-  if (p.y[j] != p.y[i]) return p.y[j] < p.y[i];
-  if (p.z[j] != p.z[i]) return p.z[j] < p.z[i];
-  return j < i;
+  const double xj[3] = {p.x[j], p.y[j], p.z[j]}, xi[3] = {p.x[i], p.y[i], p.z[i]};
+  return control::stronger(s[j], xj, static_cast<int>(j), s[i], xi, static_cast<int>(i));
 }
 
 // Candidates, weakest first (w.order, of the first `own` particles): weak ones, and every particle
@@ -90,7 +73,8 @@ bool stronger(const ParticleSet& p, const std::vector<double>& s, std::size_t j,
 // decided by its neighbours' strengths alone, not by the others' decisions, so it does not depend
 // on the particles' order and is found in parallel.
 void removal_order(const ParticleSet& p, double threshold, const ParticleControlOptions& o,
-                   std::size_t own, const detail::ControlParts* parts, Scratch& w) {
+                   std::size_t own, const detail::ControlParts* parts, ControlScratch& w,
+                   ParticleControlStats& stats) {
   const std::size_t n = p.size();
   const std::vector<double>& s = w.strength;
   std::vector<char>& candidate = w.candidate;
@@ -99,20 +83,23 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
   merge.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) candidate[i] = s[i] < threshold;
   if (o.merge_distance > 0) {
-    // Per block of the grid's order (neighbouring particles one after another, so that their
-    // queries read the same cells).
+    // On the device, all but the particles near a wall; on the host those, or per block of the
+    // grid's order (neighbouring particles one after another, so that their queries read the same
+    // cells).
+    if (w.on_device) detail::device_merges(p, o, w, stats);
     const GridView grid = w.search.view();
+    const std::size_t count = w.on_device ? w.host_merges.size() : n;
     constexpr std::size_t kBlock = 1024;
-    const auto blocks = static_cast<std::ptrdiff_t>((n + kBlock - 1) / kBlock);
-#pragma omp parallel if (n > 2000)
+    const auto blocks = static_cast<std::ptrdiff_t>((count + kBlock - 1) / kBlock);
+#pragma omp parallel if (count > 2000)
     {
       std::vector<int> found;
 #pragma omp for schedule(dynamic, 1)
       for (std::ptrdiff_t b = 0; b < blocks; ++b)
-        for (std::size_t at = b * kBlock; at < std::min(n, (b + 1) * kBlock); ++at) {
-          const auto i = static_cast<std::size_t>(grid.index[at]);
+        for (std::size_t at = b * kBlock; at < std::min(count, (b + 1) * kBlock); ++at) {
+          const auto i = w.on_device ? w.host_merges[at] : static_cast<std::size_t>(grid.index[at]);
           if (i >= own || s[i] < threshold) continue;
-          w.search.query(grid.x[at], grid.y[at], grid.z[at], o.merge_distance * o.spacing, found);
+          w.search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * o.spacing, found);
           for (int j : found)
             if (static_cast<std::size_t>(j) != i && !(s[j] < threshold) && stronger(p, s, j, i) &&
                 !detail::blocked(p, o, i, static_cast<std::size_t>(j))) {
@@ -143,7 +130,7 @@ void compact(ParticleSet& p, const std::vector<char>& removed) {
 
 }  // namespace
 
-struct ParticleControlWorkspace::Impl : Scratch {};
+struct ParticleControlWorkspace::Impl : ControlScratch {};
 
 ParticleControlWorkspace::ParticleControlWorkspace() : impl_(std::make_unique<Impl>()) {}
 ParticleControlWorkspace::~ParticleControlWorkspace() = default;
@@ -163,7 +150,8 @@ namespace {
 // receivers and fractions are found on its own, in parallel and in the grid's order (neighbouring
 // candidates one after another read the same cells; blocks of them keep their lists, whichever
 // thread took them).
-void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Scratch& w) {
+void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, ControlScratch& w,
+                    ParticleControlStats& stats) {
   const std::vector<std::size_t>& order = w.order;
   const GridView grid = w.search.view();
   std::vector<std::size_t>& spatial = w.spatial;  // the candidates' ranks in `order`, grid order
@@ -173,17 +161,22 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Scrat
   spatial.clear();
   for (std::size_t at = 0; at < grid.size; ++at)
     if (w.candidate[grid.index[at]]) spatial.push_back(rank[grid.index[at]]);
+  w.lists.resize(order.size());
+  // The device's candidates first; the host takes the rest (positions in `spatial`).
+  std::vector<std::size_t>& host = w.host_shares;
+  if (w.on_device) detail::device_shares(o, w, host, stats);
+  const std::size_t count = w.on_device ? host.size() : spatial.size();
   constexpr std::size_t kBlock = 256;
-  const std::size_t blocks = (spatial.size() + kBlock - 1) / kBlock;
+  const std::size_t blocks = (count + kBlock - 1) / kBlock;
   clear_blocks(w.receivers, blocks);
   clear_blocks(w.fractions, blocks);
-  w.lists.resize(order.size());
-#pragma omp parallel if (order.size() > 512)
+#pragma omp parallel if (count > 512)
   {
     detail::AbsorbScratch scratch;
 #pragma omp for schedule(dynamic, 1)
     for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
-      for (std::size_t q = b * kBlock; q < std::min(spatial.size(), (b + 1) * kBlock); ++q) {
+      for (std::size_t t = b * kBlock; t < std::min(count, (b + 1) * kBlock); ++t) {
+        const std::size_t q = w.on_device ? host[t] : t;
         const std::size_t k = spatial[q], i = order[k], before = w.receivers[b].size();
         if (w.merge[i] && o.merge_into == MergeInto::Partner) {
           const int j = detail::merge_partner(p, i, w.candidate, w.search, o, scratch.found);
@@ -203,7 +196,7 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Scrat
 }
 
 // The candidates that found receivers are removed (w.removed); their counts and shares.
-void tally_removals(std::size_t n, Scratch& w, ParticleControlStats& stats) {
+void tally_removals(std::size_t n, ControlScratch& w, ParticleControlStats& stats) {
   std::vector<char>& removed = w.removed;
   removed.assign(n, 0);
   for (std::size_t k = 0; k < w.order.size(); ++k) {
@@ -216,7 +209,7 @@ void tally_removals(std::size_t n, Scratch& w, ParticleControlStats& stats) {
     removed[i] = 1;
     stats.removed_strength += w.strength[i];
     stats.signed_shares += l.signed_shares;
-    const double* f = w.fractions[l.block].data() + l.first;
+    const double* f = w.fractions_of(l);
     for (std::size_t q = 0; q < l.count; ++q)
       stats.largest_share = std::max(stats.largest_share, std::abs(f[q]));
     stats.partner_merges += l.partner;
@@ -231,7 +224,7 @@ void tally_removals(std::size_t n, Scratch& w, ParticleControlStats& stats) {
 // every candidate's list in the order of `order` and adds what lands in its range, so that each
 // receiver sums in that order whatever the threads (receivers are never candidates: no thread
 // reads a strength another one writes). A partner also sums the merged |Gamma| and positions.
-void hand_over(ParticleSet& p, Scratch& w, bool partners) {
+void hand_over(ParticleSet& p, ControlScratch& w, bool partners) {
   const std::size_t n = p.size();
   w.moments.assign(partners ? n : 0, detail::MergeMoments{});
   const std::vector<std::size_t>& order = w.order;
@@ -243,8 +236,8 @@ void hand_over(ParticleSet& p, Scratch& w, bool partners) {
     for (std::size_t k = 0; k < order.size(); ++k) {
       const std::size_t i = order[k];
       const ListSpan& l = w.lists[k];
-      const int* to = w.receivers[l.block].data() + l.first;
-      const double* f = w.fractions[l.block].data() + l.first;
+      const int* to = w.receivers_of(l);
+      const double* f = w.fractions_of(l);
       for (std::size_t q = 0; q < l.count; ++q) {
         const int j = to[q];
         if (j < lo || j >= hi) continue;
@@ -264,11 +257,19 @@ void hand_over(ParticleSet& p, Scratch& w, bool partners) {
   }
 }
 
+double seconds_since(std::chrono::steady_clock::time_point& start) {
+  const auto now = std::chrono::steady_clock::now();
+  const double s = std::chrono::duration<double>(now - start).count();
+  start = now;
+  return s;
+}
+
 // One call, on a whole set (parts null) or on one part of a split one.
-ParticleControlStats control(ParticleSet& p, const ParticleControlOptions& o, Scratch& w,
-                             const detail::ControlParts* parts) {
+ParticleControlStats run_control(ParticleSet& p, const ParticleControlOptions& o, ControlScratch& w,
+                                 const detail::ControlParts* parts) {
   validate(o);
   ParticleControlStats stats;
+  auto clock = std::chrono::steady_clock::now();
   const std::size_t n = p.size(), own = parts ? parts->own : n;
   if (n == 0 && !parts) return stats;
   std::vector<double>& s = w.strength;
@@ -284,9 +285,13 @@ ParticleControlStats control(ParticleSet& p, const ParticleControlOptions& o, Sc
   // Cells of h: a merge query (radius merge_distance h < h) reads at most 27 cells, an absorb
   // query (1.5 h) at most 125.
   w.search.rebuild(p, o.spacing);
-  removal_order(p, stats.threshold, o, own, parts, w);
-  find_receivers(p, o, w);
+  detail::load_device(p, o, stats.threshold, parts, w, stats);
+  stats.seconds_grid = seconds_since(clock);
+  removal_order(p, stats.threshold, o, own, parts, w, stats);
+  stats.seconds_candidates = seconds_since(clock);
+  find_receivers(p, o, w, stats);
   tally_removals(n, w, stats);
+  stats.seconds_receivers = seconds_since(clock);
   if (parts) {
     // The copies' strengths make way for what they receive, which then goes home; the copies go.
     for (std::size_t j = own; j < n; ++j) {
@@ -300,6 +305,7 @@ ParticleControlStats control(ParticleSet& p, const ParticleControlOptions& o, Sc
   hand_over(p, w, partners);
   if (parts) parts->copies_home(p, w.moments);
   if (partners) detail::move_partners(p, w.strength, w.moments, own, o);
+  stats.seconds_hand_over = seconds_since(clock);
   compact(p, w.removed);
   stats.strongest_before = smax;
   double largest = 0;
@@ -307,6 +313,7 @@ ParticleControlStats control(ParticleSet& p, const ParticleControlOptions& o, Sc
 #pragma omp parallel for if (kept > 20000) reduction(max : largest)
   for (std::ptrdiff_t i = 0; i < kept; ++i) largest = std::max(largest, p.strength(i));
   stats.strongest_after = largest;
+  stats.seconds_compact = seconds_since(clock);
   return stats;
 }
 
@@ -314,13 +321,13 @@ ParticleControlStats control(ParticleSet& p, const ParticleControlOptions& o, Sc
 
 ParticleControlStats control_particles(ParticleSet& p, const ParticleControlOptions& o,
                                        ParticleControlWorkspace& workspace) {
-  return control(p, o, *workspace.impl_, nullptr);
+  return run_control(p, o, *workspace.impl_, nullptr);
 }
 
 ParticleControlStats detail::control_particles_part(ParticleSet& p, const ParticleControlOptions& o,
                                                     ParticleControlWorkspace& workspace,
                                                     const ControlParts& parts) {
-  return control(p, o, *workspace.impl_, &parts);
+  return run_control(p, o, *workspace.impl_, &parts);
 }
 
 }  // namespace vortex

@@ -81,4 +81,22 @@ class ClosestPanel {
   double best_d_ = INFINITY, best_align_ = -1;
 };
 
+// Whether q and the midpoint of the segment p q lie beyond the plane through `point` with outward
+// `normal` by more than the rounding at the body's scale (its bounding box's diagonal). On a convex
+// body, with the tangent plane of p's closest panel, the segment then stays in the fluid: the
+// first test of the wall's segment test (WallQueries::blocked), and the device's particle control's
+// only one.
+VORTEX_HD bool beyond_tangent_plane(const Vec3& p, const Vec3& q, const Vec3& point,
+                                    const Vec3& normal, double body_scale) {
+  const double margin = 1e-12 * (norm(q - p) + body_scale);
+  return dot(q - point, normal) > margin && dot(0.5 * (p + q) - point, normal) > margin;
+}
+
+// Whether x lies beyond the plane of a panel by more than the rounding at the body's scale: on a
+// convex body, x is then outside it (the wall's inside test asks this of the nearest centroid's
+// panel before it looks for the closest point).
+VORTEX_HD bool beyond_panel_plane(const Vec3& x, const Panel& panel, double body_scale) {
+  return dot(x - panel.centroid, panel.normal) > 1e-12 * body_scale;
+}
+
 }  // namespace vortex::bodies

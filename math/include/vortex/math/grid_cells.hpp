@@ -79,11 +79,11 @@ VORTEX_HD std::int32_t grid_first_from(const GridCell* cells, std::int32_t first
   return lo;
 }
 
-// Calls visit(caller index) for every point with |p - q|^2 <= radius^2, row of cells by row of
-// cells (not sorted).
+// Calls visit(s) for every point with |p - q|^2 <= radius^2, s its place in the sorted arrays,
+// row of cells by row of cells (not sorted by caller index).
 template <class Visit>
-VORTEX_HD void grid_query(const GridView& g, double qx, double qy, double qz, double radius,
-                          Visit&& visit) {
+VORTEX_HD void grid_query_places(const GridView& g, double qx, double qy, double qz, double radius,
+                                 Visit&& visit) {
   if (g.size == 0 || !(radius >= 0)) return;
   const double r2 = radius * radius;
   // The cells that may hold a point within the radius; the margin covers the rounding of q -+ r.
@@ -106,9 +106,16 @@ VORTEX_HD void grid_query(const GridView& g, double qx, double qy, double qz, do
       if (a >= b) continue;
       for (std::int32_t s = g.cells[a].begin; s < g.cells[b].begin; ++s) {
         const double dx = g.x[s] - qx, dy = g.y[s] - qy, dz = g.z[s] - qz;
-        if (dx * dx + dy * dy + dz * dz <= r2) visit(g.index[s]);
+        if (dx * dx + dy * dy + dz * dz <= r2) visit(s);
       }
     }
+}
+
+// Calls visit(caller index) for every point with |p - q|^2 <= radius^2 (not sorted).
+template <class Visit>
+VORTEX_HD void grid_query(const GridView& g, double qx, double qy, double qz, double radius,
+                          Visit&& visit) {
+  grid_query_places(g, qx, qy, qz, radius, [&](std::int32_t s) { visit(g.index[s]); });
 }
 
 }  // namespace vortex

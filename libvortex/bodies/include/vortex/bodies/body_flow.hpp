@@ -91,8 +91,9 @@ struct BodyStepStats {
   double seconds_velocity = 0;
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
-  double seconds_vrm_wall = 0;  // of seconds_vrm: the wall (VrmStats::seconds_wall)
-  VrmStats vrm;                 // the last diffusion sub-step's VRM (counts, phase times)
+  double seconds_vrm_wall = 0;   // of seconds_vrm: the wall (VrmStats::seconds_wall)
+  VrmStats vrm;                  // the last diffusion sub-step's VRM (counts, phase times)
+  ParticleControlStats control;  // the last diffusion sub-step's particle control (phase times)
   // The last particle control's strength threshold of removal (its relative threshold times the
   // largest strength, or higher to keep within max_particles).
   double control_threshold = 0;

@@ -112,6 +112,8 @@ class WallQueries {
   // Whether the mesh is convex at every edge (then blocked() answers most segments from the plane
   // of p's closest panel alone).
   bool convex() const { return convex_; }
+  // The diagonal of the surface's bounding box: the scale of blocked()'s rounding margin.
+  double box_diagonal() const { return norm(hi_ - lo_); }
 
  private:
   // The closest point to x among `candidates`: ascending panel indices that include every panel

@@ -1,0 +1,248 @@
+// Particle control's decisions on the GPU (vortex/gpu/particle_control.hpp).
+
+#include <algorithm>
+
+#include "vortex/gpu/buffer.hpp"
+#include "vortex/gpu/check.hpp"
+#include "vortex/gpu/particle_control.hpp"
+#include "vortex/gpu/stream.hpp"
+#include "vortex/math/closest_panel.hpp"
+#include "vortex/math/control_shares.hpp"
+
+namespace vortex::gpu {
+
+namespace {
+
+constexpr int kThreads = 128;
+// Pool entries a candidate may take on average; a candidate past the pool's end goes to the host.
+constexpr int kPoolPerCandidate = 32;
+
+// The device's copy of a call's particles.
+struct Loaded {
+  GridView grid;
+  const double* strength;
+  const double* wall;  // null: no wall
+  const std::int32_t* plane;
+  const double* planes;
+  double body_scale, threshold, spacing;
+};
+
+__device__ bool wall_within(const Loaded& p, int s, double r) {
+  return p.wall != nullptr && !(p.wall[s] > r);
+}
+
+// Whether the path from the particle at place s to the one at place t clears the wall by the
+// tangent plane of s's closest panel (false where s has none).
+__device__ bool clear_path(const Loaded& p, int s, int t) {
+  const std::int32_t row = p.plane[s];
+  if (row < 0) return false;
+  const double* c = p.planes + 6 * row;
+  const GridView& g = p.grid;
+  return bodies::beyond_tangent_plane({g.x[s], g.y[s], g.z[s]}, {g.x[t], g.y[t], g.z[t]},
+                                      {c[0], c[1], c[2]}, {c[3], c[4], c[5]}, p.body_scale);
+}
+
+__global__ void merge_kernel(Loaded p, double radius, std::int8_t* __restrict__ flags) {
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= static_cast<int>(p.grid.size)) return;
+  const double si = p.strength[s];
+  if (si < p.threshold) {
+    flags[s] = control::kNoMerge;  // weak: a candidate anyway
+    return;
+  }
+  const GridView& g = p.grid;
+  const double xi[3] = {g.x[s], g.y[s], g.z[s]};
+  const int i = g.index[s];
+  const bool near_wall = wall_within(p, s, radius);
+  bool found = false, unclear = false;  // a stronger one with a clear path; one without
+  grid_query_places(g, xi[0], xi[1], xi[2], radius, [&](std::int32_t t) {
+    if (found || t == s || p.strength[t] < p.threshold) return;
+    const double xj[3] = {g.x[t], g.y[t], g.z[t]};
+    if (!control::stronger(p.strength[t], xj, g.index[t], si, xi, i)) return;
+    if (!near_wall || clear_path(p, s, t))
+      found = true;
+    else
+      unclear = true;
+  });
+  flags[s] = found ? control::kMerge : (unclear ? control::kMergeOnHost : control::kNoMerge);
+}
+
+// One thread's receivers: places, then (sorted by caller index) the offsets and the solve's
+// arrays.
+struct Receivers {
+  std::int32_t place[control::kSlots];
+  double d[3 * control::kSlots];
+  double f[control::kSlots], inv_c[control::kSlots], dots[control::kSlots], trial[control::kSlots];
+  std::int32_t left;  // why collect refused (control::Left)
+};
+
+// The receivers within r of the particle at place s; -1 where the host must find them (more than
+// the slots, or a path not cleared of the wall).
+__device__ int collect(const Loaded& p, const std::uint8_t* candidate, int s, double r,
+                       Receivers& w, control::ShareArrays& a) {
+  const bool near_wall = wall_within(p, s, r);
+  const GridView& g = p.grid;
+  int m = 0;
+  bool refused = false;
+  grid_query_places(g, g.x[s], g.y[s], g.z[s], r, [&](std::int32_t t) {
+    if (refused || candidate[t]) return;  // the particle itself among the candidates
+    if (m == control::kSlots || (near_wall && !clear_path(p, s, t))) {
+      w.left = m == control::kSlots ? control::kCrowded : control::kWall;
+      refused = true;
+      return;
+    }
+    w.place[m++] = t;
+  });
+  if (refused) return -1;
+  for (int q = 1; q < m; ++q) {  // ascending caller index, as the host's search returns them
+    const std::int32_t t = w.place[q];
+    int at = q;
+    for (; at > 0 && g.index[w.place[at - 1]] > g.index[t]; --at) w.place[at] = w.place[at - 1];
+    w.place[at] = t;
+  }
+  for (int q = 0; q < m; ++q) {
+    const std::int32_t t = w.place[q];
+    w.d[3 * q] = (g.x[t] - g.x[s]) / p.spacing;
+    w.d[3 * q + 1] = (g.y[t] - g.y[s]) / p.spacing;
+    w.d[3 * q + 2] = (g.z[t] - g.z[s]) / p.spacing;
+  }
+  a = {w.d, w.f, w.inv_c, w.dots, w.trial};
+  return m;
+}
+
+__global__ void shares_kernel(Loaded p, const std::int32_t* __restrict__ places,
+                              const std::uint8_t* __restrict__ merging, int count,
+                              const std::uint8_t* __restrict__ candidate, double first_radius,
+                              control::DeviceShares* __restrict__ out,
+                              std::int32_t* __restrict__ receivers, double* __restrict__ fractions,
+                              int pool, int* __restrict__ used) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  const int s = places[k];
+  Receivers w;
+  w.left = control::kSolve;  // unless collect refuses
+  vrm::SmallFallback<4> fallback;
+  int m = 0;
+  bool signed_shares = false;
+  const control::Shares found = control::find_shares(
+      first_radius, merging[k] != 0,
+      [&](double r, control::ShareArrays& a) { return collect(p, candidate, s, r, w, a); },
+      fallback, m, signed_shares);
+  control::DeviceShares result;
+  if (found == control::Shares::none) result.count = 0;
+  if (found == control::Shares::deferred) result.left = w.left;
+  if (found == control::Shares::found) {
+    const int first = atomicAdd(used, m);
+    if (first + m <= pool) {
+      for (int q = 0; q < m; ++q) {
+        receivers[first + q] = p.grid.index[w.place[q]];
+        fractions[first + q] = w.f[q];
+      }
+      result = {first, m, signed_shares ? 1 : 0, control::kNotLeft};
+    } else {
+      result.left = control::kCrowded;
+    }
+  }
+  out[k] = result;
+}
+
+int blocks(std::size_t n) {
+  return static_cast<int>((n + kThreads - 1) / kThreads);
+}
+
+}  // namespace
+
+struct ControlKernel::Impl {
+  Stream stream;
+  DeviceBuffer<GridRow> rows;
+  DeviceBuffer<GridCell> cells;
+  DeviceBuffer<std::int32_t> index, places, receivers, plane;
+  DeviceBuffer<double> x, y, z, strength, wall, planes, fractions;
+  DeviceBuffer<std::int8_t> flags;
+  DeviceBuffer<std::uint8_t> candidate, merging;
+  DeviceBuffer<control::DeviceShares> shares;
+  DeviceBuffer<int> used;
+  PinnedBuffer<std::int32_t> receivers_back;
+  PinnedBuffer<double> fractions_back;
+  Loaded loaded{};
+};
+
+ControlKernel::ControlKernel() : impl_(std::make_unique<Impl>()) {}
+ControlKernel::~ControlKernel() = default;
+
+void ControlKernel::load(const ControlParticles& p) {
+  Impl& m = *impl_;
+  const std::size_t n = p.grid.size;
+  Loaded& d = m.loaded;
+  d.grid = p.grid;
+  d.grid.rows = upload(m.rows, p.grid.rows, p.grid.slots);
+  d.grid.cells = upload(m.cells, p.grid.cells, p.grid.cell_count + 1);
+  d.grid.index = upload(m.index, p.grid.index, n);
+  d.grid.x = upload(m.x, p.grid.x, n);
+  d.grid.y = upload(m.y, p.grid.y, n);
+  d.grid.z = upload(m.z, p.grid.z, n);
+  d.strength = upload(m.strength, p.strength, n);
+  d.wall = p.wall != nullptr ? upload(m.wall, p.wall, n) : nullptr;
+  d.plane = p.wall != nullptr ? upload(m.plane, p.plane, n) : nullptr;
+  d.planes = p.wall != nullptr ? upload(m.planes, p.planes, 6 * p.plane_count) : nullptr;
+  d.body_scale = p.body_scale;
+  d.threshold = p.threshold;
+  d.spacing = p.spacing;
+}
+
+void ControlKernel::merge_flags(double radius, std::int8_t* flags) {
+  Impl& m = *impl_;
+  const std::size_t n = m.loaded.grid.size;
+  if (n == 0) return;
+  cudaStream_t s = m.stream.get();
+  std::int8_t* out = m.flags.reserve(n);
+  merge_kernel<<<blocks(n), kThreads, 0, s>>>(m.loaded, radius, out);
+  VORTEX_CUDA_CHECK_LAUNCH("merge_kernel");
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(flags, out, n, cudaMemcpyDeviceToHost, s));
+  m.stream.synchronize();
+}
+
+void ControlKernel::shares(const std::int32_t* places, const std::uint8_t* merging,
+                           std::size_t count, const std::uint8_t* candidate, double first_radius,
+                           control::DeviceShares* out, std::int32_t*& receivers,
+                           double*& fractions) {
+  Impl& m = *impl_;
+  receivers = nullptr;
+  fractions = nullptr;
+  if (count == 0) return;
+  const std::size_t n = m.loaded.grid.size;
+  cudaStream_t s = m.stream.get();
+  const std::size_t pool = count * kPoolPerCandidate;
+  const auto copy_in = [&](auto& buffer, const auto* from, std::size_t size) {
+    auto* at = buffer.reserve(size);
+    VORTEX_CUDA_CHECK(cudaMemcpyAsync(at, from, size * sizeof(*from), cudaMemcpyHostToDevice, s));
+    return at;
+  };
+  const std::int32_t* d_places = copy_in(m.places, places, count);
+  const std::uint8_t* d_merging = copy_in(m.merging, merging, count);
+  const std::uint8_t* d_candidate = copy_in(m.candidate, candidate, n);
+  int* used = m.used.reserve(1);
+  VORTEX_CUDA_CHECK(cudaMemsetAsync(used, 0, sizeof(int), s));
+  control::DeviceShares* d_out = m.shares.reserve(count);
+  std::int32_t* d_receivers = m.receivers.reserve(pool);
+  double* d_fractions = m.fractions.reserve(pool);
+  shares_kernel<<<blocks(count), kThreads, 0, s>>>(
+      m.loaded, d_places, d_merging, static_cast<int>(count), d_candidate, first_radius, d_out,
+      d_receivers, d_fractions, static_cast<int>(pool), used);
+  VORTEX_CUDA_CHECK_LAUNCH("shares_kernel");
+  int taken = 0;
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(out, d_out, count * sizeof(control::DeviceShares),
+                                    cudaMemcpyDeviceToHost, s));
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(&taken, used, sizeof(int), cudaMemcpyDeviceToHost, s));
+  m.stream.synchronize();
+  const std::size_t back = std::min<std::size_t>(static_cast<std::size_t>(taken), pool);
+  receivers = m.receivers_back.reserve(back + 1);
+  fractions = m.fractions_back.reserve(back + 1);
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(receivers, d_receivers, back * sizeof(std::int32_t),
+                                    cudaMemcpyDeviceToHost, s));
+  VORTEX_CUDA_CHECK(
+      cudaMemcpyAsync(fractions, d_fractions, back * sizeof(double), cudaMemcpyDeviceToHost, s));
+  m.stream.synchronize();
+}
+
+}  // namespace vortex::gpu
