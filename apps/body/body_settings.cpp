@@ -261,6 +261,9 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.vrm.backend = s.vrm_backend == "same" ? particles : parse_backend(s.vrm_backend);
   o.control.backend =
       s.control_backend == "same" ? o.vrm.backend : parse_backend(s.control_backend);
+  // A device asked for and absent is named now, not at the first sub-step.
+  resolve_backend(o.vrm.backend);
+  resolve_backend(o.control.backend);
   return o;
 }
 
