@@ -1,6 +1,7 @@
 #pragma once
 // Structure-of-arrays containers for vortex particles and for target points.
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,8 @@ struct ParticleSet {
   void push_back(double px, double py, double pz, double g_x, double g_y, double g_z, double s);
   // Copies particle `from` over particle `to` (for compacting a set in place).
   void copy_particle(std::size_t from, std::size_t to);
+  // Every per-particle array, for code that treats them alike.
+  std::array<std::vector<double>*, 7> arrays() { return {&x, &y, &z, &gx, &gy, &gz, &sigma}; }
   // |Gamma| of particle i.
   double strength(std::size_t i) const {
     return std::sqrt(gx[i] * gx[i] + gy[i] * gy[i] + gz[i] * gz[i]);

@@ -42,7 +42,7 @@ void ParticleSet::push_back(double px, double py, double pz, double g_x, double 
 }
 
 void ParticleSet::copy_particle(std::size_t from, std::size_t to) {
-  for (auto* v : {&x, &y, &z, &gx, &gy, &gz, &sigma}) (*v)[to] = (*v)[from];
+  for (std::vector<double>* v : arrays()) (*v)[to] = (*v)[from];
 }
 
 Points ParticleSet::positions() const {

@@ -35,6 +35,7 @@ struct ControlScratch {
   std::vector<std::vector<double>> fractions;
   std::vector<ListSpan> lists;        // per candidate in `order`: where its receivers lie
   std::vector<MergeMoments> moments;  // per particle: what it took as a partner
+  std::vector<double> compacted;      // an array of the survivors, swapped into the set
 
   // The device (ParticleControlOptions::backend), made at the first call that uses it.
   std::unique_ptr<ControlDevice> device;

@@ -118,14 +118,30 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
                    [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
 }
 
-// Drops the removed particles, keeping the order of the survivors.
-void compact(ParticleSet& p, const std::vector<char>& removed) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (removed[i]) continue;
-    p.copy_particle(i, w++);
+// Drops the removed particles, keeping the order of the survivors: each thread takes a range of
+// particles, places its survivors after those of the ranges before it (a scan of the ranges'
+// counts), and each array is written anew in `scratch` and swapped in.
+void compact(ParticleSet& p, const std::vector<char>& removed, std::vector<double>& scratch) {
+  const std::size_t n = p.size();
+  const int ranges = n > 100000 ? std::max(1, omp_get_max_threads()) : 1;
+  const std::size_t width = (n + ranges - 1) / ranges;
+  std::vector<std::size_t> first(ranges + 1, 0);  // survivors before each range
+  for (int r = 0; r < ranges; ++r) {
+    const std::size_t lo = std::min(n, r * width), hi = std::min(n, lo + width);
+    first[r + 1] = first[r] + static_cast<std::size_t>(
+                                  std::count(removed.begin() + lo, removed.begin() + hi, 0));
   }
-  p.resize(w);
+  const std::size_t kept = first[ranges];
+  for (std::vector<double>* a : p.arrays()) {
+    scratch.resize(kept);
+#pragma omp parallel for schedule(static, 1) if (ranges > 1)
+    for (int r = 0; r < ranges; ++r) {
+      std::size_t at = first[r];
+      for (std::size_t i = std::min(n, r * width); i < std::min(n, (r + 1) * width); ++i)
+        if (!removed[i]) scratch[at++] = (*a)[i];
+    }
+    a->swap(scratch);
+  }
 }
 
 }  // namespace
@@ -306,7 +322,7 @@ ParticleControlStats run_control(ParticleSet& p, const ParticleControlOptions& o
   if (parts) parts->copies_home(p, w.moments);
   if (partners) detail::move_partners(p, w.strength, w.moments, own, o);
   stats.seconds_hand_over = seconds_since(clock);
-  compact(p, w.removed);
+  compact(p, w.removed, w.compacted);
   stats.strongest_before = smax;
   double largest = 0;
   const auto kept = static_cast<std::ptrdiff_t>(p.size());
