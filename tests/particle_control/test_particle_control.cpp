@@ -177,6 +177,13 @@ TEST(ParticleControl, MergesClosePairsIntoNeighbours) {
   }
   ParticleControlOptions bad;
   EXPECT_THROW(control_particles(p, bad), std::invalid_argument);
+  // Enumerations cast from integers outside their lists are named.
+  ParticleControlOptions odd = control;
+  odd.backend = static_cast<Backend>(7);
+  EXPECT_THROW(control_particles(p, odd), std::invalid_argument);
+  odd = control;
+  odd.merge_into = static_cast<MergeInto>(-1);
+  EXPECT_THROW(control_particles(p, odd), std::invalid_argument);
 }
 
 // A particle merges when a stronger particle lies within the merge distance, whatever the others

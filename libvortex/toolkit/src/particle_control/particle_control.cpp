@@ -32,6 +32,15 @@ void validate(const ParticleControlOptions& o) {
     throw std::invalid_argument("particle control: merge_distance must be in [0, 1)");
   if (!(o.absorb_radius >= 1))
     throw std::invalid_argument("particle control: absorb_radius must be at least 1");
+  // Enumerations cast from integers can hold values outside their lists.
+  if (to_string(o.backend) == "?")
+    throw std::invalid_argument("particle control: backend " +
+                                std::to_string(static_cast<int>(o.backend)) +
+                                " is not a Backend value");
+  if (o.merge_into != MergeInto::Neighbours && o.merge_into != MergeInto::Partner)
+    throw std::invalid_argument("particle control: merge_into " +
+                                std::to_string(static_cast<int>(o.merge_into)) +
+                                " is not a MergeInto value");
 }
 
 namespace {
