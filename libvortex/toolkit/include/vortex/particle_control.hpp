@@ -23,6 +23,10 @@
 // puts it across the vortex lines beside it; one partner within the merge distance keeps it on
 // its line (test MergePartner.AFilamentStaysOnItsLine). A body's sheet answers the divergence of
 // the particles next to it (docs/methods/bodies.md, section 3, measured there).
+//
+// With a GPU (ParticleControlOptions::backend), each particle's decisions (whether it merges, its
+// receivers and fractions) are taken there by the same code (vortex/math/control_shares.hpp), the
+// same results to rounding; the hand-over stays on the host, in the order above.
 
 #include <array>
 #include <cstddef>
