@@ -52,7 +52,13 @@ py::dict control_stats_dict(const ParticleControlStats& s) {
       "removed"_a = s.removed, "merged"_a = s.merged, "partner_merges"_a = s.partner_merges,
       "kept"_a = s.kept, "removed_strength"_a = s.removed_strength, "threshold"_a = s.threshold,
       "signed_shares"_a = s.signed_shares, "largest_share"_a = s.largest_share,
-      "strongest_before"_a = s.strongest_before, "strongest_after"_a = s.strongest_after);
+      "strongest_before"_a = s.strongest_before, "strongest_after"_a = s.strongest_after,
+      "device_merges"_a = s.device_merges, "host_merges"_a = s.host_merges,
+      "device_shares"_a = s.device_shares, "host_shares"_a = s.host_shares,
+      "seconds"_a =
+          py::dict("grid"_a = s.seconds_grid, "candidates"_a = s.seconds_candidates,
+                   "receivers"_a = s.seconds_receivers, "hand_over"_a = s.seconds_hand_over,
+                   "compaction"_a = s.seconds_compact, "device"_a = s.seconds_device));
 }
 
 void bind_time_integrator(py::module_& m) {
@@ -154,8 +160,10 @@ void bind_particle_control(py::module_& m) {
   m.def(
       "control_particles",
       [](ParticleSet& p, double spacing, double remove_threshold, double merge_distance,
-         std::size_t max_particles, double absorb_radius, const std::string& merge_into) {
+         std::size_t max_particles, double absorb_radius, const std::string& merge_into,
+         const std::string& backend) {
         ParticleControlOptions o;
+        o.backend = parse_backend(backend);
         if (merge_into != "neighbours" && merge_into != "partner")
           throw std::invalid_argument(
               "control_particles: merge_into must be 'neighbours' or "
@@ -176,10 +184,12 @@ void bind_particle_control(py::module_& m) {
       },
       py::arg("particles"), py::kw_only(), py::arg("spacing"), py::arg("remove_threshold") = 1e-6,
       py::arg("merge_distance") = 0.0, py::arg("max_particles") = 0, py::arg("absorb_radius") = 1.5,
-      py::arg("merge_into") = "neighbours",
+      py::arg("merge_into") = "neighbours", py::arg("backend") = "cpu",
       "Removes weak and merges close particles, conserving vorticity and linear impulse "
       "(merge_into='partner': a merge goes whole to the nearest particle that stays, moved to the "
-      "centroid; the linear impulse is then kept for parallel strengths only)");
+      "centroid; the linear impulse is then kept for parallel strengths only); backend 'cuda' (or "
+      "'auto' with a GPU) takes each particle's decisions on the GPU for sets of more than 20,000, "
+      "the same results to rounding");
 }
 
 void bind_diagnostics(py::module_& m) {

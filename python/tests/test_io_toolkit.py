@@ -138,6 +138,32 @@ def test_merges_into_a_partner():
         vortex.control_particles(p, spacing=h, merge_distance=0.3, merge_into="lattice")
 
 
+def test_control_on_the_gpu_decides_as_the_host():
+    # 30,000 particles, a quarter weak, merges at 0.3 h: the same set from the host's decisions
+    # and the GPU's (where a device is present; 'auto' takes the host without one), and a backend
+    # the module does not know is named.
+    rng = np.random.default_rng(5)
+    n, h = 30000, 0.06
+    points = rng.uniform(-1, 1, (n, 3))
+    strengths = rng.uniform(-1, 1, (n, 3))
+    strengths[::4] *= 1e-9
+    runs = {}
+    for backend in ["cpu", "cuda" if vortex.cuda_available() else "auto"]:
+        p = vortex.Particles(points, strengths, np.full(n, 0.1))
+        stats = vortex.control_particles(p, spacing=h, merge_distance=0.3, backend=backend)
+        runs[backend] = (p, stats)
+    (a, sa), (b, sb) = runs.values()
+    assert sa["removed"] > 5000 and sa["merged"] > 0 and sa["device_shares"] == 0
+    assert (sb["removed"], sb["merged"], sb["kept"]) == (sa["removed"], sa["merged"], sa["kept"])
+    assert np.array_equal(a.positions, b.positions)
+    largest = np.abs(a.strengths).max()
+    assert np.abs(a.strengths - b.strengths).max() <= 1e-12 * largest
+    if vortex.cuda_available():
+        assert sb["device_shares"] > 0 and sb["seconds"]["device"] > 0
+    with pytest.raises(ValueError, match="gpu"):
+        vortex.control_particles(a, spacing=h, backend="gpu")
+
+
 def run_example(name, *args, cwd):
     return subprocess.run([sys.executable, example_path(name), *args], cwd=cwd, check=True,
                           capture_output=True, text=True, env=dict(os.environ)).stdout
