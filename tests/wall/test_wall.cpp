@@ -226,6 +226,42 @@ TEST(Wall, BlockedMatchesTheInsideTestsOfEndAndMidpoint) {
   EXPECT_GT(blocked, 200);  // many segments end in or cross the disc
 }
 
+// The ends' signed distances decide most segments near a thin body as blocked() does (q inside:
+// blocked; q in the fluid and the midpoint farther than max(dp, dq) less half the length: clear),
+// from starts in the fluid and ends anywhere; the others stay undecided.
+TEST(Wall, DistancesDecideTheSegmentTestWhereTheyCan) {
+  const Surface s = make_surface(ellipsoid(12, 0.5, 0.5, 0.05));
+  const WallQueries wall(s);
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int decided = 0, undecided = 0, blocked = 0;
+  for (int start = 0; start < 80; ++start) {
+    const Vec3 p{0.6 * u(rng), 0.6 * u(rng), 0.12 * u(rng)};
+    const double dp = wall.closest(p).distance;
+    if (dp <= 0) continue;  // starts in the fluid, as particles are
+    for (int k = 0; k < 40; ++k) {
+      const double length = 0.005 + 0.1 * (k % 7) / 6;
+      const Vec3 q = p + length * normalized(Vec3{u(rng), u(rng), u(rng)});
+      const double dq = wall.closest(q).distance;
+      const int d = path_by_distances(dp, dq, norm(q - p), wall.box_diagonal());
+      if (d < 0) {
+        ++undecided;
+        continue;
+      }
+      ++decided;
+      blocked += d == 1;
+      EXPECT_EQ(d == 1, wall.blocked(p, q)) << start << " " << k;
+    }
+  }
+  EXPECT_GT(decided, 4 * undecided);
+  EXPECT_GT(blocked, 50);  // ends inside the disc among them
+  // The bound by hand: 0.1 - 0.05 and 0.06 - 0.05 clear, 0.04 - 0.05 does not.
+  EXPECT_EQ(path_by_distances(0.1, 0.05, 0.1, 1), 0);
+  EXPECT_EQ(path_by_distances(0.04, 0.06, 0.1, 1), 0);
+  EXPECT_EQ(path_by_distances(0.04, 0.04, 0.1, 1), -1);
+  EXPECT_EQ(path_by_distances(0.1, -1e-9, 0.1, 1), 1);
+}
+
 // Convex meshes answer most segments from the plane of the start's closest panel; a dented one
 // is not convex and takes the search every time: both give the inside tests' answers.
 TEST(Wall, ConvexMeshesAreDetectedAndDentedOnesBlockAlike) {

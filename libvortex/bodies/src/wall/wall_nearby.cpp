@@ -11,6 +11,7 @@ void find_wall_nearby(const WallQueries& wall, const ParticleSet& particles, dou
   out.plane.assign(convex ? p.size() : 0, -1);
   out.planes.resize(convex ? scratch.points.size() : 0);
   out.body_scale = wall.box_diagonal();
+  out.solid = true;  // WallQueries::blocked is the segment test of a solid body
   const auto n = static_cast<std::ptrdiff_t>(p.size());
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (std::ptrdiff_t i = 0; i < n; ++i) {

@@ -58,6 +58,10 @@ struct WallNearby {
   std::vector<std::int32_t> plane;            // per particle: its row of `planes`, or -1 (none)
   std::vector<std::array<double, 6>> planes;  // a point of the plane, its outward normal
   double body_scale = 0;                      // the body's bounding-box diagonal
+  // The distances are signed distances from a solid body whose `blocked` is the wall's segment
+  // test (the path's end or midpoint inside it): the host then takes the paths they decide from
+  // them (vortex/math/closest_panel.hpp's path_by_distances) without calling `blocked`.
+  bool solid = false;
 };
 
 struct ParticleControlOptions {

@@ -18,7 +18,7 @@ bool absorb(const ParticleSet& p, std::size_t i, bool merging, const std::vector
     w.offsets.clear();
     for (int j : w.found) {
       if (candidate[j]) continue;  // i itself among them
-      if (blocked(p, o, i, static_cast<std::size_t>(j))) continue;
+      if (blocked(p, o, i, static_cast<std::size_t>(j), w.wall)) continue;
       receivers.push_back(j);
       w.offsets.push_back((p.x[j] - p.x[i]) / h);
       w.offsets.push_back((p.y[j] - p.y[i]) / h);

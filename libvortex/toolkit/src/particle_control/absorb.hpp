@@ -2,18 +2,29 @@
 // The hand-over of a removed or merged particle's strength to the neighbours that stay, with
 // fractions that keep the total and the first moment (vortex/particle_control.hpp).
 
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
 #include "vortex/grid_search.hpp"
+#include "vortex/math/closest_panel.hpp"
 #include "vortex/particle_control.hpp"
 
 namespace vortex::detail {
 
-// Whether the path from particle i to particle j leaves the fluid (the options' wall hook).
+// Whether the path from particle i to particle j leaves the fluid: by the wall's distances where
+// they decide it (`wall`, when given and solid), else by the options' wall hook.
 inline bool blocked(const ParticleSet& p, const ParticleControlOptions& o, std::size_t i,
-                    std::size_t j) {
-  return o.blocked && o.blocked(i, {p.x[i], p.y[i], p.z[i]}, {p.x[j], p.y[j], p.z[j]});
+                    std::size_t j, const WallNearby* wall) {
+  if (!o.blocked) return false;
+  if (wall != nullptr && wall->solid) {
+    const double dx = p.x[j] - p.x[i], dy = p.y[j] - p.y[i], dz = p.z[j] - p.z[i];
+    const int decided =
+        bodies::path_by_distances(wall->distance[i], wall->distance[j],
+                                  std::sqrt(dx * dx + dy * dy + dz * dz), wall->body_scale);
+    if (decided >= 0) return decided == 1;
+  }
+  return o.blocked(i, {p.x[i], p.y[i], p.z[i]}, {p.x[j], p.y[j], p.z[j]});
 }
 
 // One thread's scratch of absorb().
@@ -21,7 +32,8 @@ struct AbsorbScratch {
   std::vector<int> found;
   std::vector<double> offsets;  // 3 a receiver, in units of h
   std::vector<double> f, inv_c, dots, trial_dots;
-  bool signed_shares = false;  // the last absorb's fractions are signed
+  bool signed_shares = false;        // the last absorb's fractions are signed
+  const WallNearby* wall = nullptr;  // the wall's distances for blocked(), when known
 };
 
 // The receivers of particle i's strength and their fractions, appended to `receivers` and

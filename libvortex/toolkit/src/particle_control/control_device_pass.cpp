@@ -40,6 +40,7 @@ void load_device(const ParticleSet& p, const ParticleControlOptions& o, double t
     a.distance.clear();
     a.plane.clear();
     a.planes.clear();
+    a.solid = false;
     o.wall_nearby(p, reach, a);
     stats.seconds_wall = seconds_since(wall_start);
     if (a.distance.size() != n || (!a.plane.empty() && a.plane.size() != n))

@@ -5,7 +5,7 @@
 namespace vortex::detail {
 
 int merge_partner(const ParticleSet& p, std::size_t i, const std::vector<char>& candidate,
-                  const GridSearch& search, const ParticleControlOptions& o,
+                  const GridSearch& search, const ParticleControlOptions& o, const WallNearby* wall,
                   std::vector<int>& found) {
   search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * o.spacing, found);
   int best = -1;
@@ -15,7 +15,7 @@ int merge_partner(const ParticleSet& p, std::size_t i, const std::vector<char>& 
     const double dx = p.x[j] - p.x[i], dy = p.y[j] - p.y[i], dz = p.z[j] - p.z[i];
     const double d2 = dx * dx + dy * dy + dz * dz;
     if (best >= 0 && (d2 > nearest || (d2 == nearest && j > best))) continue;
-    if (blocked(p, o, i, static_cast<std::size_t>(j))) continue;
+    if (blocked(p, o, i, static_cast<std::size_t>(j), wall)) continue;
     best = j;
     nearest = d2;
   }

@@ -14,9 +14,10 @@
 namespace vortex::detail {
 
 // The nearest particle to particle i within the merge distance that is not a candidate and that
-// no wall separates from i (ties: the lower index); -1 where none. `found` is scratch.
+// no wall separates from i (ties: the lower index; `wall`, when given, the wall's distances for
+// the test); -1 where none. `found` is scratch.
 int merge_partner(const ParticleSet& p, std::size_t i, const std::vector<char>& candidate,
-                  const GridSearch& search, const ParticleControlOptions& o,
+                  const GridSearch& search, const ParticleControlOptions& o, const WallNearby* wall,
                   std::vector<int>& found);
 
 // Moves each of the first `own` particles that took merges (moments[j][0] > 0) to the centroid

@@ -96,6 +96,7 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
     // grid's order (neighbouring particles one after another, so that their queries read the same
     // cells).
     if (w.on_device) detail::device_merges(p, o, w, stats);
+    const WallNearby* wall = w.on_device ? &w.wall : nullptr;  // its distances, where known
     const GridView grid = w.search.view();
     const std::size_t count = w.on_device ? w.host_merges.size() : n;
     constexpr std::size_t kBlock = 1024;
@@ -111,7 +112,7 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
           w.search.query(p.x[i], p.y[i], p.z[i], o.merge_distance * o.spacing, found);
           for (int j : found)
             if (static_cast<std::size_t>(j) != i && !(s[j] < threshold) && stronger(p, s, j, i) &&
-                !detail::blocked(p, o, i, static_cast<std::size_t>(j))) {
+                !detail::blocked(p, o, i, static_cast<std::size_t>(j), wall)) {
               merge[i] = candidate[i] = 1;
               break;
             }
@@ -198,13 +199,15 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Contr
 #pragma omp parallel if (count > 512)
   {
     detail::AbsorbScratch scratch;
+    scratch.wall = w.on_device ? &w.wall : nullptr;  // the wall's distances, where known
 #pragma omp for schedule(dynamic, 1)
     for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
       for (std::size_t t = b * kBlock; t < std::min(count, (b + 1) * kBlock); ++t) {
         const std::size_t q = w.on_device ? host[t] : t;
         const std::size_t k = spatial[q], i = order[k], before = w.receivers[b].size();
         if (w.merge[i] && o.merge_into == MergeInto::Partner) {
-          const int j = detail::merge_partner(p, i, w.candidate, w.search, o, scratch.found);
+          const int j =
+              detail::merge_partner(p, i, w.candidate, w.search, o, scratch.wall, scratch.found);
           if (j >= 0) {
             w.receivers[b].push_back(j);
             w.fractions[b].push_back(1.0);

@@ -99,4 +99,16 @@ VORTEX_HD bool beyond_panel_plane(const Vec3& x, const Panel& panel, double body
   return dot(x - panel.centroid, panel.normal) > 1e-12 * body_scale;
 }
 
+// The wall's segment test (is the end q or the midpoint of the path from p inside the body?)
+// where the ends' signed distances from the wall decide it: q inside (dq < 0), blocked (1); q in
+// the fluid and the midpoint farther from the wall than max(dp, dq) less half the path's length,
+// which bounds its distance from below, clear (0); else undecided (-1). Distances may be lower
+// bounds where positive.
+VORTEX_HD int path_by_distances(double dp, double dq, double length, double body_scale) {
+  if (dq < 0) return 1;
+  const double margin = 1e-12 * (length + body_scale);  // rounding at the body's scale
+  if (dp > 0 && dq > 0 && fmax(dp, dq) - 0.5 * length > margin) return 0;
+  return -1;
+}
+
 }  // namespace vortex::bodies
