@@ -17,23 +17,13 @@ constexpr int kThreads = 128;
 // Pool entries a candidate may take on average; a candidate past the pool's end goes to the host.
 constexpr int kPoolPerCandidate = 32;
 
-// The device's copy of a call's particles.
-struct Loaded {
-  GridView grid;
-  const double* strength;
-  const double* wall;  // null: no wall
-  const std::int32_t* plane;
-  const double* planes;
-  double body_scale, threshold, spacing;
-};
-
-__device__ bool wall_within(const Loaded& p, int s, double r) {
+__device__ bool wall_within(const ControlParticles& p, int s, double r) {
   return p.wall != nullptr && !(p.wall[s] > r);
 }
 
 // Whether the path from the particle at place s to the one at place t clears the wall by the
 // tangent plane of s's closest panel (false where s has none).
-__device__ bool clear_path(const Loaded& p, int s, int t) {
+__device__ bool clear_path(const ControlParticles& p, int s, int t) {
   const std::int32_t row = p.plane[s];
   if (row < 0) return false;
   const double* c = p.planes + 6 * row;
@@ -42,7 +32,7 @@ __device__ bool clear_path(const Loaded& p, int s, int t) {
                                       {c[0], c[1], c[2]}, {c[3], c[4], c[5]}, p.body_scale);
 }
 
-__global__ void merge_kernel(Loaded p, double radius, std::int8_t* __restrict__ flags) {
+__global__ void merge_kernel(ControlParticles p, double radius, std::int8_t* __restrict__ flags) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= static_cast<int>(p.grid.size)) return;
   const double si = p.strength[s];
@@ -78,7 +68,7 @@ struct Receivers {
 
 // The receivers within r of the particle at place s; -1 where the host must find them (more than
 // the slots, or a path not cleared of the wall).
-__device__ int collect(const Loaded& p, const std::uint8_t* candidate, int s, double r,
+__device__ int collect(const ControlParticles& p, const std::uint8_t* candidate, int s, double r,
                        Receivers& w, control::ShareArrays& a) {
   const bool near_wall = wall_within(p, s, r);
   const GridView& g = p.grid;
@@ -110,7 +100,7 @@ __device__ int collect(const Loaded& p, const std::uint8_t* candidate, int s, do
   return m;
 }
 
-__global__ void shares_kernel(Loaded p, const std::int32_t* __restrict__ places,
+__global__ void shares_kernel(ControlParticles p, const std::int32_t* __restrict__ places,
                               const std::uint8_t* __restrict__ merging, int count,
                               const std::uint8_t* __restrict__ candidate, double first_radius,
                               control::DeviceShares* __restrict__ out,
@@ -164,7 +154,7 @@ struct ControlKernel::Impl {
   DeviceBuffer<int> used;
   PinnedBuffer<std::int32_t> receivers_back;
   PinnedBuffer<double> fractions_back;
-  Loaded loaded{};
+  ControlParticles loaded{};  // the call's particles, device arrays
 };
 
 ControlKernel::ControlKernel() : impl_(std::make_unique<Impl>()) {}
@@ -173,8 +163,8 @@ ControlKernel::~ControlKernel() = default;
 void ControlKernel::load(const ControlParticles& p) {
   Impl& m = *impl_;
   const std::size_t n = p.grid.size;
-  Loaded& d = m.loaded;
-  d.grid = p.grid;
+  ControlParticles& d = m.loaded;
+  d = p;  // the sizes and scalars; the arrays' device copies below
   d.grid.rows = upload(m.rows, p.grid.rows, p.grid.slots);
   d.grid.cells = upload(m.cells, p.grid.cells, p.grid.cell_count + 1);
   d.grid.index = upload(m.index, p.grid.index, n);
@@ -185,9 +175,6 @@ void ControlKernel::load(const ControlParticles& p) {
   d.wall = p.wall != nullptr ? upload(m.wall, p.wall, n) : nullptr;
   d.plane = p.wall != nullptr ? upload(m.plane, p.plane, n) : nullptr;
   d.planes = p.wall != nullptr ? upload(m.planes, p.planes, 6 * p.plane_count) : nullptr;
-  d.body_scale = p.body_scale;
-  d.threshold = p.threshold;
-  d.spacing = p.spacing;
 }
 
 void ControlKernel::merge_flags(double radius, std::int8_t* flags) {

@@ -27,12 +27,7 @@ const std::vector<Vec3>* BodyFlow::near_wall_velocity(SourcesView view) {
   if (!options_.wall_exact || view.size() == 0) return nullptr;
   const double near = bem_.options().near_factor * surface_->max_diameter;
   const double widest = std::max(near, 2.5 * options_.wall_core);
-  PointsView positions;
-  positions.x = view.x;
-  positions.y = view.y;
-  positions.z = view.z;
-  positions.n = view.n;
-  wall_.closest_near_box(positions, widest, solver_->options().backend, near_wall_points_);
+  wall_.closest_near_box(view.positions(), widest, solver_->options().backend, near_wall_points_);
   // The particles next to the wall (not inside it: a stage's particle there has its core alone),
   // in the places' order, which is the particles'.
   const KnownWallPoints& known = near_wall_points_;

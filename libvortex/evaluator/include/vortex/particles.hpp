@@ -76,6 +76,15 @@ struct SourcesView {
   SourcesView() = default;
   SourcesView(const ParticleSet& p);
   std::size_t size() const { return n; }
+  // The sources' positions as targets.
+  PointsView positions() const {
+    PointsView p;
+    p.x = x;
+    p.y = y;
+    p.z = z;
+    p.n = n;
+    return p;
+  }
 };
 
 // Throws std::invalid_argument naming the first bad value (array, index) of a source set:

@@ -34,15 +34,6 @@ void gather_strengths(SourcesView s, const std::vector<std::size_t>& perm, Units
   }
 }
 
-PointsView positions_of(SourcesView s) {
-  PointsView p;
-  p.x = s.x;
-  p.y = s.y;
-  p.z = s.z;
-  p.n = s.n;
-  return p;
-}
-
 }  // namespace
 
 Origin middle_of(SourcesView s) {
@@ -63,7 +54,7 @@ void build_tree_plan(SourcesView sources, PointsView targets, const TreeOptions&
   Points& t = plan.targets;
   KdTreeBuilder::build_pair(
       plan.source_builder,
-      {positions_of(sources),
+      {sources.positions(),
        sources.sigma,
        tree.source_bucket,
        {s.x.data(), s.y.data(), s.z.data()},

@@ -102,16 +102,18 @@ void device_shares(const ParticleControlOptions& o, ControlScratch& w,
   // The candidates by place, and the places of those the device takes (a merge into one partner
   // stays on the host).
   w.candidate_places.resize(n);
-  for (std::size_t at = 0; at < n; ++at) w.candidate_places[at] = w.candidate[g.index[at]] != 0;
+  const auto places = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t at = 0; at < places; ++at)
+    w.candidate_places[at] = w.candidate[g.index[at]] != 0;
   const bool partners = o.merge_into == MergeInto::Partner;
   w.places.clear();
   w.merging.clear();
   host.clear();
   std::vector<std::size_t>& taken = w.device_taken;
   taken.clear();
-  for (std::size_t q = 0, at = 0; q < w.spatial.size(); ++q) {
-    const std::size_t i = w.order[w.spatial[q]];
-    while (static_cast<std::size_t>(g.index[at]) != i) ++at;  // w.spatial is in the grid's order
+  for (std::size_t q = 0; q < w.spatial.size(); ++q) {
+    const std::size_t at = w.spatial[q], i = static_cast<std::size_t>(g.index[at]);
     if (partners && w.merge[i]) {
       host.push_back(q);
       continue;
@@ -136,8 +138,9 @@ void device_shares(const ParticleControlOptions& o, ControlScratch& w,
       stats.host_shares_solve += s.left == control::kSolve;
       continue;
     }
-    w.lists[w.spatial[q]] = {kDeviceBlock, static_cast<std::size_t>(s.first),
-                             static_cast<std::size_t>(s.count), s.signed_shares != 0, false};
+    w.lists[w.rank[g.index[w.spatial[q]]]] = {kDeviceBlock, static_cast<std::size_t>(s.first),
+                                              static_cast<std::size_t>(s.count),
+                                              s.signed_shares != 0, false};
     ++stats.device_shares;
   }
   std::sort(host.begin(), host.end());

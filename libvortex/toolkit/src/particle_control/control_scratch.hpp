@@ -29,7 +29,8 @@ struct ControlScratch {
   GridSearch search;
   std::vector<double> strength;
   std::vector<char> candidate, merge, removed;
-  std::vector<std::size_t> order, spatial;
+  std::vector<std::size_t> order;    // the candidates, weakest first
+  std::vector<std::size_t> spatial;  // their places in the grid, in the grid's order
   std::vector<std::int32_t> rank;
   std::vector<std::vector<int>> receivers;  // per block of candidates in the grid's order
   std::vector<std::vector<double>> fractions;

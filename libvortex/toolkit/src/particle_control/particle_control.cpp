@@ -180,13 +180,13 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Contr
                     ParticleControlStats& stats) {
   const std::vector<std::size_t>& order = w.order;
   const GridView grid = w.search.view();
-  std::vector<std::size_t>& spatial = w.spatial;  // the candidates' ranks in `order`, grid order
+  std::vector<std::size_t>& spatial = w.spatial;  // the candidates' places in the grid, in order
   std::vector<std::int32_t>& rank = w.rank;
-  rank.resize(p.size());
+  rank.assign(p.size(), -1);  // -1: not this call's to decide (a split set's copies)
   for (std::size_t k = 0; k < order.size(); ++k) rank[order[k]] = static_cast<std::int32_t>(k);
   spatial.clear();
   for (std::size_t at = 0; at < grid.size; ++at)
-    if (w.candidate[grid.index[at]]) spatial.push_back(rank[grid.index[at]]);
+    if (rank[grid.index[at]] >= 0) spatial.push_back(at);
   w.lists.resize(order.size());
   // The device's candidates first; the host takes the rest (positions in `spatial`).
   std::vector<std::size_t>& host = w.host_shares;
@@ -204,7 +204,8 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Contr
     for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
       for (std::size_t t = b * kBlock; t < std::min(count, (b + 1) * kBlock); ++t) {
         const std::size_t q = w.on_device ? host[t] : t;
-        const std::size_t k = spatial[q], i = order[k], before = w.receivers[b].size();
+        const auto i = static_cast<std::size_t>(grid.index[spatial[q]]);
+        const std::size_t k = rank[i], before = w.receivers[b].size();
         if (w.merge[i] && o.merge_into == MergeInto::Partner) {
           const int j =
               detail::merge_partner(p, i, w.candidate, w.search, o, scratch.wall, scratch.found);
