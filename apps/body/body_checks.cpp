@@ -44,7 +44,8 @@ constexpr long double kCheckpointBytesPerParticle = 56;
 
 long double panel_bytes(const Settings& s, long double panels) {
   if (s.dense) return panels * kBytesPerPanel + 96 * panels * panels;  // (2P)^2 doubles, 3 copies
-  return panels * (kBytesPerPanel + 64.0L * s.bem_cluster + 96.0L * s.bem_coarse);
+  const int coarse = s.bem_coarse < 0 ? 64 : s.bem_coarse;             // auto: at most 64
+  return panels * (kBytesPerPanel + 64.0L * s.bem_cluster + 96.0L * coarse);
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ constexpr Range kCore{0.1, 4};            // of h, or 0: overlapping cores that 
 constexpr Range kFraction{0, 1, false, true};  // --min-wall (units of h)
 constexpr Range kBemTolerance{1e-14, 0.1};     // below, double precision cannot reach it
 constexpr Range kBemCluster{1, 256};
-constexpr Range kBemCoarse{0, 256};
+constexpr Range kBemCoarse{-1, 256};
 constexpr Range kProjectionCells{2, 4096};
 constexpr Range kBenchRepeats{0, 1000};
 constexpr Range kBenchSample{1, 1e6};

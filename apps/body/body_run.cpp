@@ -61,6 +61,9 @@ void report_bem(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
     std::printf(", -2 pi a^3 U = %.6g",
                 -2 * M_PI * std::pow(s.radius, 3) * bodies::norm(free_stream(s)));
   std::printf("\nsheet total vorticity: %.3g\n", bodies::norm(b.sheet_vorticity));
+  std::printf("BEM set-up: operator %.2f s, preconditioner %.2f s (%d coarse aggregates)\n",
+              flow.bem().op().setup_seconds(), flow.bem().preconditioner_seconds(),
+              flow.bem().options().coarse_aggregates);
   report_exact(s, flow, r.impulse_t0);
 }
 

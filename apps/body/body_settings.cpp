@@ -102,7 +102,8 @@ void add_bem_options(cli::OptionParser& p, Settings& s) {
         "panels per block of GMRES's block-Jacobi preconditioner" + valid(kBemCluster),
         s.bem_cluster);
   p.add("--bem-coarse", "N",
-        "aggregates of the preconditioner's coarse level (smooth sheet fields; 0: none)" +
+        "aggregates of the preconditioner's coarse level (smooth sheet fields; 0: none; -1: 64 "
+        "where the solve runs on the GPU, 8 on the host)" +
             valid(kBemCoarse),
         s.bem_coarse);
   p.add_flag("--bem-only", "solve the boundary elements at t = 0+ and stop", s.bem_only);

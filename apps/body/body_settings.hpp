@@ -35,7 +35,7 @@ struct Settings {
   std::string control_backend = "same";  // particle control's decisions: same (as the VRM's), ...
   // The boundary-element solve.
   double bem_tolerance = 1e-6;
-  int bem_cluster = 32, bem_coarse = 8;  // the preconditioner (BemOptions)
+  int bem_cluster = 32, bem_coarse = -1;  // the preconditioner (BemOptions; -1: auto)
   bool bem_only = false, dense = false, wall_cores = false;
   // Output.
   std::string output = "vortex-body-out", json, restart, case_file;

@@ -73,5 +73,34 @@ TEST(BemOperatorProducts, EqualTheDenseRowsOnEveryBackend) {
   }
 }
 
+// With the treecode, products at the sheet's fixed points: each within the treecode's error of the
+// dense rows, also for a sheet 1e8 times larger; where the trees are built on the device, the later
+// products build no trees or lists (the operator's treecode stage times stay the first product's).
+TEST(BemOperatorProducts, TreecodeProductsStayTheDenseRowsAndKeepTheirTrees) {
+  const Surface s = make_surface(ellipsoid(8, 0.5, 0.5, 0.05));
+  for (Backend backend : {Backend::Cpu, Backend::Cuda}) {
+    if (backend == Backend::Cuda && !cuda_available()) {
+      std::printf("no CUDA device: the device's reused trees not tested\n");
+      continue;
+    }
+    BemOptions o;
+    o.solver.backend = backend;
+    BemOperator op(s, o);
+    const Eigen::MatrixXd dense = op.dense_rows();
+    Eigen::VectorXd rows;
+    double first_setup = 0;
+    for (unsigned seed : {7u, 8u, 9u}) {
+      const Eigen::VectorXd gamma = random_sheet(s.size(), seed) * (seed == 9 ? 1e8 : 1.0);
+      op.apply(gamma, rows);
+      const Eigen::VectorXd expected = dense * gamma;
+      EXPECT_LT((rows - expected).norm(), 1e-4 * expected.norm()) << int(backend) << " " << seed;
+      if (seed == 7) first_setup = op.totals().treecode.tree + op.totals().treecode.lists;
+    }
+    EXPECT_EQ(op.totals().products, 3);
+    if (backend == Backend::Cuda)
+      EXPECT_EQ(op.totals().treecode.tree + op.totals().treecode.lists, first_setup);
+  }
+}
+
 }  // namespace
 }  // namespace vortex::bodies

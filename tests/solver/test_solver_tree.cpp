@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <string>
 
 #include "support/backends.hpp"
 #include "support/cases.hpp"
@@ -233,6 +234,63 @@ TEST_P(TreeOnBackend, OneSolverAndOneFieldAcrossSizesModesAndMethods) {
       EXPECT_EQ(out.stats.pair_interactions,
                 Solver(options).evaluate(small, true).stats.pair_interactions);
     }
+  }
+}
+
+// New strengths at the last call's points give a full evaluation's field, on both backends and in
+// each arithmetic; where the trees are built on the device, without building trees or lists again.
+// Strengths 1e12 times larger change the internal units; a call without the gradient, one at other
+// arrays and one after the points moved are full evaluations, after which reuse follows the latest.
+TEST_P(TreeOnBackend, NewStrengthsAtTheSamePointsGiveTheFullEvaluationsField) {
+  ParticleSet p = random_cube(20000, 50);
+  const Points t = testing::random_points(3000, 51, -0.5, 1.5);
+  std::mt19937_64 rng(52);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  auto new_strengths = [&](double scale) {
+    for (std::size_t i = 0; i < p.size(); ++i)
+      p.gx[i] = scale * unit(rng), p.gy[i] = scale * unit(rng), p.gz[i] = scale * unit(rng);
+  };
+  const bool device = GetParam() == Backend::Cuda;
+  for (const testing::Arithmetic& a : testing::arithmetics(GetParam())) {
+    SCOPED_TRACE(to_string(a.precision));
+    SolverOptions o;
+    o.backend = GetParam();
+    o.precision = a.precision;
+    Solver solver(o);
+    VelocityField out;
+    auto expect_full_field = [&](bool gradient) {
+      const VelocityField full = Solver(o).evaluate(p, t, gradient);
+      EXPECT_LE(relative_l2_velocity(out, full), a.tolerance);
+      if (gradient) EXPECT_LE(relative_l2_gradient(out, full), a.tolerance);
+      EXPECT_EQ(out.has_gradient, gradient);
+    };
+    auto expect_reused = [&](bool reused) {
+      if (!device) return;
+      EXPECT_EQ(out.stats.tree_build, std::string("device"));
+      EXPECT_EQ(out.stats.times.lists == 0 && out.stats.times.tree == 0, reused);
+    };
+    solver.evaluate_same_points(SourcesView(p), PointsView(t), true, out);  // nothing to reuse
+    expect_full_field(true);
+    expect_reused(false);
+    for (double scale : {1.0, 1e12}) {
+      new_strengths(scale);
+      solver.evaluate_same_points(SourcesView(p), PointsView(t), true, out);
+      expect_full_field(true);
+      expect_reused(true);
+    }
+    solver.evaluate_same_points(SourcesView(p), PointsView(t), false, out);
+    expect_full_field(false);
+    expect_reused(false);
+    const ParticleSet copy = p;
+    solver.evaluate_same_points(SourcesView(copy), PointsView(t), false, out);
+    expect_full_field(false);
+    expect_reused(false);
+    for (std::size_t i = 0; i < p.size(); ++i) p.x[i] += 0.01 * unit(rng);
+    solver.evaluate(SourcesView(p), PointsView(t), false, out);
+    new_strengths(1.0);
+    solver.evaluate_same_points(SourcesView(p), PointsView(t), false, out);
+    expect_full_field(false);
+    expect_reused(true);
   }
 }
 

@@ -39,6 +39,15 @@ class Solver {
   void evaluate(const ParticleSet& sources, PointsView targets, bool gradient, VelocityField& out);
   // Sources in the caller's own arrays (no copy is made of them).
   void evaluate(SourcesView sources, PointsView targets, bool gradient, VelocityField& out);
+  // The last call's points with new strengths: for many products over one set of points (a
+  // boundary-element operator's). The caller passes the last call's arrays (the same pointers)
+  // with the positions, cores and targets unchanged (they are not compared) and new gx, gy, gz.
+  // Where that call built its trees on the device from host arrays, with the same options
+  // resolved and the same `gradient`, its trees, interaction lists and work plan serve again: the
+  // call uploads the strengths and computes the multipoles and the sums. Otherwise (other
+  // pointers or counts, another backend or path) it is a full evaluate().
+  void evaluate_same_points(SourcesView sources, PointsView targets, bool gradient,
+                            VelocityField& out);
 
   // Sources, targets and results in GPU memory (device_arrays.hpp), for solvers that keep their
   // particles on the device: the treecode with its trees built there (Method::Tree, a backend
@@ -49,9 +58,12 @@ class Solver {
                                      bool gradient, const DeviceResults& out);
 
  private:
-  void evaluate_into(SourcesView sources, PointsView targets, bool gradient, VelocityField& out);
+  void evaluate_guarded(SourcesView sources, PointsView targets, bool gradient, bool same_points,
+                        VelocityField& out);
+  void evaluate_into(SourcesView sources, PointsView targets, bool gradient, bool same_points,
+                     VelocityField& out);
   void sum_into(SourcesView sources, PointsView targets, bool gradient, const SolverOptions& asked,
-                VelocityField& out);
+                bool same_points, VelocityField& out);
 
   struct State;
   SolverOptions options_;

@@ -24,8 +24,9 @@ class CudaBackend final : public DeviceBackend {
 
   void device_tree_sum(SourcesView sources, PointsView targets, const ResolvedOptions& options,
                        bool gradient, EvaluationStats& stats, double* const* out, bool on_device,
-                       Units units) override {
-    device_tree_sum_cuda(ws_, sources, targets, options, gradient, stats, out, on_device, units);
+                       Units units, bool reuse_points) override {
+    device_tree_sum_cuda(ws_, sources, targets, options, gradient, stats, out, on_device, units,
+                         reuse_points);
   }
 
   SourceFacts device_input_facts(SourcesView sources, PointsView targets, double* const* out,

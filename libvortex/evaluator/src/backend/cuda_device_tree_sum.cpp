@@ -81,6 +81,35 @@ UploadedPoints upload_input(CudaWorkspace& ws, SourcesView s, PointsView t) {
   return resident_points(d, ns, nt, shared);
 }
 
+// A call at the last call's points: the new strengths over the resident input's, in internal units
+// (the positions, cores and targets there are the last call's, already in them); the upward pass
+// on the copy stream waits for them through trees_end.
+UploadedPoints strengths_again(CudaWorkspace& ws, SourcesView s, PointsView t, Units units) {
+  DeviceTreeStorage& r = ws.resident;
+  const std::size_t ns = s.size(), nt = t.size();
+  double* d = r.input.data();
+  const double* from[3] = {s.gx, s.gy, s.gz};
+  ws.start.record(ws.compute);
+  for (int k = 0; k < 3; ++k)
+    ws.ring.upload(d + resident_offset(3 + k, ns, nt), from[k], ns * sizeof(double),
+                   ws.compute.get());
+  const double g = units.strength_factor();
+  if (g != 1) {
+    g::ScaleArrays a;
+    a.count = 3;
+    for (int k = 0; k < 3; ++k) {
+      a.src[k] = a.dst[k] = d + resident_offset(3 + k, ns, nt);
+      a.n[k] = static_cast<long long>(ns);
+      a.factor[k] = g;
+      a.second[k] = 1;
+    }
+    g::launch_scale_arrays(a, ws.compute.get());
+  }
+  ws.uploaded.record(ws.compute);
+  r.trees_end.record(ws.compute);
+  return resident_points(d, ns, nt, same_points(s, t));
+}
+
 // The input in internal units (units.hpp): scaled in place after an upload, or scaled from the
 // caller's device arrays into the resident input buffer; as it is where the units are 1.
 UploadedPoints in_internal_units(CudaWorkspace& ws, const UploadedPoints& in, SourcesView s,
@@ -247,29 +276,35 @@ void results_out(CudaWorkspace& ws, double* const* out, int nt, bool gradient, b
   if (on_device) ws.compute.synchronize();
 }
 
-// The stage times of the call from the device's events, the host's phases, and the counts.
+// The stage times of the call from the device's events, the host's phases, and the counts. A call
+// at the last call's points (`reused`) builds no trees, lists or plan.
 void fill_times(CudaWorkspace& ws, double shape_time, double download, const ListSizes& list_sizes,
-                HostPhases& phases, EvaluationStats& stats) {
+                bool reused, HostPhases& phases, EvaluationStats& stats) {
   DeviceTreeStorage& r = ws.resident;
   const double upload = ws.uploaded.seconds_since(ws.start);
   // The trees are built at once on two streams: both are done at the later end.
-  const double trees = std::max(r.trees_end.seconds_since(r.adaptive_end),
-                                r.target_tree_end.seconds_since(r.adaptive_end));
+  const double trees = reused ? 0.0
+                              : std::max(r.trees_end.seconds_since(r.adaptive_end),
+                                         r.target_tree_end.seconds_since(r.adaptive_end));
   stats.times.tree = trees + shape_time;
   // The plan is made on the device after the lists; the host waits for its sizes once.
-  stats.times.lists = r.plan_end.seconds_since(r.adaptive_end) - trees;
+  stats.times.lists = reused ? 0.0 : r.plan_end.seconds_since(r.adaptive_end) - trees;
   stats.times.multipole = r.multipoles_end.seconds_since(r.multipoles_start);
-  stats.times.setup = shape_time + std::max(r.plan_end.seconds_since(r.adaptive_end),
-                                            r.multipoles_end.seconds_since(r.adaptive_end));
+  stats.times.setup = reused
+                          ? stats.times.multipole
+                          : shape_time + std::max(r.plan_end.seconds_since(r.adaptive_end),
+                                                  r.multipoles_end.seconds_since(r.adaptive_end));
   stats.times.near = ws.near_end.seconds_since(ws.near_start);
   stats.times.far = ws.far_end.seconds_since(ws.far_start);
   stats.times.m2p = ws.m2p_end.seconds_since(ws.m2p_start);
   // The upload events span the host copies into the ring and the DMA that overlaps them.
   stats.times.transfer = upload + download;
   phases.add("gpu_upload", upload);
-  phases.add("gpu_trees", trees);
-  phases.add("gpu_lists", r.lists_end.seconds_since(r.adaptive_end) - trees);
-  phases.add("gpu_plan", r.plan_end.seconds_since(r.lists_end));
+  if (!reused) {
+    phases.add("gpu_trees", trees);
+    phases.add("gpu_lists", r.lists_end.seconds_since(r.adaptive_end) - trees);
+    phases.add("gpu_plan", r.plan_end.seconds_since(r.lists_end));
+  }
   phases.add("gpu_multipoles", stats.times.multipole);
   phases.add("gpu_near", stats.times.near);
   phases.add("gpu_far", stats.times.far);
@@ -278,6 +313,7 @@ void fill_times(CudaWorkspace& ws, double shape_time, double download, const Lis
   stats.near_list_entries = static_cast<std::uint64_t>(list_sizes.near);
   if (!r.locals.active()) stats.far_list_entries = static_cast<std::uint64_t>(list_sizes.far);
   r.locals.fill_times(stats);
+  if (reused) stats.times.far_plan = 0;
   stats.target_leaves = static_cast<std::uint64_t>(r.target_tree.shape().leaves.size());
   stats.source_nodes = static_cast<std::uint64_t>(r.source_tree.num_nodes());
 }
@@ -286,7 +322,7 @@ void fill_times(CudaWorkspace& ws, double shape_time, double download, const Lis
 
 void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                           const ResolvedOptions& options, bool gradient, EvaluationStats& stats,
-                          double* const* out, bool on_device, Units units) {
+                          double* const* out, bool on_device, Units units, bool reuse_points) {
   const QuietenOnExit quieten(ws);
   HostPhases phases;
   DeviceTreeStorage& r = ws.resident;
@@ -295,18 +331,26 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   const int ns = checked_count(sources.size(), "sources");
   const int nt = checked_count(targets.size(), "targets");
   const cudaStream_t cs = ws.compute.get();
+  const DeviceTreeStorage::Kept kept = r.kept;
+  const bool reused = reuse_points && !on_device && kept.valid && kept.gradient == gradient &&
+                      kept.sources == sources.size() && kept.targets == targets.size();
+  r.kept.valid = false;  // until this call's results are out
 
-  const UploadedPoints in = in_internal_units(
-      ws, on_device ? device_input(ws, sources, targets) : upload_input(ws, sources, targets),
-      sources, targets, units, !on_device);
+  const UploadedPoints in = reused
+                                ? strengths_again(ws, sources, targets, units)
+                                : in_internal_units(ws,
+                                                    on_device ? device_input(ws, sources, targets)
+                                                              : upload_input(ws, sources, targets),
+                                                    sources, targets, units, !on_device);
   phases.mark("upload");
-  const double shape_time = build_trees(ws, in, ns, nt, t, phases);
+  const double shape_time = reused ? 0.0 : build_trees(ws, in, ns, nt, t, phases);
   start_upward_pass(ws, in, options, a);
   ws.compute.wait(r.target_tree_end.get());
   pack_on_device(ws, in, options, a);
-  const ListSizes list_sizes = build_lists(ws, options, stats);
+  const ListSizes list_sizes =
+      reused ? ListSizes{kept.near, kept.far} : build_lists(ws, options, stats);
   phases.mark("trees_and_lists");
-  const g::DevicePlanView work = plan_on_device(ws, options, gradient);
+  const g::DevicePlanView work = reused ? kept.work : plan_on_device(ws, options, gradient);
   const std::size_t nc = g::components(gradient);
   ws.partial.reserve(std::size_t(work.num_slots) * nc * work.block_threads);
   ws.out_device.reserve(nc * std::size_t(nt));
@@ -334,7 +378,10 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   const double download = phases.mark("download");
 
   fill_names(ws, a, stats);
-  fill_times(ws, shape_time, download, list_sizes, phases, stats);
+  fill_times(ws, shape_time, download, list_sizes, reused, phases, stats);
+  if (!on_device)
+    r.kept = {true,           gradient, sources.size(), targets.size(), list_sizes.near,
+              list_sizes.far, work};
 }
 
 }  // namespace vortex::detail

@@ -75,6 +75,14 @@ struct DeviceTreeStorage {
   g::Event trees_end, target_tree_end, lists_end, plan_end, multipoles_start, multipoles_end;
   g::Event shapes_end{cudaEventDisableTiming};  // the trees' shapes are on the device
   g::Event adaptive_end;                        // the trees' adaptive cuts are made
+  // What a call at the same points (new strengths only) takes from the last host-input call whose
+  // results were all finite: its counts, list sizes and work plan (valid only then).
+  struct Kept {
+    bool valid = false, gradient = false;
+    std::size_t sources = 0, targets = 0;
+    int near = 0, far = 0;
+    g::DevicePlanView work;
+  } kept;
 };
 
 struct CudaWorkspace {
@@ -173,7 +181,7 @@ ComponentView tree_sum_cuda(CudaWorkspace& ws, TreePlan& plan, const ResolvedOpt
                             bool gradient, EvaluationStats& stats);
 void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                           const ResolvedOptions& options, bool gradient, EvaluationStats& stats,
-                          double* const* out, bool on_device, Units units);
+                          double* const* out, bool on_device, Units units, bool reuse_points);
 // Device-memory input checked and summarized on the device (cuda_device_input.cpp).
 SourceFacts device_input_facts_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,
                                     double* const* out, int components);

@@ -131,4 +131,14 @@ const char* to_string(Arithmetic arithmetic) {
   return arithmetic == Arithmetic::Double ? "double" : "float";
 }
 
+bool same_plan(const ResolvedOptions& a, const ResolvedOptions& b) {
+  const TreeOptions &s = a.tree, &t = b.tree;
+  return a.method == b.method && a.backend == b.backend && a.core == b.core &&
+         a.arithmetic == b.arithmetic && a.tree_build == b.tree_build &&
+         a.far_field == b.far_field && s.order == t.order && s.theta == t.theta &&
+         s.kappa == t.kappa && s.target_bucket == t.target_bucket &&
+         s.source_bucket == t.source_bucket && s.arity == t.arity &&
+         s.uniform_order == t.uniform_order;
+}
+
 }  // namespace vortex::detail

@@ -78,4 +78,8 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
 
 const char* to_string(Arithmetic arithmetic);
 
+// Whether two resolutions build the same trees, lists and work plan from the same points (every
+// field but the thread count and the tolerance as asked).
+bool same_plan(const ResolvedOptions& a, const ResolvedOptions& b);
+
 }  // namespace vortex::detail

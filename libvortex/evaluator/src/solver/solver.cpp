@@ -125,6 +125,22 @@ struct Solver::State {
   ParticleSet direct_sources;  // internal-unit copies for the direct sum
   Points direct_targets;
   NonFinite non_finite;  // the last sum_into's first value that is not finite
+  // The last call's points where its trees were built on the device from host arrays and its
+  // results were all finite: what a call at the same points (evaluate_same_points) may reuse.
+  struct LastPoints {
+    bool valid = false, gradient = false;
+    SourcesView sources;
+    PointsView targets;
+    int length = 0;  // the units' length exponent
+    detail::ResolvedOptions options;
+
+    bool match(SourcesView s, PointsView t, bool g, int l, const detail::ResolvedOptions& o) const {
+      return valid && g == gradient && l == length && s.size() == sources.size() &&
+             s.x == sources.x && s.y == sources.y && s.z == sources.z && s.sigma == sources.sigma &&
+             t.size() == targets.size() && t.x == targets.x && t.y == targets.y &&
+             t.z == targets.z && detail::same_plan(o, options);
+    }
+  } last_points;
   std::unique_ptr<detail::Backend> cpu;
   std::unique_ptr<detail::DeviceBackend> cuda;
 
@@ -189,9 +205,19 @@ void Solver::evaluate(const ParticleSet& sources, PointsView targets, bool gradi
 }
 
 void Solver::evaluate(SourcesView sources, PointsView targets, bool gradient, VelocityField& out) {
+  evaluate_guarded(sources, targets, gradient, false, out);
+}
+
+void Solver::evaluate_same_points(SourcesView sources, PointsView targets, bool gradient,
+                                  VelocityField& out) {
+  evaluate_guarded(sources, targets, gradient, true, out);
+}
+
+void Solver::evaluate_guarded(SourcesView sources, PointsView targets, bool gradient,
+                              bool same_points, VelocityField& out) {
   try {
     out.stats = EvaluationStats{};
-    evaluate_into(sources, targets, gradient, out);
+    evaluate_into(sources, targets, gradient, same_points, out);
   } catch (const OutOfMemory&) {
     out = VelocityField{};
     throw;
@@ -208,20 +234,20 @@ void Solver::evaluate(SourcesView sources, PointsView targets, bool gradient, Ve
   }
 }
 
-void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradient,
+void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradient, bool same_points,
                            VelocityField& result) {
   if (!state_) throw std::logic_error("vortex::Solver: used after it was moved from");
   if (sources.size() == 0) throw std::invalid_argument("no source particles (N = 0)");
   if (targets.size() == 0) throw std::invalid_argument("no target points");
   validate_inputs(sources, targets);
-  sum_into(sources, targets, gradient, options_, result);
+  sum_into(sources, targets, gradient, options_, same_points, result);
   const NonFinite bad = state_->non_finite;
   if (bad.component < 0) return;
   // Float may not hold a field that double holds: the whole call again in double.
   if (result.stats.precision == std::string("float")) {
     SolverOptions in_double = options_;
     in_double.precision = Precision::Double;
-    sum_into(sources, targets, gradient, in_double, result);
+    sum_into(sources, targets, gradient, in_double, false, result);
     const NonFinite again = state_->non_finite;
     if (again.component < 0) return;
     result = VelocityField{};
@@ -238,8 +264,11 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
 }
 
 void Solver::sum_into(SourcesView sources, PointsView targets, bool gradient,
-                      const SolverOptions& asked, VelocityField& result) {
+                      const SolverOptions& asked, bool same_points, VelocityField& result) {
   const auto start = Clock::now();
+  State::LastPoints& last = state_->last_points;
+  const State::LastPoints before = last;
+  last.valid = false;  // until this call's results are in
   const detail::ResolvedOptions options = detail::resolve_options(
       asked, resolve_backend(asked.backend), detail::facts_of(sources, targets));
   detail::ThreadScope threads(options.threads);
@@ -276,9 +305,12 @@ void Solver::sum_into(SourcesView sources, PointsView targets, bool gradient,
       out[c] = c < 3 ? result.u[c].data() : (gradient ? result.du[c - 3].data() : nullptr);
     // The device checks its results where they are.
     state_->non_finite = NonFinite{};
+    const bool reuse =
+        same_points && before.match(sources, targets, gradient, units.length, options);
     try {
       state_->device().device_tree_sum(sources, targets, options, gradient, stats, out, false,
-                                       units);
+                                       units, reuse);
+      last = {true, gradient, sources, targets, units.length, options};
     } catch (const detail::NonFiniteResult& e) {
       state_->non_finite = {e.component, static_cast<std::size_t>(e.target)};
     }
@@ -324,6 +356,7 @@ EvaluationStats Solver::evaluate_on_device(const DeviceSources& sources,
     if (!out.du[c])
       throw std::invalid_argument("evaluate_on_device: result array du[" + std::to_string(c) +
                                   "] is null");
+  state_->last_points.valid = false;  // this call's trees take the device's storage
   SourcesView s;
   s.x = sources.x, s.y = sources.y, s.z = sources.z;
   s.gx = sources.gx, s.gy = sources.gy, s.gz = sources.gz, s.sigma = sources.sigma;
@@ -338,7 +371,8 @@ EvaluationStats Solver::evaluate_on_device(const DeviceSources& sources,
   detail::ThreadScope threads(options.threads);
   EvaluationStats stats;
   try {
-    backend.device_tree_sum(s, t, options, gradient, stats, results, true, facts.given_units);
+    backend.device_tree_sum(s, t, options, gradient, stats, results, true, facts.given_units,
+                            false);
   } catch (const detail::NonFiniteResult& first) {
     // Float may not hold a field that double holds: the whole call again in double.
     int component = first.component;
@@ -350,7 +384,8 @@ EvaluationStats Solver::evaluate_on_device(const DeviceSources& sources,
       options = detail::resolve_options(in_double, Backend::Cuda, facts);
       stats = EvaluationStats{};
       try {
-        backend.device_tree_sum(s, t, options, gradient, stats, results, true, facts.given_units);
+        backend.device_tree_sum(s, t, options, gradient, stats, results, true, facts.given_units,
+                                false);
         retried = true;
       } catch (const detail::NonFiniteResult& again) {
         component = again.component;

@@ -35,6 +35,10 @@ class BemOperator {
   std::size_t size() const { return surface_->size(); }
   // The far-field targets: target-rule points of every panel, panel-major.
   const Points& targets() const { return targets_; }
+  // The wall time of the construction (the near blocks, exact and corrected, and their upload).
+  double setup_seconds() const { return setup_seconds_; }
+  // Whether the near corrections run on the GPU (the treecode's backend resolves to CUDA).
+  bool on_device() const { return near_device_ != nullptr; }
 
   // rows(3 i + r) for the coefficients gamma(2 j + b) (see bem_near_field.hpp for the rows). A
   // product asked again for the last product's sheet is answered from it.
@@ -78,6 +82,7 @@ class BemOperator {
   std::unique_ptr<detail::BemNearBlocksDevice> near_device_;
   std::vector<double> near_rows_;  // the device's corrections, 3 per panel
   Totals totals_;
+  double setup_seconds_ = 0;
 };
 
 }  // namespace vortex::bodies

@@ -22,12 +22,15 @@
 
 namespace vortex::bodies {
 
+class BemPreconditioner;
+
 class BemSolver {
  public:
   BemSolver(const Surface& surface, BemOptions options = {});
   ~BemSolver();
 
   const Surface& surface() const { return op_.surface(); }
+  // As given, with the coarse aggregates resolved (kAutoAggregates: by where the solve runs).
   const BemOptions& options() const { return options_; }
   BemOperator& op() { return op_; }
 
@@ -46,37 +49,25 @@ class BemSolver {
   // Replaces the solution (a warm start after a restart); size 2N.
   void set_gamma(const std::vector<double>& gamma);
   const BemStats& stats() const { return stats_; }
+  // The wall time of the preconditioner's set-up (its coarse level takes 6 operator products an
+  // aggregate); the operator's own is op().setup_seconds().
+  double preconditioner_seconds() const { return preconditioner_seconds_; }
   // <u+ . n>_i of the last solve.
   const std::vector<double>& normal_velocity() const { return normal_velocity_; }
 
  private:
-  void build_preconditioner();
-  void precondition(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
-  void smooth(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
-  void build_coarse(int aggregates);
-  // P^T v and out += P y (sparse), and out -= (A P) y (dense, rows over the threads).
-  Eigen::VectorXd coarse_restrict(const Eigen::VectorXd& v) const;
-  void coarse_prolong(const Eigen::VectorXd& y, Eigen::VectorXd& out) const;
-  void solve_dense(const Eigen::VectorXd& b, Eigen::VectorXd& x);
   const BemStats& solve_with(const std::array<double, 3>& free_stream, SourcesView particles,
                              Solver* particle_solver, const std::vector<Vec3>* panel_velocity);
 
   BemOptions options_;
   BemOperator op_;
-  struct Cluster;
-  std::vector<Cluster> clusters_;
+  std::unique_ptr<BemPreconditioner> preconditioner_;  // GMRES's
   std::unique_ptr<Eigen::PartialPivLU<Eigen::MatrixXd>> dense_lu_;
-  // The coarse level's P, sparse: each panel lies in one aggregate, and its two rows hold the
-  // aggregate's 6 fields there (coarse_fields_, 12 per panel, the columns normalized); A P dense.
-  std::vector<int> coarse_of_;                   // the aggregate of each panel
-  std::vector<std::vector<int>> coarse_panels_;  // the panels of each aggregate
-  std::vector<double> coarse_fields_;
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> coarse_ap_;
-  std::unique_ptr<Eigen::PartialPivLU<Eigen::MatrixXd>> coarse_lu_;
   std::vector<double> gamma_;
   std::vector<double> normal_velocity_;
   VelocityField at_targets_;  // the particles' velocity at the far field's targets
   BemStats stats_;
+  double preconditioner_seconds_ = 0;
 };
 
 }  // namespace vortex::bodies
