@@ -37,7 +37,8 @@ const char* kHeader =
     "control_growth,control_signed,control_largest_share,seconds_velocity,fx_pressure,"
     "fy_pressure,fz_pressure,cd_pressure,cl_pressure,cd_friction,cl_friction,fx_friction,"
     "fy_friction,fz_friction,impulse_drop_x,impulse_drop_y,impulse_drop_z,wall_impulse_x,"
-    "wall_impulse_y,wall_impulse_z,impulse_budget_error";
+    "wall_impulse_y,wall_impulse_z,impulse_budget_error,seconds_bem_rhs,seconds_bem_products,"
+    "seconds_bem_preconditioner,bem_products";
 
 // Why the last write failed (errno, where the stream library left it).
 std::string write_reason() {
@@ -202,7 +203,8 @@ void BodyOutput::write_row(const StepRecord& r) {
        << r.budget.impulse_drop.x << ',' << r.budget.impulse_drop.y << ','
        << r.budget.impulse_drop.z << ',' << r.budget.wall_impulse.x << ','
        << r.budget.wall_impulse.y << ',' << r.budget.wall_impulse.z << ','
-       << r.budget.relative_error << '\n'
+       << r.budget.relative_error << ',' << st.seconds_bem_rhs << ',' << st.seconds_bem_products
+       << ',' << st.seconds_bem_preconditioner << ',' << st.bem_products << '\n'
        << std::flush;
   check_csv();
   cd_.push_back(c.cd);

@@ -51,6 +51,12 @@ TEST(BodyFlow, StepKeepsParticlesInTheFluidAndConservesVorticity) {
     EXPECT_LE(st.seconds_velocity, st.seconds_convect);
     EXPECT_LE(st.seconds_vrm + st.seconds_control, st.seconds_diffuse);
     EXPECT_LE(st.seconds_bem + st.seconds_convect + st.seconds_diffuse, st.seconds_total);
+    // The boundary-element solves' parts within their time; GMRES made products.
+    EXPECT_GT(st.bem_products, 0);
+    EXPECT_GT(st.seconds_bem_products, 0);
+    EXPECT_LE(st.seconds_bem_wall + st.seconds_bem_rhs + st.seconds_bem_products +
+                  st.seconds_bem_preconditioner,
+              st.seconds_bem);
     double strength = 0;
     for (std::size_t i = 0; i < p.size(); ++i) {
       const WallPoint w = flow.wall().closest({p.x[i], p.y[i], p.z[i]});

@@ -144,6 +144,10 @@ void BodyFlow::record(const BemStats& s, BodyStepStats& stats) {
   stats.bem_iterations += s.iterations;
   stats.bem_residual_max = std::max(stats.bem_residual_max, s.residual);
   stats.seconds_bem += s.seconds;
+  stats.seconds_bem_rhs += s.rhs_seconds;
+  stats.seconds_bem_products += s.seconds_far + s.seconds_near;
+  stats.seconds_bem_preconditioner += s.seconds_precondition;
+  stats.bem_products += s.products;
 }
 
 const BemStats& BodyFlow::solve_for(const ParticleSet& particles) {

@@ -86,6 +86,11 @@ struct BodyStepStats {
   // BEM solves (velocity evaluations, moves, wall), the diffusion sub-steps without theirs.
   double seconds_bem = 0, seconds_convect = 0, seconds_diffuse = 0, seconds_total = 0;
   double seconds_bem_wall = 0;  // of seconds_bem: the exact near-wall part of the right-hand sides
+  // Of seconds_bem, apart from the near-wall part: the particles' field at the panels (the rest of
+  // the right-hand sides), GMRES's operator products (far field and near blocks) and its
+  // preconditioner; and the number of products computed.
+  double seconds_bem_rhs = 0, seconds_bem_products = 0, seconds_bem_preconditioner = 0;
+  long bem_products = 0;
   // Of seconds_convect: the velocity evaluations (the field and gradient of the particles and of
   // the sheet's quadrature points at the particles, one per stage of the integrator).
   double seconds_velocity = 0;
