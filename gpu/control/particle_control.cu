@@ -5,6 +5,7 @@
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/particle_control.hpp"
+#include "vortex/gpu/staging_ring.hpp"
 #include "vortex/gpu/stream.hpp"
 #include "vortex/math/closest_panel.hpp"
 #include "vortex/math/control_shares.hpp"
@@ -144,6 +145,7 @@ int blocks(std::size_t n) {
 
 struct ControlKernel::Impl {
   Stream stream;
+  StagingRing ring;  // the particles' upload: pinned slots, the host's copies on all threads
   DeviceBuffer<GridRow> rows;
   DeviceBuffer<GridCell> cells;
   DeviceBuffer<std::int32_t> index, places, receivers, plane;
@@ -164,17 +166,18 @@ void ControlKernel::load(const ControlParticles& p) {
   Impl& m = *impl_;
   const std::size_t n = p.grid.size;
   ControlParticles& d = m.loaded;
-  d = p;  // the sizes and scalars; the arrays' device copies below
-  d.grid.rows = upload(m.rows, p.grid.rows, p.grid.slots);
-  d.grid.cells = upload(m.cells, p.grid.cells, p.grid.cell_count + 1);
-  d.grid.index = upload(m.index, p.grid.index, n);
-  d.grid.x = upload(m.x, p.grid.x, n);
-  d.grid.y = upload(m.y, p.grid.y, n);
-  d.grid.z = upload(m.z, p.grid.z, n);
-  d.strength = upload(m.strength, p.strength, n);
-  d.wall = p.wall != nullptr ? upload(m.wall, p.wall, n) : nullptr;
-  d.plane = p.wall != nullptr ? upload(m.plane, p.plane, n) : nullptr;
-  d.planes = p.wall != nullptr ? upload(m.planes, p.planes, 6 * p.plane_count) : nullptr;
+  d = p;  // the sizes and scalars; the arrays' device copies below, queued on the kernels' stream
+  cudaStream_t s = m.stream.get();
+  d.grid.rows = stage(m.ring, m.rows, p.grid.rows, p.grid.slots, s);
+  d.grid.cells = stage(m.ring, m.cells, p.grid.cells, p.grid.cell_count + 1, s);
+  d.grid.index = stage(m.ring, m.index, p.grid.index, n, s);
+  d.grid.x = stage(m.ring, m.x, p.grid.x, n, s);
+  d.grid.y = stage(m.ring, m.y, p.grid.y, n, s);
+  d.grid.z = stage(m.ring, m.z, p.grid.z, n, s);
+  d.strength = stage(m.ring, m.strength, p.strength, n, s);
+  d.wall = p.wall != nullptr ? stage(m.ring, m.wall, p.wall, n, s) : nullptr;
+  d.plane = p.wall != nullptr ? stage(m.ring, m.plane, p.plane, n, s) : nullptr;
+  d.planes = p.wall != nullptr ? stage(m.ring, m.planes, p.planes, 6 * p.plane_count, s) : nullptr;
 }
 
 void ControlKernel::merge_flags(double radius, std::int8_t* flags) {

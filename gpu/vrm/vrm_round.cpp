@@ -29,12 +29,6 @@ void upload(DeviceBuffer<T>& to, const T* from, std::size_t n, cudaStream_t s) {
 constexpr int kCopyThreads = 4;
 
 template <class T>
-void stage(StagingRing& ring, DeviceBuffer<T>& to, const T* from, std::size_t n, cudaStream_t s) {
-  if (n == 0) return;
-  ring.upload(to.reserve(n), from, n * sizeof(T), s, kCopyThreads);
-}
-
-template <class T>
 void download(PinnedBuffer<T>& to, const DeviceBuffer<T>& from, std::size_t n, cudaStream_t s) {
   to.reserve(n > 0 ? n : 1);
   if (n == 0) return;
@@ -60,12 +54,12 @@ struct DeviceGrid {
   // view of the device's copy.
   GridView upload(StagingRing& ring, const GridView& host, const double* px, const double* py,
                   const double* pz, std::size_t n, cudaStream_t s) {
-    stage(ring, rows, host.rows, host.slots, s);
-    stage(ring, cells, host.cells, host.cell_count + 1, s);
-    stage(ring, index, host.index, n, s);
-    stage(ring, x, px, n, s);
-    stage(ring, y, py, n, s);
-    stage(ring, z, pz, n, s);
+    stage(ring, rows, host.rows, host.slots, s, kCopyThreads);
+    stage(ring, cells, host.cells, host.cell_count + 1, s, kCopyThreads);
+    stage(ring, index, host.index, n, s, kCopyThreads);
+    stage(ring, x, px, n, s, kCopyThreads);
+    stage(ring, y, py, n, s, kCopyThreads);
+    stage(ring, z, pz, n, s, kCopyThreads);
     GridView grid = host;
     grid.rows = rows.data();
     grid.cells = cells.data();
@@ -193,10 +187,10 @@ void VrmRoundKernel::Impl::upload_batch(const VrmRoundBatch& in, std::size_t fir
   cudaStream_t s = stream.get();
   if (in.count > 0)
     ring.upload(owners.data() + first, in.owners, in.count * sizeof(std::int32_t), s, kCopyThreads);
-  if (in.distance != nullptr) stage(ring, distance, in.distance, n, s);
+  if (in.distance != nullptr) stage(ring, distance, in.distance, n, s, kCopyThreads);
   if (in.moment_row != nullptr) {
-    stage(ring, moment_row, in.moment_row, in.count, s);
-    stage(ring, own_moments, in.own_moments, 10 * in.own_count, s);
+    stage(ring, moment_row, in.moment_row, in.count, s, kCopyThreads);
+    stage(ring, own_moments, in.own_moments, 10 * in.own_count, s, kCopyThreads);
   }
 }
 

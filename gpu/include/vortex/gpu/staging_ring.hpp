@@ -36,4 +36,14 @@ class StagingRing {
   int next_ = 0;
 };
 
+// Makes room for n elements (at least one) in `to` and queues their copy from the host through
+// `ring` on `stream`; returns the device pointer (its data there once `stream` reaches the copy).
+template <class T>
+T* stage(StagingRing& ring, DeviceBuffer<T>& to, const T* from, std::size_t n, cudaStream_t stream,
+         int threads = 0) {
+  T* at = to.reserve(n > 0 ? n : 1);
+  if (n > 0) ring.upload(at, from, n * sizeof(T), stream, threads);
+  return at;
+}
+
 }  // namespace vortex::gpu

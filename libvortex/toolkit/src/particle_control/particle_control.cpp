@@ -304,9 +304,11 @@ ParticleControlStats run_control(ParticleSet& p, const ParticleControlOptions& o
   std::vector<double>& s = w.strength;
   s.resize(n);
   double smax = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    s[i] = p.strength(i);
-    if (i < own) smax = std::max(smax, s[i]);
+  const auto count = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for if (count > 20000) reduction(max : smax)
+  for (std::ptrdiff_t i = 0; i < count; ++i) {
+    s[i] = p.strength(static_cast<std::size_t>(i));
+    if (static_cast<std::size_t>(i) < own) smax = std::max(smax, s[i]);
   }
   if (parts) smax = parts->largest(smax);
   stats.threshold = parts ? parts->threshold(o.remove_threshold * smax, s.data(), own)
