@@ -63,7 +63,7 @@ void report_bem(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
   std::printf("\nsheet total vorticity: %.3g\n", bodies::norm(b.sheet_vorticity));
   std::printf("BEM set-up: operator %.2f s, preconditioner %.2f s (%d coarse aggregates)\n",
               flow.bem().op().setup_seconds(), flow.bem().preconditioner_seconds(),
-              flow.bem().options().coarse_aggregates);
+              flow.bem().coarse_aggregates());
   report_exact(s, flow, r.impulse_t0);
 }
 

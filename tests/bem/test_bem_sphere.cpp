@@ -5,7 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "vortex/bodies/bem_solver.hpp"
 #include "vortex/bodies/ellipsoid_flow.hpp"
@@ -94,6 +99,57 @@ TEST(BemSphere, WarmStartAndParticlesInTheRightHandSide) {
     EXPECT_LT(norm(total), 0.02) << "point " << k;
   }
   EXPECT_THROW(bem.solve({1, 0, 0}, &ring, nullptr), std::invalid_argument);
+}
+
+// Small meshes with any coarse level asked: an aggregate keeps at least 32 panels and A_c is a
+// pseudo-inverse, so GMRES converges to the dense LU's sheet (before, 64 aggregates on 80 panels
+// stalled at a residual of 0.07 and 256 gave NaN).
+TEST(BemSphere, EveryCoarseLevelSizeSolvesASmallSphere) {
+  const std::array<double, 3> stream{0.6, 0, 0.8};
+  for (int f : {2, 4}) {
+    const Surface s = make_surface(sphere(f, 1.0));
+    BemOptions dense = gmres_options();
+    dense.method = BemMethod::Dense;
+    dense.solver.method = Method::Direct;
+    BemSolver reference(s, dense);
+    reference.solve(stream);
+    const Eigen::Map<const Eigen::VectorXd> expected(reference.gamma().data(),
+                                                     reference.gamma().size());
+    for (int aggregates : {0, 8, 64, 256}) {
+      BemOptions o = gmres_options();
+      o.solver.method = Method::Direct;
+      o.coarse_aggregates = aggregates;
+      o.tolerance = 1e-10;
+      BemSolver bem(s, o);
+      const BemStats& st = bem.solve(stream);
+      EXPECT_TRUE(st.converged);
+      EXPECT_LT(st.iterations, 60) << "f " << f << ", " << aggregates << " aggregates";
+      EXPECT_EQ(bem.coarse_aggregates(), std::min<int>(aggregates, s.size() / 32));
+      const Eigen::Map<const Eigen::VectorXd> gamma(bem.gamma().data(), bem.gamma().size());
+      EXPECT_LT((gamma - expected).norm(), 1e-8 * expected.norm())
+          << "f " << f << ", " << aggregates << " aggregates";
+    }
+  }
+}
+
+// GMRES that misses its tolerance throws, naming the residual, and leaves the last sheet.
+TEST(BemSphere, MissingTheToleranceThrowsAndKeepsTheSheet) {
+  const Surface s = make_surface(sphere(4, 1.0));
+  BemOptions o = gmres_options();
+  o.tolerance = 1e-12;
+  o.restart = 1;
+  o.max_iterations = 1;
+  o.coarse_aggregates = 0;
+  BemSolver bem(s, o);
+  const std::vector<double> before = bem.gamma();
+  try {
+    bem.solve({1, 0, 0});
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("did not reach the relative residual"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(bem.gamma(), before);
 }
 
 }  // namespace

@@ -9,6 +9,19 @@
 
 namespace vortex::bodies {
 
+namespace {
+
+// The pseudo-inverse of A_c: directions whose pivots lie below 1e-12 of the largest (zero columns
+// of P, nearly dependent fields) are left out rather than inverted.
+Eigen::MatrixXd pseudo_inverse(const Eigen::MatrixXd& a) {
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  cod.setThreshold(1e-12);
+  cod.compute(a);
+  return cod.pseudoInverse();
+}
+
+}  // namespace
+
 BemPreconditioner::BemPreconditioner(BemOperator& op, int cluster_size, int aggregates)
     : panels_(static_cast<int>(op.size())) {
   build_clusters(op, cluster_size);
@@ -81,11 +94,17 @@ void BemPreconditioner::build_clusters(const BemOperator& op, int cluster_size) 
 // normalized. A P comes from one operator product per column, A_c = P^T A P is small and dense. On
 // a thin body the two faces' sheets cancel each other's tangential velocity at wavelengths longer
 // than the thickness: those smooth modes have small eigenvalues that no cluster of the block
-// Jacobi can see.
+// Jacobi can see. An aggregate holds at least kLeastAggregatePanels panels (fewer aggregates than
+// asked on a small mesh: 6 fields on a few panels span most of their unknowns, and A_c becomes
+// singular). A field that vanishes on an aggregate (n x e_d and e_d's tangential part where the
+// normal is e_d throughout, on a flat patch) is left out as a zero column, and A_c is inverted as
+// a pseudo-inverse, so that nearly dependent fields cannot make it blow up.
 void BemPreconditioner::build_coarse(BemOperator& op, int aggregates) {
+  constexpr std::size_t kLeastAggregatePanels = 32;
   const Surface& s = op.surface();
   const std::size_t n = s.size();
-  const auto want = static_cast<std::size_t>(aggregates);
+  const auto want = std::min(static_cast<std::size_t>(aggregates),
+                             std::max<std::size_t>(1, n / kLeastAggregatePanels));
   const int bucket = static_cast<int>(std::max<std::size_t>(1, (n + want - 1) / want));
   const KdTree tree = build_kdtree(panel_centroids(s), nullptr, bucket, 2);
   constexpr int per = kCoarseFields;
@@ -114,11 +133,21 @@ void BemPreconditioner::build_coarse(BemOperator& op, int aggregates) {
     }
     aggregate_offsets_.push_back(static_cast<int>(aggregate_panels_.size()));
   }
+  // Each column normalized; one far below its aggregate's largest is a vanishing field: zero.
+  std::vector<double> scale(nc, 0.0);
+  for (std::size_t c = 0; c < count; ++c) {
+    const double largest =
+        *std::max_element(norm2.begin() + per * c, norm2.begin() + per * (c + 1));
+    for (int d = 0; d < per; ++d) {
+      const double q = norm2[per * c + d];
+      scale[per * c + d] = q > 1e-20 * largest && q > 0 ? 1 / std::sqrt(q) : 0.0;
+    }
+  }
   for (std::size_t i = 0; i < n; ++i)
     for (int d = 0; d < per; ++d) {
-      const double scale = 1 / std::sqrt(norm2[per * aggregate_of_[i] + d]);
-      fields_[12 * i + d] *= scale;
-      fields_[12 * i + per + d] *= scale;
+      const double scale_d = scale[per * aggregate_of_[i] + d];
+      fields_[12 * i + d] *= scale_d;
+      fields_[12 * i + per + d] *= scale_d;
     }
   // A P, one operator product per column (P's column: field d on aggregate c, zero elsewhere);
   // A_c = P^T A P.
@@ -147,7 +176,7 @@ void BemPreconditioner::build_coarse(BemOperator& op, int aggregates) {
   }
   coarse_inverse_.resize(static_cast<std::size_t>(nc * nc));
   Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-      coarse_inverse_.data(), nc, nc) = ac.partialPivLu().inverse();
+      coarse_inverse_.data(), nc, nc) = pseudo_inverse(ac);
 }
 
 void BemPreconditioner::apply(const Eigen::VectorXd& in, Eigen::VectorXd& out) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "bem/bem_preconditioner.hpp"
 #include "vortex/bodies/sheet.hpp"
@@ -41,6 +42,10 @@ BemSolver::BemSolver(const Surface& surface, BemOptions options)
 }
 
 BemSolver::~BemSolver() = default;
+
+int BemSolver::coarse_aggregates() const {
+  return preconditioner_ ? preconditioner_->view().aggregates : 0;
+}
 
 void BemSolver::set_gamma(const std::vector<double>& gamma) {
   if (gamma.size() != gamma_.size())
@@ -100,6 +105,14 @@ const BemStats& BemSolver::solve_with(const std::array<double, 3>& free_stream,
         b, x, {options_.tolerance, options_.restart, options_.max_iterations});
     stats_.iterations = r.iterations;
     stats_.converged = r.converged;
+    // A sheet that misses its tolerance is a wrong sheet: the solver keeps the last one.
+    if (!r.converged)
+      throw std::runtime_error(
+          "BEM: GMRES did not reach the relative residual " + std::to_string(options_.tolerance) +
+          " in " + std::to_string(r.iterations) + " iterations (restart " +
+          std::to_string(options_.restart) + "): it stopped at " + std::to_string(r.residual) +
+          "; allow more iterations (BemOptions::max_iterations), loosen the tolerance "
+          "(--bem-tolerance) or check the mesh");
   }
   gamma_.assign(x.data(), x.data() + x.size());
   // Residual and outer normal velocity from one more product (u+ . n = u- . n).

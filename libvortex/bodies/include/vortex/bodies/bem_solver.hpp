@@ -37,6 +37,8 @@ class BemSolver {
   // Solves for the free stream and, when given, the particles' velocity at the panels computed
   // by `particle_solver` (the particles are the sources, the panels' points the targets).
   // `panel_velocity`, when given, is a velocity per panel (a panel average) added to theirs.
+  // Throws std::runtime_error where GMRES misses its tolerance within max_iterations (naming the
+  // residual reached); the sheet is then the last solve's.
   const BemStats& solve(const std::array<double, 3>& free_stream,
                         const ParticleSet* particles = nullptr, Solver* particle_solver = nullptr,
                         const std::vector<Vec3>* panel_velocity = nullptr);
@@ -52,6 +54,9 @@ class BemSolver {
   // The wall time of the preconditioner's set-up (its coarse level takes 6 operator products an
   // aggregate); the operator's own is op().setup_seconds().
   double preconditioner_seconds() const { return preconditioner_seconds_; }
+  // The coarse level's aggregates in use: at most those asked, each of at least 32 panels (0 with
+  // dense LU or without a coarse level).
+  int coarse_aggregates() const;
   // <u+ . n>_i of the last solve.
   const std::vector<double>& normal_velocity() const { return normal_velocity_; }
 
