@@ -27,6 +27,7 @@ struct StepRecord {
   bodies::ForceCoefficients friction;
   bodies::ImpulseBudget budget;  // the step's impulse by the impulse route and by the wall's forces
   bodies::Vec3 impulse, vorticity;
+  bodies::Vec3 sheet_vorticity;  // of `vorticity`, the sheet's part (the step's last solve)
   bodies::BodyStepStats stats;
   std::uint64_t host_bytes = 0;        // the process's resident memory after the step
   double max_strength = 0;             // the largest |Gamma| of a particle after the step

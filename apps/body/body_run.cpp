@@ -103,18 +103,14 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
   rec.particles = r.particles.size();
   rec.impulse = impulse;
   rec.vorticity = flow.total_vorticity(r.particles);
+  rec.sheet_vorticity = bodies::sheet_total_vorticity(flow.bem().surface(), flow.sheet());
   rec.host_bytes = cli::resident_memory();
   // The strongest particle and where it is (where a strength grows out of bounds).
   const ParticleSet& p = r.particles;
-  std::size_t strongest = 0;
-  double largest = -1;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    const double s = p.strength(i);
-    if (s > largest) largest = s, strongest = i;
-  }
-  if (p.size() > 0) {
-    rec.max_strength = largest;
-    rec.strongest = {p.x[strongest], p.y[strongest], p.z[strongest]};
+  const std::size_t at = strongest(p);
+  if (at < p.size()) {
+    rec.max_strength = p.strength(at);
+    rec.strongest = {p.x[at], p.y[at], p.z[at]};
     rec.strongest_wall_distance = flow.wall().closest(rec.strongest).distance;
   }
   return rec;

@@ -1,5 +1,6 @@
 // The particle set's digest: equal sets give equal digests whatever the thread count, and a change
 // of any one value in any array changes it (each value is mixed with its place by a bijection).
+// The strongest particle's search, the same on any thread count.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -51,6 +52,26 @@ TEST(ParticleDigest, AnyChangedValueChangesIt) {
   ParticleSet longer = p;
   longer.push_back(0, 0, 0, 0, 0, 0, 0.05);
   EXPECT_NE(digest(longer), base);
+}
+
+// The strongest particle: the first of the largest |Gamma|, the same on any thread count, and one
+// past the end of an empty set.
+TEST(ParticleStrongest, TheFirstOfTheLargestOnAnyThreadCount) {
+  ParticleSet p = make_set(250000);
+  for (std::size_t i = 0; i < p.size(); ++i) p.gx[i] = p.gy[i] = p.gz[i] = 1e-3;
+  // Two equal largest strengths, far apart (in different pieces of the search), and one just
+  // below them.
+  p.gz[200000] = p.gz[31337] = 5.0;
+  p.gz[31336] = 4.999999;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  EXPECT_EQ(strongest(p), 31337u);
+  omp_set_num_threads(std::max(2, threads));
+  EXPECT_EQ(strongest(p), 31337u);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(strongest(ParticleSet{}), 0u);
+  const ParticleSet one = make_set(1);
+  EXPECT_EQ(strongest(one), 0u);
 }
 
 }  // namespace

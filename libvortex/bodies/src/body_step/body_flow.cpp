@@ -393,24 +393,9 @@ BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
 }
 
 void BodyFlow::record_growth(const ParticleSet& particles, BodyStepStats& stats) const {
-  // The first strongest particle, found piece by piece.
-  const std::size_t n = particles.size();
-  std::array<double, kPieces> piece_largest;
-  std::array<std::size_t, kPieces> piece_at{};
-#pragma omp parallel for schedule(static) if (n > 100000)
-  for (int k = 0; k < kPieces; ++k) {
-    double largest = -1;
-    for (std::size_t i = piece_start(n, k); i < piece_start(n, k + 1); ++i) {
-      const double s = particles.strength(i);
-      if (s > largest) largest = s, piece_at[k] = i;
-    }
-    piece_largest[k] = largest;
-  }
-  double largest = -1;
-  std::size_t at = 0;
-  for (int k = 0; k < kPieces; ++k)
-    if (piece_largest[k] > largest) largest = piece_largest[k], at = piece_at[k];
-  if (largest < 0) return;
+  const std::size_t at = strongest(particles);
+  if (at == particles.size()) return;
+  const double largest = particles.strength(at);
   stats.strongest_after_convect = largest;
   const double before = strength_before_[at];
   stats.convect_growth = before > 0 ? largest / before : HUGE_VAL;

@@ -45,6 +45,10 @@ struct ParticleSet {
 // in several values another but for a chance of about 2^-64. For telling whether a set changed.
 std::uint64_t digest(const ParticleSet& p);
 
+// The first particle of the largest |Gamma| (p.size() for an empty set), searched in parallel: the
+// same particle for any thread count.
+std::size_t strongest(const ParticleSet& p);
+
 // A read-only view of target coordinates, so that particle sets and point sets can both be targets
 // without copies. Made from a set whose x, y and z differ in length, it throws
 // std::invalid_argument.

@@ -1,5 +1,6 @@
 #include "vortex/particles.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -245,6 +246,29 @@ std::uint64_t digest(const ParticleSet& p) {
     total = mix(total ^ sum) + static_cast<std::uint64_t>(n);
   }
   return total;
+}
+
+std::size_t strongest(const ParticleSet& p) {
+  // Fixed pieces, each searched alone, then taken in order (a strictly larger one wins: the first).
+  constexpr int kPieces = 256;
+  const std::size_t n = p.size();
+  std::array<double, kPieces> largest;
+  std::array<std::size_t, kPieces> at;
+#pragma omp parallel for schedule(static) if (n > 100000)
+  for (int k = 0; k < kPieces; ++k) {
+    largest[k] = -1;
+    at[k] = n;
+    const std::size_t end = n * (k + 1) / kPieces;
+    for (std::size_t i = n * k / kPieces; i < end; ++i) {
+      const double s = p.strength(i);
+      if (s > largest[k]) largest[k] = s, at[k] = i;
+    }
+  }
+  double best = -1;
+  std::size_t found = n;
+  for (int k = 0; k < kPieces; ++k)
+    if (largest[k] > best) best = largest[k], found = at[k];
+  return found;
 }
 
 }  // namespace vortex
