@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runtime/warp_sum.cuh"
 #include "vortex/gpu/bem_near_blocks.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
@@ -22,9 +23,7 @@ __global__ void bem_near_blocks_kernel(BemNearBlocksView b, int panels,
   if (i >= panels) return;
   double rows[3] = {0, 0, 0};
   add_bem_near_rows(b, b.offsets[i] + lane, b.offsets[i + 1], 32, gamma, rows);
-  for (int r = 0; r < 3; ++r)
-    for (int offset = 16; offset > 0; offset /= 2)
-      rows[r] += __shfl_down_sync(0xffffffffu, rows[r], offset);
+  for (int r = 0; r < 3; ++r) rows[r] = detail::warp_sum(rows[r]);
   if (lane == 0)
     for (int r = 0; r < 3; ++r) out[3 * i + r] = rows[r];
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runtime/warp_sum.cuh"
 #include "vortex/gpu/bem_preconditioner.hpp"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
@@ -11,12 +12,9 @@ namespace vortex::gpu {
 
 namespace {
 
-constexpr int kWarps = 8;  // warps a block
+using detail::warp_sum;
 
-__device__ __forceinline__ double warp_sum(double v) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  return v;
-}
+constexpr int kWarps = 8;  // warps a block
 
 __device__ __forceinline__ long long global_warp() {
   return (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "runtime/warp_sum.cuh"
 #include "vortex/gpu/buffer.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/near_wall.hpp"
@@ -70,11 +71,7 @@ __global__ void near_wall_kernel(const Panel* __restrict__ panels, int count, bo
       }
     }
   }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    sum.x += __shfl_down_sync(0xffffffffu, sum.x, offset);
-    sum.y += __shfl_down_sync(0xffffffffu, sum.y, offset);
-    sum.z += __shfl_down_sync(0xffffffffu, sum.z, offset);
-  }
+  sum = {detail::warp_sum(sum.x), detail::warp_sum(sum.y), detail::warp_sum(sum.z)};
   if (lane == 0) {
     out[3 * panel_index] = sum.x;
     out[3 * panel_index + 1] = sum.y;

@@ -24,8 +24,8 @@ double since(Clock::time_point t) {
 }
 
 // The particles in a fixed number of pieces, each summed or searched alone and the pieces taken in
-// order: the same result on any number of threads (a serial pass over 3M particles takes 20-30 ms,
-// and a step makes several).
+// order: the same result on any number of threads (a step makes several passes over millions of
+// particles).
 constexpr int kPieces = 256;
 std::size_t piece_start(std::size_t n, int k) {
   return n * static_cast<std::size_t>(k) / kPieces;
@@ -220,11 +220,8 @@ void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, Ve
   // then the sheet's points.
   const std::size_t n = particles.size(), ns = sheet_points_.size();
   sources.resize(need);
-  const std::vector<double>* from[7] = {&particles.x,    &particles.y,  &particles.z,
-                                        &particles.gx,   &particles.gy, &particles.gz,
-                                        &particles.sigma};
-  std::vector<double>* to[7] = {&sources.x,  &sources.y,  &sources.z,    &sources.gx,
-                                &sources.gy, &sources.gz, &sources.sigma};
+  const auto from = particles.arrays();
+  const auto to = sources.arrays();
 #pragma omp parallel for collapse(2) schedule(static) if (n > 100000)
   for (int a = 0; a < 7; ++a)
     for (int k = 0; k < kPieces; ++k)

@@ -33,6 +33,9 @@ struct ParticleSet {
   void copy_particle(std::size_t from, std::size_t to);
   // Every per-particle array, for code that treats them alike.
   std::array<std::vector<double>*, 7> arrays() { return {&x, &y, &z, &gx, &gy, &gz, &sigma}; }
+  std::array<const std::vector<double>*, 7> arrays() const {
+    return {&x, &y, &z, &gx, &gy, &gz, &sigma};
+  }
   // |Gamma| of particle i.
   double strength(std::size_t i) const {
     return std::sqrt(gx[i] * gx[i] + gy[i] * gy[i] + gz[i] * gz[i]);

@@ -56,10 +56,10 @@ class DevicePipeline {
   // (checked by device_input_facts first). The sums run in `units` (units.hpp); the results come
   // back in the caller's, checked on the device first: results that are not all finite throw
   // NonFiniteResult (then `out` is not written). Fills the stage times, the names and the
-  // interaction counts. With `reuse_points`, the sources' positions and cores and the targets are
-  // the last call's (host input whose results were all finite, of the same counts and `gradient`):
-  // only the strengths are read, and that call's trees, lists and work plan serve again; where
-  // there is no such call, the call is a full one.
+  // interaction counts. With `reuse_points`, the caller vouches that the sources' positions and
+  // cores, the targets, their counts, the options and `gradient` are the last call's: only the
+  // strengths are read, and that call's trees, lists and work plan serve again where it was on
+  // host input with finite results; otherwise the call is a full one.
   virtual void device_tree_sum(SourcesView sources, PointsView targets,
                                const ResolvedOptions& options, bool gradient,
                                EvaluationStats& stats, double* const* out, bool on_device,

@@ -332,8 +332,7 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
   const int nt = checked_count(targets.size(), "targets");
   const cudaStream_t cs = ws.compute.get();
   const DeviceTreeStorage::Kept kept = r.kept;
-  const bool reused = reuse_points && !on_device && kept.valid && kept.gradient == gradient &&
-                      kept.sources == sources.size() && kept.targets == targets.size();
+  const bool reused = reuse_points && !on_device && kept.valid;
   r.kept.valid = false;  // until this call's results are out
 
   const UploadedPoints in = reused
@@ -379,9 +378,7 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
 
   fill_names(ws, a, stats);
   fill_times(ws, shape_time, download, list_sizes, reused, phases, stats);
-  if (!on_device)
-    r.kept = {true,           gradient, sources.size(), targets.size(), list_sizes.near,
-              list_sizes.far, work};
+  if (!on_device) r.kept = {true, list_sizes.near, list_sizes.far, work};
 }
 
 }  // namespace vortex::detail

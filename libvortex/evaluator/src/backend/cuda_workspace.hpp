@@ -76,10 +76,10 @@ struct DeviceTreeStorage {
   g::Event shapes_end{cudaEventDisableTiming};  // the trees' shapes are on the device
   g::Event adaptive_end;                        // the trees' adaptive cuts are made
   // What a call at the same points (new strengths only) takes from the last host-input call whose
-  // results were all finite: its counts, list sizes and work plan (valid only then).
+  // results were all finite: its list sizes and work plan (valid only then; the Solver checks that
+  // the points, counts, options and gradient flag are that call's).
   struct Kept {
-    bool valid = false, gradient = false;
-    std::size_t sources = 0, targets = 0;
+    bool valid = false;
     int near = 0, far = 0;
     g::DevicePlanView work;
   } kept;

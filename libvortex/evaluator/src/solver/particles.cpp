@@ -227,7 +227,7 @@ std::uint64_t mix(std::uint64_t z) {
 }  // namespace
 
 std::uint64_t digest(const ParticleSet& p) {
-  const std::vector<double>* arrays[] = {&p.x, &p.y, &p.z, &p.gx, &p.gy, &p.gz, &p.sigma};
+  const auto arrays = p.arrays();
   std::uint64_t total = mix(p.size());
   std::uint64_t salt = 0;
   for (const std::vector<double>* a : arrays) {
