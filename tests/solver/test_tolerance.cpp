@@ -120,11 +120,22 @@ TEST(LayoutGrowth, PredictionsBoundMeasuredErrors) {
     double theta, error;
   };
   const Measured measured[] = {
-      {"cube", 20000, 1, 8, 0.5, 3.220e-5},         {"cube", 100000, 1, 8, 0.5, 3.993e-5},
-      {"cube", 300000, 1, 8, 0.5, 4.957e-5},        {"cube", 300000, 1, 4, 0.4, 5.820e-4},
-      {"cube", 300000, 1, 12, 0.5, 1.571e-6},       {"plummer", 20000, 85.0, 8, 0.5, 5.011e-5},
-      {"plummer", 100000, 146.8, 8, 0.5, 8.707e-5}, {"plummer", 100000, 146.8, 10, 0.5, 1.776e-5},
-      {"plummer", 300000, 502, 4, 0.4, 2.158e-3},   {"sheet", 100000, 1.113, 8, 0.5, 1.388e-5},
+      {"cube", 20000, 1, 8, 0.5, 3.220e-5},
+      {"cube", 100000, 1, 8, 0.5, 3.993e-5},
+      {"cube", 300000, 1, 8, 0.5, 4.957e-5},
+      {"cube", 300000, 1, 4, 0.4, 5.820e-4},
+      {"cube", 300000, 1, 12, 0.5, 1.571e-6},
+      {"plummer", 20000, 85.0, 8, 0.5, 5.011e-5},
+      {"plummer", 100000, 146.8, 8, 0.5, 8.707e-5},
+      {"plummer", 100000, 146.8, 10, 0.5, 1.776e-5},
+      {"plummer", 300000, 502, 4, 0.4, 2.158e-3},
+      {"sheet", 100000, 1.113, 8, 0.5, 1.388e-5},
+      // N = 1e6, p = 8, theta = 0.55, default kappa, 500 targets (journal
+      // 2026-11-29-tolerance-contrast.md): the cube, a two-scale cloud of mild contrast (half the
+      // sources in a cube half as wide) and the Plummer sphere.
+      {"cube", 1000000, 1, 8, 0.55, 1.41e-4},
+      {"two-scale", 1000000, 2.63, 8, 0.55, 1.20e-4},
+      {"plummer", 1000000, 666, 8, 0.55, 3.38e-4},
   };
   for (const Measured& m : measured) {
     const double predicted = predicted_far_error(m.order, m.theta, {m.n, m.contrast});
@@ -140,6 +151,11 @@ TEST(LayoutGrowth, PredictionsBoundMeasuredErrors) {
   EXPECT_GT(layout_growth({100000, 146.8}) / layout_growth({20000, 85.0}),
             layout_growth({100000, 1}) / layout_growth({20000, 1}));
   EXPECT_EQ(layout_growth({}), 1);
+  // Contrasts up to 3 count as uniform (the mild two-scale cloud above has the cube's errors); the
+  // Plummer sphere's growth at 1e6 stays over four times the cube's.
+  EXPECT_EQ(layout_growth({1000000, 2.9}), layout_growth({1000000, 1}));
+  EXPECT_GT(layout_growth({1000000, 666}), 4 * layout_growth({1000000, 1}));
+  EXPECT_GT(layout_growth({1000000, 3.5}), layout_growth({1000000, 1}));
 }
 
 TEST(TreeOptionsForTolerance, GivenValuesAreKept) {

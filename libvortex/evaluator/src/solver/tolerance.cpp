@@ -32,6 +32,11 @@ constexpr double kGrowthPower = 0.1656;       // eu, every layout
 // at N = 1e5 to 3e6 lie at least 1.5 times below the model with 0.43 (docs/methods/tolerance.md;
 // 0.7044 was fitted on count-balanced trees, whose needles the errors grew with).
 constexpr double kClusteredGrowthPower = 0.43;
+// Contrasts up to D0 count as uniform: the clustered part is N (1 - D0 / D). Clouds of 1e6 whose
+// dense part holds 1 to 50 % of the sources at D = 1.3 to 3.0 (and the discoid's wake, D = 1.3)
+// have the cube's errors at the cube's parameters, while N (1 - 1 / D) took a tenth to two thirds
+// of them for a Plummer core (docs/journal/2026-11-29-tolerance-contrast.md).
+constexpr double kUniformContrast = 3;
 
 // float_rounding_error = a + b 2^-24 R.
 constexpr double kFloatBase = 6e-7;   // a
@@ -192,7 +197,7 @@ SourceLayout layout_of(SourcesView s) {
 
 double layout_growth(const SourceLayout& layout) {
   const double n = static_cast<double>(layout.num_sources);
-  const double clustered = n * (1 - 1 / layout.contrast);
+  const double clustered = n * std::max(0.0, 1 - kUniformContrast / layout.contrast);
   return std::pow(std::max(1.0, n / kGrowthReference), kGrowthPower) *
          std::pow(std::max(1.0, clustered / kGrowthReference), kClusteredGrowthPower);
 }
