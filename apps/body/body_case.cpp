@@ -60,6 +60,9 @@ bodies::CheckpointIdentity case_identity(const Settings& s, const bodies::Surfac
   // Absent where the strength spreads, as before the option, so that earlier checkpoints stay
   // valid for such runs.
   if (s.merge_into != "neighbours") id.push_back({"merge-into", s.merge_into});
+  // Absent at 2.5, the reach before the option, so that checkpoints written then stay valid for
+  // runs that ask for it.
+  if (s.wall_exact_reach != 2.5) id.push_back({"wall-exact-reach", exact_text(s.wall_exact_reach)});
   return id;
 }
 

@@ -112,6 +112,7 @@ void check(const Settings& s) {
       !(s.shed_core >= 0))
     throw std::invalid_argument("--diameter, --spacing and the core radii must be >= 0");
   require("--min-wall", s.min_wall, kFraction, "units of h");
+  require("--wall-exact-reach", s.wall_exact_reach, kWallReach, "largest panel diameters");
   cli::check_shared(cli::SharedOption::MergeDistance, s.merge_distance);
   cli::check_shared(cli::SharedOption::RemoveThreshold, s.remove_threshold);
   require("--bem-tolerance", s.bem_tolerance, kBemTolerance, "GMRES's relative residual");

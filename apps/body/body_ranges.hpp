@@ -24,7 +24,10 @@ constexpr Range kShedLayer{0.1, 10};      // of h: finer layers merge at once (-
 constexpr Range kShedOffset{0, 4, true};  // of h: in the fluid, within the diffusion length
 constexpr Range kCore{0.1, 4};            // of h, or 0: overlapping cores that do not smear
 constexpr Range kFraction{0, 1, false, true};  // --min-wall (units of h)
-constexpr Range kBemTolerance{1e-14, 0.1};     // below, double precision cannot reach it
+// --wall-exact-reach, of the largest panel diameter: from within a panel to the whole of a body of
+// a few panels.
+constexpr Range kWallReach{0.1, 100};
+constexpr Range kBemTolerance{1e-14, 0.1};  // below, double precision cannot reach it
 constexpr Range kBemCluster{1, 256};
 constexpr Range kBemCoarse{-1, 256};
 constexpr Range kProjectionCells{2, 4096};

@@ -77,6 +77,11 @@ void add_particle_options(cli::OptionParser& p, Settings& s) {
              "the BEM sees particles next to the wall as cores at its quadrature points only "
              "(no exact point-vortex panel averages)",
              s.wall_cores);
+  p.add("--wall-exact-reach", "R",
+        "reach of the exact panel averages next to the wall, largest panel diameters (or 2.5 "
+        "cores)" +
+            valid(kWallReach),
+        s.wall_exact_reach);
   p.add("--min-wall", "F",
         "push particles out to this distance from the wall, units of h" + valid(kFraction),
         s.min_wall);
@@ -249,6 +254,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.sheet_core = s.sheet_core;
   o.wall_core = s.wall_core;
   o.wall_exact = !s.wall_cores;
+  o.wall_exact_reach = s.wall_exact_reach;
   o.wall_diffusion = s.shedding == "kernel";
   o.shedding.offset = s.shed_offset;
   o.shedding.layer = s.shed_layer;

@@ -26,6 +26,7 @@ struct Settings {
   double spacing = 0, shed_offset = 1.0, shed_layer = 1.0, shed_core = 0, sheet_core = 0,
          wall_core = 0;
   double min_wall = 0.2;
+  double wall_exact_reach = 1.5;  // BodyFlowOptions::wall_exact_reach (largest panel diameters)
   double merge_distance = 0.5, remove_threshold = 1e-5;
   std::string merge_into = "neighbours";  // neighbours or partner (ParticleControlOptions)
   std::string stretching = "classical";   // classical, transpose, none (BodyFlowOptions)

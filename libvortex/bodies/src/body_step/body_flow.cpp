@@ -70,6 +70,9 @@ void validate(const BodyFlowOptions& o) {
     throw std::invalid_argument("body flow: min_wall_distance must be in [0, 1) (units of h)");
   if (!(o.sheet_core >= 0) || !(o.wall_core >= 0))
     throw std::invalid_argument("body flow: sheet_core and wall_core must be >= 0");
+  if (!(o.wall_exact_reach > 0) || !std::isfinite(o.wall_exact_reach))
+    throw std::invalid_argument(
+        "body flow: wall_exact_reach must be positive and finite (largest panel diameters)");
 }
 
 BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& particle_solver,

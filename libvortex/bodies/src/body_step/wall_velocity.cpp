@@ -19,13 +19,13 @@ SourcesView BodyFlow::as_seen_by_wall(const ParticleSet& particles) {
   return view;
 }
 
-// The particles within their reach (the near radius, or 2.5 cores) of the wall, ascending, with
-// that reach: their sums over every panel whose centroid lies within the reach plus a panel
-// diameter (NearWallSums). Their closest points are found on the particle solver's backend, for
-// the widest reach (the wall sees no core above the wall core).
+// The particles within their reach (wall_exact_reach panel diameters, or 2.5 cores) of the wall,
+// ascending, with that reach: their sums over every panel whose centroid lies within the reach
+// plus a panel diameter (NearWallSums). Their closest points are found on the particle solver's
+// backend, for the widest reach (the wall sees no core above the wall core).
 const std::vector<Vec3>* BodyFlow::near_wall_velocity(SourcesView view) {
   if (!options_.wall_exact || view.size() == 0) return nullptr;
-  const double near = bem_.options().near_factor * surface_->max_diameter;
+  const double near = options_.wall_exact_reach * surface_->max_diameter;
   const double widest = std::max(near, 2.5 * options_.wall_core);
   wall_.closest_near_box(view.positions(), widest, solver_->options().backend, near_wall_points_);
   // The particles next to the wall (not inside it: a stage's particle there has its core alone),
