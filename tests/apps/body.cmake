@@ -15,7 +15,7 @@ foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching relaxation-ra
     vrm-backend control-backend merge-into bad-case
     shed-offset-negative shed-offset-zero shed-offset-large spacing-large frequency-large
     shed-layer-thin re-large dt-small speed-large shed-core-small memory merge-distance
-    remove-threshold every-negative
+    remove-threshold every-negative wall-exact-reach
     case-bool-for-number case-bool-for-string case-number-for-string case-string-for-number
     case-string-for-flag case-unknown-key case-repeated-key case-unicode-escape)
   add_test(NAME app.body.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
