@@ -12,6 +12,7 @@
 #include "vortex/bodies/shedding.hpp"
 #include "vortex/bodies/sheet.hpp"
 #include "vortex/bodies/wall_nearby.hpp"
+#include "vortex/fixed_pieces.hpp"
 
 namespace vortex::bodies {
 
@@ -23,19 +24,12 @@ double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// The particles in a fixed number of pieces, each summed or searched alone and the pieces taken in
-// order: the same result on any number of threads (a step makes several passes over millions of
-// particles).
-constexpr int kPieces = 256;
-std::size_t piece_start(std::size_t n, int k) {
-  return n * static_cast<std::size_t>(k) / kPieces;
-}
-
+// A sum over the particles in fixed pieces (fixed_pieces.hpp): the same on any number of threads.
 template <class Term>
 Vec3 ordered_sum(std::size_t n, Term term) {
-  std::array<Vec3, kPieces> part{};
+  std::array<Vec3, kFixedPieces> part{};
 #pragma omp parallel for schedule(static) if (n > 100000)
-  for (int k = 0; k < kPieces; ++k) {
+  for (int k = 0; k < kFixedPieces; ++k) {
     Vec3 sum;
     for (std::size_t i = piece_start(n, k); i < piece_start(n, k + 1); ++i) sum += term(i);
     part[k] = sum;
@@ -227,7 +221,7 @@ void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, Ve
   const auto to = sources.arrays();
 #pragma omp parallel for collapse(2) schedule(static) if (n > 100000)
   for (int a = 0; a < 7; ++a)
-    for (int k = 0; k < kPieces; ++k)
+    for (int k = 0; k < kFixedPieces; ++k)
       std::copy(from[a]->begin() + piece_start(n, k), from[a]->begin() + piece_start(n, k + 1),
                 to[a]->begin() + piece_start(n, k));
   const std::vector<Vec3> g = sheet_vectors(*surface_, bem_.gamma());

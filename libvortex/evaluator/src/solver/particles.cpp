@@ -7,6 +7,7 @@
 #include <string>
 
 #include "solver/text_excerpt.hpp"
+#include "vortex/fixed_pieces.hpp"
 #include "vortex/math/input_check.hpp"
 
 namespace vortex {
@@ -249,24 +250,22 @@ std::uint64_t digest(const ParticleSet& p) {
 }
 
 std::size_t strongest(const ParticleSet& p) {
-  // Fixed pieces, each searched alone, then taken in order (a strictly larger one wins: the first).
-  constexpr int kPieces = 256;
+  // Each piece searched alone, then the pieces in order (a strictly larger one wins: the first).
   const std::size_t n = p.size();
-  std::array<double, kPieces> largest;
-  std::array<std::size_t, kPieces> at;
+  std::array<double, kFixedPieces> largest;
+  std::array<std::size_t, kFixedPieces> at;
 #pragma omp parallel for schedule(static) if (n > 100000)
-  for (int k = 0; k < kPieces; ++k) {
+  for (int k = 0; k < kFixedPieces; ++k) {
     largest[k] = -1;
     at[k] = n;
-    const std::size_t end = n * (k + 1) / kPieces;
-    for (std::size_t i = n * k / kPieces; i < end; ++i) {
+    for (std::size_t i = piece_start(n, k); i < piece_start(n, k + 1); ++i) {
       const double s = p.strength(i);
       if (s > largest[k]) largest[k] = s, at[k] = i;
     }
   }
   double best = -1;
   std::size_t found = n;
-  for (int k = 0; k < kPieces; ++k)
+  for (int k = 0; k < kFixedPieces; ++k)
     if (largest[k] > best) best = largest[k], found = at[k];
   return found;
 }
