@@ -85,11 +85,13 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const ParticleSe
         "  control phases: grid %.4f (of it the wall %.4f), candidates %.4f, receivers %.4f, "
         "hand-over %.4f, compaction %.4f s (%zu removed, %zu merged, %zu kept; merges decided on "
         "the device %zu, on the host %zu; receivers found on the device %zu, on the host %zu: "
-        "%zu near the wall, %zu crowded, %zu for the solve); the device's calls %.4f s\n",
+        "%zu near the wall, %zu crowded, %zu for the solve); the device's calls %.4f s; the "
+        "host's receivers by thread: near the wall %.4f, crowded %.4f, others %.4f s\n",
         c.seconds_grid, c.seconds_wall, c.seconds_candidates, c.seconds_receivers,
         c.seconds_hand_over, c.seconds_compact, c.removed, c.merged, c.kept, c.device_merges,
         c.host_merges, c.device_shares, c.host_shares, c.host_shares_wall, c.host_shares_crowded,
-        c.host_shares_solve, c.seconds_device);
+        c.host_shares_solve, c.seconds_device, c.thread_seconds_host_wall,
+        c.thread_seconds_host_crowded, c.thread_seconds_host_other);
   }
   std::printf(
       "diffusion sub-step: N = %zu -> %zu, median of %d: %.4f s (VRM %.4f s, control %.4f s), "

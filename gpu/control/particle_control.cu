@@ -17,9 +17,22 @@ namespace {
 constexpr int kThreads = 128;
 // Pool entries a candidate may take on average; a candidate past the pool's end goes to the host.
 constexpr int kPoolPerCandidate = 32;
+// The receivers a crowded candidate (more than control::kSlots) may take in the second pass, in
+// slots of global memory of its own.
+constexpr int kCrowdedSlots = 256;
 
 __device__ bool wall_within(const ControlParticles& p, int s, double r) {
   return p.wall != nullptr && !(p.wall[s] > r);
+}
+
+// The path from the particle at place s to the one at place t by the wall's signed distances, as
+// the host takes it (bodies::path_by_distances): 1 blocked, 0 clear, -1 not decided by them.
+__device__ int path_by_distances(const ControlParticles& p, int s, int t) {
+  if (!p.solid) return -1;
+  const GridView& g = p.grid;
+  const double dx = g.x[t] - g.x[s], dy = g.y[t] - g.y[s], dz = g.z[t] - g.z[s];
+  return bodies::path_by_distances(p.wall[s], p.wall[t], sqrt(dx * dx + dy * dy + dz * dz),
+                                   p.body_scale);
 }
 
 // Whether the path from the particle at place s to the one at place t clears the wall by the
@@ -50,7 +63,9 @@ __global__ void merge_kernel(ControlParticles p, double radius, std::int8_t* __r
     if (found || t == s || p.strength[t] < p.threshold) return;
     const double xj[3] = {g.x[t], g.y[t], g.z[t]};
     if (!control::stronger(p.strength[t], xj, g.index[t], si, xi, i)) return;
-    if (!near_wall || clear_path(p, s, t))
+    const int decided = near_wall ? path_by_distances(p, s, t) : 0;
+    if (decided == 1) return;  // blocked: as the host's test
+    if (decided == 0 || clear_path(p, s, t))
       found = true;
     else
       unclear = true;
@@ -58,13 +73,23 @@ __global__ void merge_kernel(ControlParticles p, double radius, std::int8_t* __r
   flags[s] = found ? control::kMerge : (unclear ? control::kMergeOnHost : control::kNoMerge);
 }
 
-// One thread's receivers: places, then (sorted by caller index) the offsets and the solve's
-// arrays.
+// One thread's receivers: caller indices and offsets (sorted by caller index), the solve's arrays,
+// `slots` of each (in the thread's own memory, or a crowded candidate's in global memory).
 struct Receivers {
-  std::int32_t place[control::kSlots];
+  std::int32_t* index;
+  double *d, *f, *inv_c, *dots, *trial;
+  int slots;
+  std::int32_t left;  // why collect refused (control::Left)
+};
+
+// The first pass's slots, in the thread's own memory.
+struct LocalSlots {
+  std::int32_t index[control::kSlots];
   double d[3 * control::kSlots];
   double f[control::kSlots], inv_c[control::kSlots], dots[control::kSlots], trial[control::kSlots];
-  std::int32_t left;  // why collect refused (control::Left)
+  __device__ Receivers view() {
+    return {index, d, f, inv_c, dots, trial, control::kSlots, control::kSolve};
+  }
 };
 
 // The receivers within r of the particle at place s; -1 where the host must find them (more than
@@ -77,28 +102,57 @@ __device__ int collect(const ControlParticles& p, const std::uint8_t* candidate,
   bool refused = false;
   grid_query_places(g, g.x[s], g.y[s], g.z[s], r, [&](std::int32_t t) {
     if (refused || candidate[t]) return;  // the particle itself among the candidates
-    if (m == control::kSlots || (near_wall && !clear_path(p, s, t))) {
-      w.left = m == control::kSlots ? control::kCrowded : control::kWall;
+    const int decided = near_wall ? path_by_distances(p, s, t) : 0;
+    if (decided == 1) return;  // blocked: not a receiver, as on the host
+    if (decided < 0 && !clear_path(p, s, t)) {
+      w.left = control::kWall;
       refused = true;
       return;
     }
-    w.place[m++] = t;
+    if (m == w.slots) {
+      w.left = control::kCrowded;
+      refused = true;
+      return;
+    }
+    w.index[m] = g.index[t];
+    w.d[3 * m] = (g.x[t] - g.x[s]) / p.spacing;
+    w.d[3 * m + 1] = (g.y[t] - g.y[s]) / p.spacing;
+    w.d[3 * m + 2] = (g.z[t] - g.z[s]) / p.spacing;
+    ++m;
   });
   if (refused) return -1;
   for (int q = 1; q < m; ++q) {  // ascending caller index, as the host's search returns them
-    const std::int32_t t = w.place[q];
+    const std::int32_t key = w.index[q];
+    const double d[3] = {w.d[3 * q], w.d[3 * q + 1], w.d[3 * q + 2]};
     int at = q;
-    for (; at > 0 && g.index[w.place[at - 1]] > g.index[t]; --at) w.place[at] = w.place[at - 1];
-    w.place[at] = t;
-  }
-  for (int q = 0; q < m; ++q) {
-    const std::int32_t t = w.place[q];
-    w.d[3 * q] = (g.x[t] - g.x[s]) / p.spacing;
-    w.d[3 * q + 1] = (g.y[t] - g.y[s]) / p.spacing;
-    w.d[3 * q + 2] = (g.z[t] - g.z[s]) / p.spacing;
+    for (; at > 0 && w.index[at - 1] > key; --at) {
+      w.index[at] = w.index[at - 1];
+      for (int c = 0; c < 3; ++c) w.d[3 * at + c] = w.d[3 * (at - 1) + c];
+    }
+    w.index[at] = key;
+    for (int c = 0; c < 3; ++c) w.d[3 * at + c] = d[c];
   }
   a = {w.d, w.f, w.inv_c, w.dots, w.trial};
   return m;
+}
+
+// Candidate s's receivers and fractions in w (the count in m); the result but for its place in
+// the pools.
+__device__ control::DeviceShares find_receivers(const ControlParticles& p,
+                                                const std::uint8_t* candidate, int s, bool merging,
+                                                double first_radius, Receivers& w, int& m) {
+  vrm::SmallFallback<4> fallback;
+  m = 0;
+  bool signed_shares = false;
+  const control::Shares found = control::find_shares(
+      first_radius, merging,
+      [&](double r, control::ShareArrays& a) { return collect(p, candidate, s, r, w, a); },
+      fallback, m, signed_shares);
+  control::DeviceShares result;
+  if (found == control::Shares::none) result.count = 0;
+  if (found == control::Shares::deferred) result.left = w.left;
+  if (found == control::Shares::found) result = {0, m, signed_shares ? 1 : 0, control::kNotLeft};
+  return result;
 }
 
 __global__ void shares_kernel(ControlParticles p, const std::int32_t* __restrict__ places,
@@ -109,32 +163,58 @@ __global__ void shares_kernel(ControlParticles p, const std::int32_t* __restrict
                               int pool, int* __restrict__ used) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= count) return;
-  const int s = places[k];
-  Receivers w;
-  w.left = control::kSolve;  // unless collect refuses
-  vrm::SmallFallback<4> fallback;
+  LocalSlots slots;
+  Receivers w = slots.view();
   int m = 0;
-  bool signed_shares = false;
-  const control::Shares found = control::find_shares(
-      first_radius, merging[k] != 0,
-      [&](double r, control::ShareArrays& a) { return collect(p, candidate, s, r, w, a); },
-      fallback, m, signed_shares);
-  control::DeviceShares result;
-  if (found == control::Shares::none) result.count = 0;
-  if (found == control::Shares::deferred) result.left = w.left;
-  if (found == control::Shares::found) {
+  control::DeviceShares result =
+      find_receivers(p, candidate, places[k], merging[k] != 0, first_radius, w, m);
+  if (result.count > 0) {
     const int first = atomicAdd(used, m);
     if (first + m <= pool) {
       for (int q = 0; q < m; ++q) {
-        receivers[first + q] = p.grid.index[w.place[q]];
+        receivers[first + q] = w.index[q];
         fractions[first + q] = w.f[q];
       }
-      result = {first, m, signed_shares ? 1 : 0, control::kNotLeft};
+      result.first = first;
     } else {
-      result.left = control::kCrowded;
+      result = {0, -1, 0, control::kCrowded};
     }
   }
   out[k] = result;
+}
+
+// The second pass: the candidates the first left for more receivers than its slots (or than its
+// pool held), listed in `crowded` (their rows of `places`), each with kCrowdedSlots of global
+// memory from scratch (the same receivers and fractions as the first pass would find with more
+// slots).
+__global__ void crowded_kernel(ControlParticles p, const std::int32_t* __restrict__ places,
+                               const std::uint8_t* __restrict__ merging,
+                               const std::int32_t* __restrict__ crowded, int count,
+                               const std::uint8_t* __restrict__ candidate, double first_radius,
+                               control::DeviceShares* __restrict__ out, std::int32_t* scratch_index,
+                               double* scratch, std::int32_t* __restrict__ receivers,
+                               double* __restrict__ fractions, int* __restrict__ used) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= count) return;
+  const int k = crowded[c];
+  const std::size_t at = static_cast<std::size_t>(c) * kCrowdedSlots;
+  double* d = scratch + 7 * at;  // 3 offsets and 4 solve arrays a slot
+  Receivers w{scratch_index + at,    d,
+              d + 3 * kCrowdedSlots, d + 4 * kCrowdedSlots,
+              d + 5 * kCrowdedSlots, d + 6 * kCrowdedSlots,
+              kCrowdedSlots,         control::kSolve};
+  int m = 0;
+  control::DeviceShares result =
+      find_receivers(p, candidate, places[k], merging[k] != 0, first_radius, w, m);
+  if (result.count > 0) {  // the pools hold kCrowdedSlots a candidate: never past their end
+    const int first = atomicAdd(used, m);
+    for (int q = 0; q < m; ++q) {
+      receivers[first + q] = w.index[q];
+      fractions[first + q] = w.f[q];
+    }
+    result.first = first;  // within this pass's pools
+  }
+  out[c] = result;
 }
 
 int blocks(std::size_t n) {
@@ -154,6 +234,12 @@ struct ControlKernel::Impl {
   DeviceBuffer<std::uint8_t> candidate, merging;
   DeviceBuffer<control::DeviceShares> shares;
   DeviceBuffer<int> used;
+  // The second pass's: the crowded candidates' rows, their slots, results and pools.
+  DeviceBuffer<std::int32_t> crowded, crowded_index, crowded_receivers;
+  DeviceBuffer<double> crowded_scratch, crowded_fractions;
+  DeviceBuffer<control::DeviceShares> crowded_shares;
+  PinnedBuffer<std::int32_t> crowded_rows;
+  PinnedBuffer<control::DeviceShares> crowded_back;
   PinnedBuffer<std::int32_t> receivers_back;
   PinnedBuffer<double> fractions_back;
   ControlParticles loaded{};  // the call's particles, device arrays
@@ -226,12 +312,48 @@ void ControlKernel::shares(const std::int32_t* places, const std::uint8_t* mergi
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(&taken, used, sizeof(int), cudaMemcpyDeviceToHost, s));
   m.stream.synchronize();
   const std::size_t back = std::min<std::size_t>(static_cast<std::size_t>(taken), pool);
-  receivers = m.receivers_back.reserve(back + 1);
-  fractions = m.fractions_back.reserve(back + 1);
+  // The crowded candidates again, with more slots each.
+  std::int32_t* rows = m.crowded_rows.reserve(count);
+  std::size_t crowded = 0;
+  for (std::size_t k = 0; k < count; ++k)
+    if (out[k].count < 0 && out[k].left == control::kCrowded)
+      rows[crowded++] = static_cast<std::int32_t>(k);
+  int taken_crowded = 0;
+  if (crowded > 0) {
+    const std::size_t slots = crowded * kCrowdedSlots;
+    const std::int32_t* d_rows = copy_in(m.crowded, rows, crowded);
+    VORTEX_CUDA_CHECK(cudaMemsetAsync(used, 0, sizeof(int), s));
+    control::DeviceShares* d_crowded = m.crowded_shares.reserve(crowded);
+    crowded_kernel<<<blocks(crowded), kThreads, 0, s>>>(
+        m.loaded, d_places, d_merging, d_rows, static_cast<int>(crowded), d_candidate, first_radius,
+        d_crowded, m.crowded_index.reserve(slots), m.crowded_scratch.reserve(7 * slots),
+        m.crowded_receivers.reserve(slots), m.crowded_fractions.reserve(slots), used);
+    VORTEX_CUDA_CHECK_LAUNCH("crowded_kernel");
+    control::DeviceShares* again = m.crowded_back.reserve(crowded);
+    VORTEX_CUDA_CHECK(cudaMemcpyAsync(again, d_crowded, crowded * sizeof(control::DeviceShares),
+                                      cudaMemcpyDeviceToHost, s));
+    VORTEX_CUDA_CHECK(
+        cudaMemcpyAsync(&taken_crowded, used, sizeof(int), cudaMemcpyDeviceToHost, s));
+    m.stream.synchronize();
+    for (std::size_t c = 0; c < crowded; ++c) {  // their places in the pools: after the first's
+      control::DeviceShares r = again[c];
+      if (r.count > 0) r.first += static_cast<std::int32_t>(back);
+      out[rows[c]] = r;
+    }
+  }
+  const std::size_t more = static_cast<std::size_t>(taken_crowded);
+  receivers = m.receivers_back.reserve(back + more + 1);
+  fractions = m.fractions_back.reserve(back + more + 1);
   VORTEX_CUDA_CHECK(cudaMemcpyAsync(receivers, d_receivers, back * sizeof(std::int32_t),
                                     cudaMemcpyDeviceToHost, s));
   VORTEX_CUDA_CHECK(
       cudaMemcpyAsync(fractions, d_fractions, back * sizeof(double), cudaMemcpyDeviceToHost, s));
+  if (more > 0) {
+    VORTEX_CUDA_CHECK(cudaMemcpyAsync(receivers + back, m.crowded_receivers.data(),
+                                      more * sizeof(std::int32_t), cudaMemcpyDeviceToHost, s));
+    VORTEX_CUDA_CHECK(cudaMemcpyAsync(fractions + back, m.crowded_fractions.data(),
+                                      more * sizeof(double), cudaMemcpyDeviceToHost, s));
+  }
   m.stream.synchronize();
 }
 

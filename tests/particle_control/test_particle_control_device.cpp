@@ -13,6 +13,7 @@
 #include "support/draws.hpp"
 #include "support/same_control.hpp"
 #include "vortex/diagnostics.hpp"
+#include "vortex/math/control_shares.hpp"
 #include "vortex/particle_control.hpp"
 #include "vortex/solver.hpp"
 
@@ -104,6 +105,43 @@ TEST(ParticleControlDevice, AWallLeavesItsNeighboursToTheHost) {
   EXPECT_GT(2 * r.d.device_shares, r.d.host_shares);
   testing::expect_same_control(r.host, r.device, r.h, r.d);
   EXPECT_NEAR(upper_total(r.device), upper_total(p0), 1e-12 * upper_total(p0));
+}
+
+// A uniform cloud with a cube of denser particles in it: its weak particles have between 65 and
+// 256 receivers, more than the first pass's slots, and the device's second pass takes them all,
+// with the host's decisions.
+TEST(ParticleControlDevice, CrowdedCandidatesTakeTheSecondPass) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  testing::Draws u(29, -1, 1);
+  ParticleSet p0;
+  for (int i = 0; i < 40000; ++i) {
+    const double r = i % 50 == 0 ? 0.1 : 1.0;  // 800 in the cube of side 0.2
+    const double scale = i % 4 == 0 ? 1e-9 : 1.0;
+    p0.push_back(r * u(), r * u(), r * u(), scale * u(), scale * u(), scale * u(), 0.05);
+  }
+  ParticleControlOptions o;
+  o.spacing = 0.06;
+  o.merge_distance = 0;  // removals alone: the weak quarter
+  // Each weak particle's receivers within the first radius (1.5 h), counted by brute force.
+  const double r2 = std::pow(o.absorb_radius * o.spacing, 2);
+  std::size_t crowded = 0, past_second = 0;
+  for (std::size_t i = 0; i < p0.size(); i += 4) {
+    std::size_t m = 0;
+    for (std::size_t j = 0; j < p0.size(); ++j) {
+      if (j % 4 == 0) continue;  // weak: candidates, never receivers
+      const double dx = p0.x[j] - p0.x[i], dy = p0.y[j] - p0.y[i], dz = p0.z[j] - p0.z[i];
+      m += dx * dx + dy * dy + dz * dz <= r2;
+    }
+    crowded += m > static_cast<std::size_t>(control::kSlots);
+    past_second += m > 256;
+  }
+  ASSERT_GT(crowded, 50u);
+  ASSERT_EQ(past_second, 0u);
+  const testing::HostAndDevice r = testing::control_on_both(p0, o);
+  EXPECT_GT(r.h.removed, 9000u);
+  EXPECT_EQ(r.d.host_shares, 0u);
+  EXPECT_EQ(r.d.device_shares, r.d.removed + r.d.kept);
+  testing::expect_same_control(r.host, r.device, r.h, r.d);
 }
 
 TEST(ParticleControlDevice, ACudaBackendWithoutADeviceSaysSo) {

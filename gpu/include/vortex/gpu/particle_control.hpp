@@ -28,8 +28,11 @@ struct ControlParticles {
   const double* planes;       // 6 a row: a point of the tangent plane, its outward normal
   std::size_t plane_count;
   double body_scale;  // the body's bounding-box diagonal (the plane test's margin)
-  double threshold;   // below it a particle is weak (a candidate, never a receiver)
-  double spacing;     // h: offsets in units of h
+  // `wall` holds signed distances from a solid body: the paths they decide
+  // (bodies::path_by_distances) are taken from them, as the host does.
+  bool solid;
+  double threshold;  // below it a particle is weak (a candidate, never a receiver)
+  double spacing;    // h: offsets in units of h
 };
 
 class ControlKernel {

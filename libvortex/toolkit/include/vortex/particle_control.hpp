@@ -114,6 +114,10 @@ struct ParticleControlStats {
   // Of host_shares, those the device left for a path it did not clear of the wall, for more
   // receivers than it holds, for a solve that needs the host's fallback.
   std::size_t host_shares_wall = 0, host_shares_crowded = 0, host_shares_solve = 0;
+  // The host's time on those (summed over its threads), by the same reasons; the rest (all
+  // candidates without the device) in thread_seconds_host_other.
+  double thread_seconds_host_wall = 0, thread_seconds_host_crowded = 0,
+         thread_seconds_host_other = 0;
   double seconds_device = 0;  // of the phases: the calls to the device (uploads, kernels, results)
 };
 

@@ -12,13 +12,14 @@ class ControlCuda final : public ControlDevice {
  public:
   void load(const GridView& grid, const double* strength, double threshold, double h,
             const WallNearby* wall) override {
-    gpu::ControlParticles p{grid, strength, nullptr, nullptr, nullptr, 0, 0, threshold, h};
+    gpu::ControlParticles p{grid, strength, nullptr, nullptr, nullptr, 0, 0, false, threshold, h};
     if (wall != nullptr) {
       p.wall = wall->distance.data();
       p.plane = wall->plane.data();
       p.planes = wall->planes.empty() ? nullptr : wall->planes.front().data();
       p.plane_count = wall->planes.size();
       p.body_scale = wall->body_scale;
+      p.solid = wall->solid;
     }
     kernel_.load(p);
   }

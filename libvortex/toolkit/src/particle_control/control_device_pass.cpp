@@ -65,6 +65,7 @@ void load_device(const ParticleSet& p, const ParticleControlOptions& o, double t
       throw std::invalid_argument("particle control: wall_nearby named a plane it did not give");
     wall = &b;
     b.body_scale = a.body_scale;
+    b.solid = a.solid;
     // The planes stay in the hook's rows.
     b.planes.swap(a.planes);
   }
@@ -112,6 +113,7 @@ void device_shares(const ParticleControlOptions& o, ControlScratch& w,
   host.clear();
   std::vector<std::size_t>& taken = w.device_taken;
   taken.clear();
+  w.left.assign(w.spatial.size(), control::kNotLeft);
   for (std::size_t q = 0; q < w.spatial.size(); ++q) {
     const std::size_t at = w.spatial[q], i = static_cast<std::size_t>(g.index[at]);
     if (partners && w.merge[i]) {
@@ -133,6 +135,7 @@ void device_shares(const ParticleControlOptions& o, ControlScratch& w,
     const std::size_t q = taken[k];
     if (s.count < 0) {
       host.push_back(q);
+      w.left[q] = static_cast<std::int8_t>(s.left);
       stats.host_shares_wall += s.left == control::kWall;
       stats.host_shares_crowded += s.left == control::kCrowded;
       stats.host_shares_solve += s.left == control::kSolve;

@@ -46,6 +46,7 @@ struct ControlScratch {
   std::vector<std::int8_t> merge_flags;   // per place
   std::vector<std::size_t> host_merges;   // particles whose merge the host decides
   std::vector<std::size_t> host_shares;   // candidates (positions in `spatial`) the host decides
+  std::vector<std::int8_t> left;          // per position in `spatial`: why the device left it
   std::vector<std::size_t> device_taken;  // those given to the device (positions in `spatial`)
   std::vector<std::int32_t> places;       // the latter's places in the grid
   std::vector<std::uint8_t> merging, candidate_places;

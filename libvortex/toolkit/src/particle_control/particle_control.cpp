@@ -192,18 +192,33 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Contr
   std::vector<std::size_t>& host = w.host_shares;
   if (w.on_device) detail::device_shares(o, w, host, stats);
   const std::size_t count = w.on_device ? host.size() : spatial.size();
-  constexpr std::size_t kBlock = 256;
+  // Blocks small enough that the few thousand costly candidates the device leaves (each with tens
+  // of wall tests or hundreds of receivers) spread over all threads.
+  constexpr std::size_t kBlock = 32;
   const std::size_t blocks = (count + kBlock - 1) / kBlock;
   clear_blocks(w.receivers, blocks);
   clear_blocks(w.fractions, blocks);
-#pragma omp parallel if (count > 512)
+  double seconds_wall = 0, seconds_crowded = 0, seconds_other = 0;
+#pragma omp parallel if (count > 512) reduction(+ : seconds_wall, seconds_crowded, seconds_other)
   {
     detail::AbsorbScratch scratch;
     scratch.wall = w.on_device ? &w.wall : nullptr;  // the wall's distances, where known
+    auto clock = std::chrono::steady_clock::now();
+    const auto charge = [&](std::size_t q) {  // the candidate's time, by why the host took it
+      const auto now = std::chrono::steady_clock::now();
+      const double s = std::chrono::duration<double>(now - clock).count();
+      clock = now;
+      const int left =
+          w.on_device ? static_cast<int>(w.left[q]) : static_cast<int>(control::kNotLeft);
+      (left == control::kWall      ? seconds_wall
+       : left == control::kCrowded ? seconds_crowded
+                                   : seconds_other) += s;
+    };
 #pragma omp for schedule(dynamic, 1)
     for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b)
       for (std::size_t t = b * kBlock; t < std::min(count, (b + 1) * kBlock); ++t) {
         const std::size_t q = w.on_device ? host[t] : t;
+        clock = std::chrono::steady_clock::now();
         const auto i = static_cast<std::size_t>(grid.index[spatial[q]]);
         const std::size_t k = rank[i], before = w.receivers[b].size();
         if (w.merge[i] && o.merge_into == MergeInto::Partner) {
@@ -213,6 +228,7 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Contr
             w.receivers[b].push_back(j);
             w.fractions[b].push_back(1.0);
             w.lists[k] = {static_cast<std::size_t>(b), before, 1, false, true};
+            charge(q);
             continue;
           }
         }
@@ -220,8 +236,12 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Contr
                        w.fractions[b]);
         w.lists[k] = {static_cast<std::size_t>(b), before, w.receivers[b].size() - before,
                       scratch.signed_shares};
+        charge(q);
       }
   }
+  stats.thread_seconds_host_wall = seconds_wall;
+  stats.thread_seconds_host_crowded = seconds_crowded;
+  stats.thread_seconds_host_other = seconds_other;
 }
 
 // The candidates that found receivers are removed (w.removed); their counts and shares.
