@@ -38,7 +38,8 @@ const char* kHeader =
     "fy_pressure,fz_pressure,cd_pressure,cl_pressure,cd_friction,cl_friction,fx_friction,"
     "fy_friction,fz_friction,impulse_drop_x,impulse_drop_y,impulse_drop_z,wall_impulse_x,"
     "wall_impulse_y,wall_impulse_z,impulse_budget_error,seconds_bem_rhs,seconds_bem_products,"
-    "seconds_bem_preconditioner,bem_products,sheet_vorticity_x,sheet_vorticity_y,sheet_vorticity_z";
+    "seconds_bem_preconditioner,bem_products,sheet_vorticity_x,sheet_vorticity_y,sheet_vorticity_z,"
+    "seconds_shed,seconds_keep_in_fluid";
 
 // Why the last write failed (errno, where the stream library left it).
 std::string write_reason() {
@@ -205,7 +206,8 @@ void BodyOutput::write_row(const StepRecord& r) {
        << r.budget.wall_impulse.y << ',' << r.budget.wall_impulse.z << ','
        << r.budget.relative_error << ',' << st.seconds_bem_rhs << ',' << st.seconds_bem_products
        << ',' << st.seconds_bem_preconditioner << ',' << st.bem_products << ','
-       << r.sheet_vorticity.x << ',' << r.sheet_vorticity.y << ',' << r.sheet_vorticity.z << '\n'
+       << r.sheet_vorticity.x << ',' << r.sheet_vorticity.y << ',' << r.sheet_vorticity.z << ','
+       << st.seconds_shed << ',' << st.seconds_keep_in_fluid << '\n'
        << std::flush;
   check_csv();
   cd_.push_back(c.cd);

@@ -49,7 +49,10 @@ TEST(BodyFlow, StepKeepsParticlesInTheFluidAndConservesVorticity) {
     // particle control within the diffusion, the disjoint stages within the step.
     EXPECT_GT(st.seconds_velocity, 0);
     EXPECT_LE(st.seconds_velocity, st.seconds_convect);
-    EXPECT_LE(st.seconds_vrm + st.seconds_control, st.seconds_diffuse);
+    EXPECT_LE(st.seconds_vrm + st.seconds_control + st.seconds_shed, st.seconds_diffuse);
+    EXPECT_GT(st.seconds_shed, 0);
+    EXPECT_GT(st.seconds_keep_in_fluid, 0);
+    EXPECT_LE(st.seconds_keep_in_fluid, st.seconds_convect + st.seconds_diffuse);
     EXPECT_LE(st.seconds_bem + st.seconds_convect + st.seconds_diffuse, st.seconds_total);
     // The boundary-element solves' parts within their time; GMRES made products.
     EXPECT_GT(st.bem_products, 0);

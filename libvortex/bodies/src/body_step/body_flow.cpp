@@ -258,6 +258,7 @@ void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, Ve
 }
 
 void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats, bool moved) {
+  const auto start = Clock::now();
   const Vec3 before = particle_impulse(particles);
   const double min_distance = options_.min_wall_distance * options_.spacing;
   // Particles that moved since the wall points were found get theirs anew, in one batch on the
@@ -269,6 +270,7 @@ void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats, bool 
   stats.reflected += w.reflected;
   stats.pushed += w.pushed;
   stats.correction_impulse += particle_impulse(particles) - before;
+  stats.seconds_keep_in_fluid += since(start);
 }
 
 double BodyFlow::wall_reach(double dt) const {
@@ -306,6 +308,7 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   if (!options_.wall_diffusion) {
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
     add_shed_sheet();
+    stats.seconds_shed += since(start);
   }
   const auto vrm_start = Clock::now();
   wall_points_.clear();  // found by the VRM's prepare_wall hook
@@ -318,10 +321,12 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   if (options_.wall_diffusion) {
     // The slip of the sheet enters the fluid over dt as in Stokes's first problem; it is not
     // diffused again.
+    const auto shed_start = Clock::now();
     SheddingOptions shed = options_.shedding;
     shed.diffusion_length = std::sqrt(2 * options_.nu * dt);
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), shed, particles);
     add_shed_sheet();
+    stats.seconds_shed += since(shed_start);
   }
   keep_in_fluid(particles, stats, false);
   wall_points_.clear();  // the particles move from here on

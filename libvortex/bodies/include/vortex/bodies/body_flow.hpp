@@ -103,6 +103,9 @@ struct BodyStepStats {
   double seconds_velocity = 0;
   // Of seconds_diffuse: the VRM (with the wall's image moments) and the particle control.
   double seconds_vrm = 0, seconds_control = 0;
+  // Of seconds_diffuse: the shedding of the sheet into particles; of seconds_diffuse and
+  // seconds_convect: the reflection and push-out of particles from the wall (keep_in_fluid).
+  double seconds_shed = 0, seconds_keep_in_fluid = 0;
   double seconds_vrm_wall = 0;   // of seconds_vrm: the wall (VrmStats::seconds_wall)
   VrmStats vrm;                  // the last diffusion sub-step's VRM (counts, phase times)
   ParticleControlStats control;  // the last diffusion sub-step's particle control (phase times)
