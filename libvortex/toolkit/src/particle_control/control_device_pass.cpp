@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "vortex/fixed_pieces.hpp"
 #include "vortex/solver.hpp"
 
 namespace vortex::detail {
@@ -83,17 +84,22 @@ void device_merges(const ParticleSet& p, const ParticleControlOptions& o, Contro
   w.device->merge_flags(o.merge_distance * o.spacing, w.merge_flags.data());
   stats.seconds_device += seconds_since(start);
   const GridView g = w.search.view();
-  w.host_merges.clear();
-  for (std::size_t at = 0; at < n; ++at) {
-    const auto i = static_cast<std::size_t>(g.index[at]);
-    if (w.merge_flags[at] == control::kMerge) {
-      w.merge[i] = w.candidate[i] = 1;
-      ++stats.device_merges;
-    } else if (w.merge_flags[at] == control::kMergeOnHost) {
-      w.host_merges.push_back(i);
-    }
+  const auto places = static_cast<std::ptrdiff_t>(n);
+  std::size_t merges = 0;
+#pragma omp parallel for schedule(static) if (places > 100000) reduction(+ : merges)
+  for (std::ptrdiff_t at = 0; at < places; ++at) {
+    if (w.merge_flags[at] != control::kMerge) continue;
+    const auto i = static_cast<std::size_t>(g.index[at]);  // one place a particle: no two write i
+    w.merge[i] = w.candidate[i] = 1;
+    ++merges;
   }
-  stats.host_merges = w.host_merges.size();
+  stats.device_merges += merges;
+  std::vector<std::size_t>& host = w.host_merges;  // places first, then their particles
+  host.clear();
+  select_in_order(
+      n, [&](std::size_t at) { return w.merge_flags[at] == control::kMergeOnHost; }, host);
+  for (std::size_t& at : host) at = static_cast<std::size_t>(g.index[at]);
+  stats.host_merges = host.size();
 }
 
 void device_shares(const ParticleControlOptions& o, ControlScratch& w,

@@ -17,6 +17,7 @@
 #include "particle_control/control_parts.hpp"
 #include "particle_control/control_scratch.hpp"
 #include "particle_control/merge_partner.hpp"
+#include "vortex/fixed_pieces.hpp"
 #include "vortex/grid_search.hpp"
 #include "vortex/math/control_shares.hpp"
 
@@ -88,9 +89,14 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
   const std::vector<double>& s = w.strength;
   std::vector<char>& candidate = w.candidate;
   std::vector<char>& merge = w.merge;
-  candidate.assign(n, 0);
-  merge.assign(n, 0);
-  for (std::size_t i = 0; i < n; ++i) candidate[i] = s[i] < threshold;
+  candidate.resize(n);
+  merge.resize(n);
+  const auto count_all = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static) if (count_all > 100000)
+  for (std::ptrdiff_t i = 0; i < count_all; ++i) {
+    candidate[i] = s[i] < threshold;
+    merge[i] = 0;
+  }
   if (o.merge_distance > 0) {
     // On the device, all but the particles near a wall; on the host those, or per block of the
     // grid's order (neighbouring particles one after another, so that their queries read the same
@@ -122,8 +128,8 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
   if (parts) parts->copies_candidacy(candidate);
   std::vector<std::size_t>& order = w.order;
   order.clear();
-  for (std::size_t i = 0; i < own; ++i)
-    if (candidate[i]) order.push_back(i);
+  select_in_order(
+      own, [&](std::size_t i) { return candidate[i] != 0; }, order);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
 }
@@ -182,11 +188,14 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Contr
   const GridView grid = w.search.view();
   std::vector<std::size_t>& spatial = w.spatial;  // the candidates' places in the grid, in order
   std::vector<std::int32_t>& rank = w.rank;
-  rank.assign(p.size(), -1);  // -1: not this call's to decide (a split set's copies)
+  rank.resize(p.size());
+  const auto n = static_cast<std::ptrdiff_t>(p.size());
+#pragma omp parallel for schedule(static) if (n > 100000)
+  for (std::ptrdiff_t i = 0; i < n; ++i) rank[i] = -1;  // not this call's (a split set's copies)
   for (std::size_t k = 0; k < order.size(); ++k) rank[order[k]] = static_cast<std::int32_t>(k);
   spatial.clear();
-  for (std::size_t at = 0; at < grid.size; ++at)
-    if (rank[grid.index[at]] >= 0) spatial.push_back(at);
+  select_in_order(
+      grid.size, [&](std::size_t at) { return rank[grid.index[at]] >= 0; }, spatial);
   w.lists.resize(order.size());
   // The device's candidates first; the host takes the rest (positions in `spatial`).
   std::vector<std::size_t>& host = w.host_shares;
@@ -247,7 +256,8 @@ void find_receivers(const ParticleSet& p, const ParticleControlOptions& o, Contr
 // The candidates that found receivers are removed (w.removed); their counts and shares.
 void tally_removals(std::size_t n, ControlScratch& w, ParticleControlStats& stats) {
   std::vector<char>& removed = w.removed;
-  removed.assign(n, 0);
+  removed.resize(n);
+  std::fill(removed.begin(), removed.end(), 0);
   for (std::size_t k = 0; k < w.order.size(); ++k) {
     const std::size_t i = w.order[k];
     const ListSpan& l = w.lists[k];
