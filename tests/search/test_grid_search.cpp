@@ -123,6 +123,34 @@ TEST(GridSearch, PointsAreSortedByCellThenIndex) {
         wrong += v.x[s] != p.x[v.index[s]];
       }
       EXPECT_EQ(wrong, 0u) << "cell " << cell << ", " << threads << " threads";
+      // The cells list each run of points of one cell, with its k, and follow one another.
+      std::size_t bad_cells = 0;
+      for (std::size_t c = 0; c < v.cell_count; ++c) {
+        const auto begin = static_cast<std::size_t>(v.cells[c].begin);
+        const auto end = static_cast<std::size_t>(v.cells[c + 1].begin);
+        bad_cells += !(begin < end) || v.cells[c].k != expected[begin][2];
+        for (std::size_t s = begin; s < end; ++s)
+          for (int d = 0; d < 3; ++d) bad_cells += expected[s][d] != expected[begin][d];
+        if (c > 0) {
+          const auto before = static_cast<std::size_t>(v.cells[c - 1].begin);
+          bad_cells += std::equal(expected[before].begin(), expected[before].begin() + 3,
+                                  expected[begin].begin());
+        }
+      }
+      EXPECT_EQ(v.cells[v.cell_count].begin, static_cast<std::int32_t>(p.size()));
+      EXPECT_EQ(bad_cells, 0u) << "cell " << cell << ", " << threads << " threads";
+      // Queries of one and a half cells through the rows' table find what brute force finds.
+      std::vector<int> found;
+      for (std::size_t q = 0; q < p.size(); q += 997) {
+        const double r = 1.5 * cell;
+        grid.query(p.x[q], p.y[q], p.z[q], r, found);
+        std::vector<int> brute;
+        for (std::size_t j = 0; j < p.size(); ++j) {
+          const double dx = p.x[j] - p.x[q], dy = p.y[j] - p.y[q], dz = p.z[j] - p.z[q];
+          if (dx * dx + dy * dy + dz * dz <= r * r) brute.push_back(static_cast<int>(j));
+        }
+        EXPECT_EQ(found, brute) << "point " << q << ", cell " << cell;
+      }
     }
 }
 
