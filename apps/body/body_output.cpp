@@ -39,7 +39,8 @@ const char* kHeader =
     "fy_friction,fz_friction,impulse_drop_x,impulse_drop_y,impulse_drop_z,wall_impulse_x,"
     "wall_impulse_y,wall_impulse_z,impulse_budget_error,seconds_bem_rhs,seconds_bem_products,"
     "seconds_bem_preconditioner,bem_products,sheet_vorticity_x,sheet_vorticity_y,sheet_vorticity_z,"
-    "seconds_shed,seconds_keep_in_fluid";
+    "seconds_shed,seconds_keep_in_fluid,shed_vorticity_x,shed_vorticity_y,shed_vorticity_z,"
+    "stretch_vorticity_x,stretch_vorticity_y,stretch_vorticity_z";
 
 // Why the last write failed (errno, where the stream library left it).
 std::string write_reason() {
@@ -207,7 +208,9 @@ void BodyOutput::write_row(const StepRecord& r) {
        << r.budget.relative_error << ',' << st.seconds_bem_rhs << ',' << st.seconds_bem_products
        << ',' << st.seconds_bem_preconditioner << ',' << st.bem_products << ','
        << r.sheet_vorticity.x << ',' << r.sheet_vorticity.y << ',' << r.sheet_vorticity.z << ','
-       << st.seconds_shed << ',' << st.seconds_keep_in_fluid << '\n'
+       << st.seconds_shed << ',' << st.seconds_keep_in_fluid << ',' << st.vorticity_shed.x << ','
+       << st.vorticity_shed.y << ',' << st.vorticity_shed.z << ',' << st.vorticity_stretch.x << ','
+       << st.vorticity_stretch.y << ',' << st.vorticity_stretch.z << '\n'
        << std::flush;
   check_csv();
   cd_.push_back(c.cd);

@@ -38,8 +38,23 @@ TEST(BodyFlow, StepKeepsParticlesInTheFluidAndConservesVorticity) {
   EXPECT_NEAR(i0.x / (-2 * M_PI * 0.125), 1.0, 0.05);
   const double dt = 0.05;
   Vec3 before = i0;
+  const auto particles_total = [&]() {
+    Vec3 total;
+    for (std::size_t i = 0; i < p.size(); ++i) total += Vec3{p.gx[i], p.gy[i], p.gz[i]};
+    return total;
+  };
   for (int n = 0; n < 2; ++n) {
+    const Vec3 total_before = particles_total();
     const BodyStepStats st = flow.step(p, dt);
+    // The particles' total vorticity changes by the shed sheet and the stretching alone.
+    const Vec3 change = particles_total() - total_before;
+    const Vec3 budget = st.vorticity_shed + st.vorticity_stretch;
+    double sum_strength = 0;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      sum_strength += std::sqrt(p.gx[i] * p.gx[i] + p.gy[i] * p.gy[i] + p.gz[i] * p.gz[i]);
+    EXPECT_GT(norm(st.vorticity_shed), 0);
+    EXPECT_LT(norm(change - budget), 1e-12 * sum_strength)
+        << "step " << n << ": change " << change.x << ' ' << change.y << ' ' << change.z;
     EXPECT_GT(st.shed, 0u);
     // The second diffusion sub-step, two stages, the final one: the first sub-step starts from the
     // particles that the sheet was last solved for (by solve_sheet, then by the step's end).

@@ -39,6 +39,13 @@ Vec3 ordered_sum(std::size_t n, Term term) {
   return total;
 }
 
+Vec3 particle_vorticity(const ParticleSet& p, std::size_t from = 0) {
+  return ordered_sum(p.size() - from, [&](std::size_t k) {
+    const std::size_t i = from + k;
+    return Vec3{p.gx[i], p.gy[i], p.gz[i]};
+  });
+}
+
 Vec3 particle_impulse(const ParticleSet& p) {
   return ordered_sum(p.size(), [&](std::size_t i) {
     return 0.5 * cross({p.x[i], p.y[i], p.z[i]}, {p.gx[i], p.gy[i], p.gz[i]});
@@ -306,7 +313,9 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   if (!sheet_solved) solve_for(particles);
   const auto start = Clock::now();
   if (!options_.wall_diffusion) {
+    const std::size_t first = particles.size();
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
+    stats.vorticity_shed += particle_vorticity(particles, first);
     add_shed_sheet();
     stats.seconds_shed += since(start);
   }
@@ -324,7 +333,9 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
     const auto shed_start = Clock::now();
     SheddingOptions shed = options_.shedding;
     shed.diffusion_length = std::sqrt(2 * options_.nu * dt);
+    const std::size_t first = particles.size();
     stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), shed, particles);
+    stats.vorticity_shed += particle_vorticity(particles, first);
     add_shed_sheet();
     stats.seconds_shed += since(shed_start);
   }
@@ -380,7 +391,9 @@ BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
 #pragma omp parallel for if (n > 20000)
     for (std::ptrdiff_t i = 0; i < n; ++i) strength_before_[i] = particles.strength(i);
     // The stage hook (integrator_) re-solves the BEM for each stage's particles.
+    const Vec3 before = particle_vorticity(particles);
     integrator_.step(particles, dt);
+    stats.vorticity_stretch = particle_vorticity(particles) - before;
     record_growth(particles, stats);
     keep_in_fluid(particles, stats, true);
     stats.seconds_convect += since(convect_start) - (stats.seconds_bem - bem_before);
@@ -412,10 +425,7 @@ Vec3 BodyFlow::impulse(const ParticleSet& particles) const {
 }
 
 Vec3 BodyFlow::total_vorticity(const ParticleSet& particles) const {
-  return sheet_total_vorticity(*surface_, bem_.gamma()) +
-         ordered_sum(particles.size(), [&](std::size_t i) {
-           return Vec3{particles.gx[i], particles.gy[i], particles.gz[i]};
-         });
+  return sheet_total_vorticity(*surface_, bem_.gamma()) + particle_vorticity(particles);
 }
 
 }  // namespace vortex::bodies

@@ -89,6 +89,10 @@ struct BodyStepStats {
   double bem_residual_max = 0;
   std::size_t shed = 0, reflected = 0, pushed = 0, inserted = 0, removed = 0;
   Vec3 correction_impulse;  // impulse change from reflections, push-outs and merges
+  // The particles' total vorticity (sum of their strengths) changes only by the sheet shed into
+  // them and by the stretching; the VRM, the particle control and the wall's push-out keep it.
+  // The step's two parts: what the shedding added, what the convection changed.
+  Vec3 vorticity_shed, vorticity_stretch;
   // The stages, apart: the BEM solves (with their right-hand sides), the convection without its
   // BEM solves (velocity evaluations, moves, wall), the diffusion sub-steps without theirs.
   double seconds_bem = 0, seconds_convect = 0, seconds_diffuse = 0, seconds_total = 0;
