@@ -1,6 +1,5 @@
 #include "vortex/bodies/gmres.hpp"
 
-#include <array>
 #include <cmath>
 #include <vector>
 
@@ -16,17 +15,12 @@ namespace {
 constexpr Eigen::Index kParallelLength = 16384;
 
 double dot(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-  const auto n = static_cast<std::size_t>(a.size());
-  std::array<double, kFixedPieces> part{};
-#pragma omp parallel for schedule(static) if (a.size() >= kParallelLength)
-  for (int k = 0; k < kFixedPieces; ++k) {
-    const auto lo = static_cast<Eigen::Index>(piece_start(n, k));
-    const auto len = static_cast<Eigen::Index>(piece_start(n, k + 1)) - lo;
-    part[k] = a.segment(lo, len).dot(b.segment(lo, len));
-  }
-  double sum = 0;
-  for (double x : part) sum += x;
-  return sum;
+  return sum_in_pieces<double>(static_cast<std::size_t>(a.size()),
+                               [&](std::size_t begin, std::size_t end) {
+                                 const auto lo = static_cast<Eigen::Index>(begin);
+                                 const auto len = static_cast<Eigen::Index>(end) - lo;
+                                 return a.segment(lo, len).dot(b.segment(lo, len));
+                               });
 }
 
 double norm(const Eigen::VectorXd& a) {

@@ -16,49 +16,31 @@
 
 namespace vortex::bodies {
 
-namespace {
+namespace detail {
 
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-// A sum over the particles in fixed pieces (fixed_pieces.hpp): the same on any number of threads.
-template <class Term>
-Vec3 ordered_sum(std::size_t n, Term term) {
-  std::array<Vec3, kFixedPieces> part{};
-#pragma omp parallel for schedule(static) if (n > 100000)
-  for (int k = 0; k < kFixedPieces; ++k) {
+Vec3 particle_vorticity(const ParticleSet& p, std::size_t from) {
+  return sum_in_pieces<Vec3>(p.size() - from, [&](std::size_t begin, std::size_t end) {
     Vec3 sum;
-    for (std::size_t i = piece_start(n, k); i < piece_start(n, k + 1); ++i) sum += term(i);
-    part[k] = sum;
-  }
-  Vec3 total;
-  for (const Vec3& v : part) total += v;
-  return total;
-}
-
-Vec3 particle_vorticity(const ParticleSet& p, std::size_t from = 0) {
-  return ordered_sum(p.size() - from, [&](std::size_t k) {
-    const std::size_t i = from + k;
-    return Vec3{p.gx[i], p.gy[i], p.gz[i]};
+    for (std::size_t i = from + begin; i < from + end; ++i) sum += Vec3{p.gx[i], p.gy[i], p.gz[i]};
+    return sum;
   });
 }
 
 Vec3 particle_impulse(const ParticleSet& p) {
-  return ordered_sum(p.size(), [&](std::size_t i) {
-    return 0.5 * cross({p.x[i], p.y[i], p.z[i]}, {p.gx[i], p.gy[i], p.gz[i]});
+  return sum_in_pieces<Vec3>(p.size(), [&](std::size_t begin, std::size_t end) {
+    Vec3 sum;
+    for (std::size_t i = begin; i < end; ++i)
+      sum += 0.5 * cross({p.x[i], p.y[i], p.z[i]}, {p.gx[i], p.gy[i], p.gz[i]});
+    return sum;
   });
 }
 
-// The diffusion length beyond which the wall's image moments are left out: 8 of them (the drift
-// is then below 1e-15 of a length).
-double image_reach(double nu, double dt) {
-  return 8 * std::sqrt(2 * nu * dt);
-}
+}  // namespace detail
 
-}  // namespace
+using detail::Clock;
+using detail::particle_impulse;
+using detail::particle_vorticity;
+using detail::since;
 
 void validate(const BodyFlowOptions& o) {
   if (!(o.nu > 0) || !std::isfinite(o.nu))
@@ -264,61 +246,10 @@ void BodyFlow::particle_velocity(const ParticleSet& particles, bool gradient, Ve
   current_->max_velocity_gradient = std::max(current_->max_velocity_gradient, std::sqrt(largest));
 }
 
-void BodyFlow::keep_in_fluid(ParticleSet& particles, BodyStepStats& stats, bool moved) {
-  const auto start = Clock::now();
-  const Vec3 before = particle_impulse(particles);
-  const double min_distance = options_.min_wall_distance * options_.spacing;
-  // Particles that moved since the wall points were found get theirs anew, in one batch on the
-  // particle solver's backend (near_wall_points_ is free between solves).
-  if (moved)
-    wall_.closest_near_box(particles, min_distance, solver_->options().backend, near_wall_points_);
-  const WallStats w =
-      wall_.keep_in_fluid(particles, min_distance, moved ? &near_wall_points_ : &wall_points_);
-  stats.reflected += w.reflected;
-  stats.pushed += w.pushed;
-  stats.correction_impulse += particle_impulse(particles) - before;
-  stats.seconds_keep_in_fluid += since(start);
-}
-
-double BodyFlow::wall_reach(double dt) const {
-  return std::max(image_reach(options_.nu, dt), 2 * vrm_radius(options_.vrm, options_.nu, dt));
-}
-
-// The closest wall point of every particle within reach of the wall's bounding box (of the image
-// moments, of the VRM's wall tests), once, on the VRM's backend: the image moments, the VRM and
-// keep_in_fluid all ask for it, and the VRM moves no particle.
-void BodyFlow::find_wall_points(const ParticleSet& particles, double dt) {
-  wall_.closest_near_box(particles, wall_reach(dt), options_.vrm.backend, wall_points_);
-}
-
-// The image moments of every particle within image_reach of the wall, for the VRM (after
-// find_wall_points), in the places of the wall points.
-void BodyFlow::wall_images(double dt) {
-  const double s2 = 2 * options_.nu * dt, reach = image_reach(options_.nu, dt);
-  const auto count = static_cast<std::ptrdiff_t>(wall_points_.points.size());
-  spread_.resize(count);  // read only where has_spread_: not filled anew
-  has_spread_.resize(count);
-#pragma omp parallel for schedule(dynamic, 256)
-  for (std::ptrdiff_t k = 0; k < count; ++k) {
-    const WallPoint& w = wall_points_.points[k];  // found for a reach at least image_reach
-    has_spread_[k] = w.panel >= 0 && w.distance < reach;
-    if (!has_spread_[k]) continue;
-    const Vec3 x{wall_points_.x[k], wall_points_.y[k], wall_points_.z[k]};
-    const Vec3 normal = w.distance > 0 ? normalized(x - w.point) : w.normal;
-    spread_[k] = wall_image_moments(w.distance, normal, s2);
-  }
-}
-
 void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, bool sheet_solved) {
   if (!sheet_solved) solve_for(particles);
   const auto start = Clock::now();
-  if (!options_.wall_diffusion) {
-    const std::size_t first = particles.size();
-    stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), options_.shedding, particles);
-    stats.vorticity_shed += particle_vorticity(particles, first);
-    add_shed_sheet();
-    stats.seconds_shed += since(start);
-  }
+  if (!options_.wall_diffusion) shed(particles, options_.shedding, stats);
   const auto vrm_start = Clock::now();
   wall_points_.clear();  // found by the VRM's prepare_wall hook
   const VrmStats v = vrm_diffuse(particles, options_.nu, dt, options_.vrm, vrm_workspace_);
@@ -330,14 +261,9 @@ void BodyFlow::diffuse(ParticleSet& particles, double dt, BodyStepStats& stats, 
   if (options_.wall_diffusion) {
     // The slip of the sheet enters the fluid over dt as in Stokes's first problem; it is not
     // diffused again.
-    const auto shed_start = Clock::now();
-    SheddingOptions shed = options_.shedding;
-    shed.diffusion_length = std::sqrt(2 * options_.nu * dt);
-    const std::size_t first = particles.size();
-    stats.shed += shed_sheet(wall_, patches_, bem_.gamma(), shed, particles);
-    stats.vorticity_shed += particle_vorticity(particles, first);
-    add_shed_sheet();
-    stats.seconds_shed += since(shed_start);
+    SheddingOptions stokes = options_.shedding;
+    stokes.diffusion_length = std::sqrt(2 * options_.nu * dt);
+    shed(particles, stokes, stats);
   }
   keep_in_fluid(particles, stats, false);
   wall_points_.clear();  // the particles move from here on

@@ -16,6 +16,19 @@ inline std::size_t piece_start(std::size_t n, int k) {
   return n * static_cast<std::size_t>(k) / kFixedPieces;
 }
 
+// The sum of piece_sum(begin, end) over the pieces of [0, n), the pieces taken in order: on all
+// threads where n is large, the same sum on any number of them.
+template <class T, class PieceSum>
+T sum_in_pieces(std::size_t n, PieceSum&& piece_sum) {
+  std::array<T, kFixedPieces> part{};
+#pragma omp parallel for schedule(static) if (n > 16384)
+  for (int k = 0; k < kFixedPieces; ++k)
+    part[k] = piece_sum(piece_start(n, k), piece_start(n, k + 1));
+  T total{};
+  for (const T& t : part) total += t;
+  return total;
+}
+
 // Appends to `out` the i in [0, n) for which keep(i) holds, ascending: each piece counts its own,
 // then writes them after the pieces before it, on all threads where n is large.
 template <class T, class Keep>

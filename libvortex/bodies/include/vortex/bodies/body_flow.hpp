@@ -188,6 +188,9 @@ class BodyFlow {
   // The vorticity the wall creates: each shed sheet is added up over the step, whose pressure
   // force then follows from it; the friction from the vorticity at the wall (wall_forces.cpp).
   void add_shed_sheet();
+  // The sheet shed into particles placed as `options` say (wall_particles.cpp, as are
+  // keep_in_fluid, find_wall_points and wall_images).
+  void shed(ParticleSet& particles, const SheddingOptions& options, BodyStepStats& stats);
   void wall_pressure(double dt, BodyStepStats& stats);
   void wall_friction(const ParticleSet& particles, BodyStepStats& stats);
   // The particles with their cores as the wall sees them (at most the wall core), in place: their
