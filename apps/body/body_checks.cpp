@@ -68,6 +68,7 @@ void check(const Settings& s) {
   cli::check_time_step_options(s.stretching, s.relaxation, s.relaxation_rate, s.dt);
   if (s.vrm_backend != "same") parse_backend(s.vrm_backend);
   if (s.control_backend != "same") parse_backend(s.control_backend);
+  if (s.bem_precision != "same") parse_precision(s.bem_precision);
   require("--bench-diffusion", s.bench_diffusion, kBenchRepeats);
   if (s.bench_diffusion > 0 && s.restart.empty())
     throw std::invalid_argument("--bench-diffusion needs --restart (the state to diffuse)");

@@ -103,6 +103,11 @@ void add_particle_options(cli::OptionParser& p, Settings& s) {
 void add_bem_options(cli::OptionParser& p, Settings& s) {
   p.add("--bem-tolerance", "TOL", "GMRES relative residual" + valid(kBemTolerance),
         s.bem_tolerance);
+  p.add("--bem-precision", "same|auto|float|double",
+        "the far-field product's arithmetic (same: --precision's; auto: float terms with double "
+        "sums where --bem-tolerance is at least " +
+            short_text(bodies::kFloatProductTolerance) + ", else double)",
+        s.bem_precision);
   p.add("--bem-cluster", "N",
         "panels per block of GMRES's block-Jacobi preconditioner" + valid(kBemCluster),
         s.bem_cluster);
@@ -281,6 +286,7 @@ bodies::BemOptions bem_options(const Settings& s, const SolverOptions& solver) {
   o.cluster_size = s.bem_cluster;
   o.coarse_aggregates = s.bem_coarse;
   o.solver = solver;
+  if (s.bem_precision != "same") o.solver.precision = parse_precision(s.bem_precision);
   return o;
 }
 

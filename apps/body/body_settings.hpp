@@ -36,6 +36,7 @@ struct Settings {
   std::string control_backend = "same";  // particle control's decisions: same (as the VRM's), ...
   // The boundary-element solve.
   double bem_tolerance = 1e-6;
+  std::string bem_precision = "same";     // the far-field product's: same (as --precision), or one
   int bem_cluster = 32, bem_coarse = -1;  // the preconditioner (BemOptions; -1: auto)
   bool bem_only = false, dense = false, wall_cores = false;
   // Output.

@@ -1,7 +1,7 @@
 // The boundary-element operator's product (the far field by the direct sum, so that only rounding
 // separates the backends) against the dense matrix of the same operator, on the CPU and with the
 // near corrections on the GPU; a product asked again for the same sheet is the last one, not a new
-// one.
+// one; the far field in float where GMRES's tolerance allows.
 
 #include <gtest/gtest.h>
 
@@ -99,6 +99,39 @@ TEST(BemOperatorProducts, TreecodeProductsStayTheDenseRowsAndKeepTheirTrees) {
     EXPECT_EQ(op.totals().products, 3);
     if (backend == Backend::Cuda)
       EXPECT_EQ(op.totals().treecode.tree + op.totals().treecode.lists, first_setup);
+  }
+}
+
+// The far field's precision follows GMRES's tolerance (Auto): float terms with double sums from
+// kFloatProductTolerance on, whose rows stay within 1e-6 of the double product's (in the L2
+// norm, the far field by the direct sum so that only rounding separates them), double below.
+TEST(BemOperatorProducts, FloatTermsWhereTheToleranceAllows) {
+  const Surface s = make_surface(ellipsoid(6, 0.5, 0.5, 0.05));
+  const Eigen::VectorXd gamma = random_sheet(s.size(), 10);
+  for (Backend backend : {Backend::Cpu, Backend::Cuda}) {
+    if (backend == Backend::Cuda && !cuda_available()) {
+      std::printf("no CUDA device: the device's float products not tested\n");
+      continue;
+    }
+    BemOptions o;
+    o.solver.method = Method::Direct;
+    o.solver.backend = backend;
+    o.tolerance = kFloatProductTolerance;
+    BemOperator in_float(s, o);
+    o.tolerance = 1e-8;
+    BemOperator in_double(s, o);
+    const Eigen::MatrixXd dense = in_double.dense_rows();
+    Eigen::VectorXd a, b;
+    in_float.apply(gamma, a);
+    in_double.apply(gamma, b);
+    const Eigen::VectorXd expected = dense * gamma;
+    const double float_error = (a - expected).norm() / expected.norm();
+    const double double_error = (b - expected).norm() / expected.norm();
+    EXPECT_LT(float_error, 1e-6) << int(backend);
+    EXPECT_GT(float_error, 1e-12) << int(backend);  // float arithmetic, not double's
+    EXPECT_LT(double_error, 1e-13) << int(backend);
+    std::printf("backend %d: products' relative L2 error, float %.2e, double %.2e\n", int(backend),
+                float_error, double_error);
   }
 }
 

@@ -11,11 +11,13 @@ namespace vortex::bodies {
 
 namespace {
 
-// The far-field product: singular kernel, and double arithmetic unless asked otherwise (GMRES
-// tolerances below float rounding need it; the sheet is small next to the particles).
-SolverOptions singular(SolverOptions o) {
+// The far-field product: singular kernel; for an Auto precision, float terms with double sums
+// where their rounding (below 1e-6 of the rows) lies within GMRES's tolerance, else double.
+SolverOptions singular(const BemOptions& bem) {
+  SolverOptions o = bem.solver;
   o.core = Core::Singular;
-  if (o.precision == Precision::Auto) o.precision = Precision::Double;
+  if (o.precision == Precision::Auto)
+    o.precision = bem.tolerance >= kFloatProductTolerance ? Precision::Float : Precision::Double;
   return o;
 }
 
@@ -45,7 +47,7 @@ void validate(const BemOptions& o) {
 }
 
 BemOperator::BemOperator(const Surface& surface, const BemOptions& o)
-    : surface_(&surface), solver_(singular(o.solver)) {
+    : surface_(&surface), solver_(singular(o)) {
   const auto start = std::chrono::steady_clock::now();
   validate(o);
   rules_ = {triangle_rule(o.target_points), triangle_rule(o.source_points),

@@ -196,20 +196,30 @@ const VelocityField& TimeIntegrator::step(ParticleSet& p, double dt) {
     const ParticleSet* at = &p;
     if (s > 0) {
       if (stage_.x.capacity() < n) stage_.reserve(n + n / 4);  // room for N to grow
-      stage_ = p;
+      stage_.resize(n);
+      // The stage's particles written in one pass on all threads (a copy of p first would read
+      // and write every array once more, on one thread).
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i) {
+        double x = p.x[i], y = p.y[i], z = p.z[i], gx = p.gx[i], gy = p.gy[i], gz = p.gz[i];
         for (int j = 0; j < s; ++j) {
           const double w = dt * t.a[s][j];
           if (w == 0) continue;
           const ParticleRates& k = k_[j];
-          stage_.x[i] += w * k.x[i];
-          stage_.y[i] += w * k.y[i];
-          stage_.z[i] += w * k.z[i];
-          stage_.gx[i] += w * k.gx[i];
-          stage_.gy[i] += w * k.gy[i];
-          stage_.gz[i] += w * k.gz[i];
+          x += w * k.x[i];
+          y += w * k.y[i];
+          z += w * k.z[i];
+          gx += w * k.gx[i];
+          gy += w * k.gy[i];
+          gz += w * k.gz[i];
         }
+        stage_.x[i] = x;
+        stage_.y[i] = y;
+        stage_.z[i] = z;
+        stage_.gx[i] = gx;
+        stage_.gy[i] = gy;
+        stage_.gz[i] = gz;
+        stage_.sigma[i] = p.sigma[i];
       }
       at = &stage_;
     }

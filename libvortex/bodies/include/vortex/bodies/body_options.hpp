@@ -29,10 +29,15 @@ struct BemOptions {
   // 8 on the host (whose set-up products cost more than the iterations they save).
   int coarse_aggregates = kAutoAggregates;
   bool warm_start = true;
-  // The treecode of the far-field product; its core is replaced by the singular kernel and an
-  // Auto precision by Double.
+  // The treecode of the far-field product; its core is replaced by the singular kernel, and an
+  // Auto precision by Float (float terms, double sums: the product's rounding below 1e-6 of its
+  // rows, 4.5e-7 on a thin ellipsoid) where the GMRES tolerance is at least
+  // kFloatProductTolerance, else by Double.
   SolverOptions solver;
 };
+
+// The smallest GMRES tolerance that the far-field product takes in float for an Auto precision.
+inline constexpr double kFloatProductTolerance = 1e-6;
 
 // Throws std::invalid_argument naming the bad option.
 void validate(const BemOptions& options);
