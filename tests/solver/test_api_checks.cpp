@@ -10,6 +10,7 @@
 
 #include "support/message_of.hpp"
 #include "support/reference.hpp"
+#include "vortex/generators.hpp"
 #include "vortex/solver.hpp"
 
 namespace vortex {
@@ -97,6 +98,19 @@ TEST(ApiChecks, TinyValuesArePrintedAsThemselves) {
   sources.sigma[2] = -1e-300;
   EXPECT_EQ(message_of<std::invalid_argument>([&] { validate_sources(sources); }),
             "sources sigma[2] must be positive, got -1e-300");
+  SolverOptions o;
+  o.tolerance = -1e-9;
+  EXPECT_EQ(message_of<std::invalid_argument>([&] { validate_options(o); }),
+            "tolerance must be in [0, 1) (a mean relative error; 0: the defaults), got -1e-09");
+  o.tolerance = 0;
+  o.tree.theta = -1e-300;
+  EXPECT_EQ(message_of<std::invalid_argument>([&] { validate_options(o); }),
+            "theta must be in (0, 1) (0: default), got -1e-300");
+  TwoScaleOptions two;
+  two.ratio = 1e300;
+  two.offset = -1e-300;
+  EXPECT_EQ(message_of<std::invalid_argument>([&] { two_scale_cube(10, 1, two); }),
+            "two-scale offset must be in [0, 1 - 1/ratio], got -1e-300");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "support/blob_spread.hpp"
+#include "support/message_of.hpp"
 #include "support/reference.hpp"
 
 #include <cmath>
@@ -97,6 +98,11 @@ TEST(Pse, SubStepsKeepLargeStepsStableAndOptionsAreChecked) {
   bad = o;
   bad.volume = -1;
   EXPECT_THROW(pse_diffuse(p, 1, 0.1, bad), std::invalid_argument);
+  // Values at any scale as they are, not six decimals (-0.000000).
+  bad = o;
+  bad.epsilon = -1e-12;
+  EXPECT_EQ(testing::message_of<std::invalid_argument>([&] { pse_diffuse(p, 1, 0.1, bad); }),
+            "PSE: epsilon must be positive, got -1e-12");
   EXPECT_THROW(pse_diffuse(p, -1, 0.1, o), std::invalid_argument);
 }
 

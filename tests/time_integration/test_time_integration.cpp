@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "support/message_of.hpp"
 #include "support/reference.hpp"
 #include "vortex/diagnostics.hpp"
 #include "vortex/generators.hpp"
@@ -302,6 +303,10 @@ TEST(Relaxation, RateGivesTheFractionOfEachStep) {
   // A program with a fixed step reports a rate that would turn more than the whole strength.
   EXPECT_NO_THROW(check_relaxation(0, 24, "fraction", "rate", 0.04, "dt"));
   EXPECT_THROW(check_relaxation(0, 26, "fraction", "rate", 0.04, "dt"), std::invalid_argument);
+  EXPECT_EQ(
+      testing::message_of<std::invalid_argument>(
+          [] { check_relaxation(0, 1e30, "fraction", "rate", 1e-20, "dt"); }),
+      "rate 1e+30 with dt 1e-20 turns the strengths by more than the whole fraction 1 a step");
   TimeIntegratorOptions negative;
   negative.relaxation_rate = -1;
   EXPECT_THROW(TimeIntegrator(solver, negative), std::invalid_argument);

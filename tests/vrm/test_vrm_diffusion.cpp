@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "support/blob_spread.hpp"
+#include "support/message_of.hpp"
 #include "support/reference.hpp"
 #include "support/vrm_wall.hpp"
 #include "vortex/diagnostics.hpp"
@@ -189,6 +190,13 @@ TEST(VrmDiffusion, ZeroViscosityChangesNothingAndBadOptionsThrow) {
   VrmOptions bad;
   EXPECT_THROW(vrm_diffuse(p, 1, 0.1, bad), std::invalid_argument);  // no spacing
   EXPECT_THROW(vrm_diffuse(p, -1, 0.1, vrm), std::invalid_argument);
+  bad.spacing = -1e-20;
+  EXPECT_EQ(testing::message_of<std::invalid_argument>([&] { vrm_diffuse(p, 1, 0.1, bad); }),
+            "VRM: spacing h must be positive, got -1e-20");
+  ParticleControlOptions control;
+  control.spacing = -1e-20;
+  EXPECT_EQ(testing::message_of<std::invalid_argument>([&] { control_particles(p, control); }),
+            "particle control: spacing must be positive, got -1e-20");
 }
 
 }  // namespace

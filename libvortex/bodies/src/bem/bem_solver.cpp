@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bem/bem_preconditioner.hpp"
+#include "solver/text_excerpt.hpp"
 #include "vortex/bodies/sheet.hpp"
 
 namespace vortex::bodies {
@@ -108,9 +109,10 @@ const BemStats& BemSolver::solve_with(const std::array<double, 3>& free_stream,
     // A sheet that misses its tolerance is a wrong sheet: the solver keeps the last one.
     if (!r.converged)
       throw std::runtime_error(
-          "BEM: GMRES did not reach the relative residual " + std::to_string(options_.tolerance) +
-          " in " + std::to_string(r.iterations) + " iterations (restart " +
-          std::to_string(options_.restart) + "): it stopped at " + std::to_string(r.residual) +
+          "BEM: GMRES did not reach the relative residual " +
+          vortex::detail::number_text(options_.tolerance) + " in " + std::to_string(r.iterations) +
+          " iterations (restart " + std::to_string(options_.restart) + "): it stopped at " +
+          vortex::detail::number_text(r.residual) +
           "; allow more iterations (BemOptions::max_iterations), loosen the tolerance "
           "(--bem-tolerance) or check the mesh");
   }

@@ -1,4 +1,5 @@
 #include "vortex/generators.hpp"
+#include "solver/text_excerpt.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -209,7 +210,7 @@ ParticleSet thin_sheet(std::size_t n, std::uint64_t seed, const SheetOptions& o)
   require_positive(o.overlap, "sheet overlap");
   if (!(o.spread >= 0) || !std::isfinite(o.spread)) {
     throw std::invalid_argument("sheet spread must be >= 0 and finite, got " +
-                                std::to_string(o.spread));
+                                detail::number_text(o.spread));
   }
   std::mt19937_64 rng(seed);
   const double spacing = n > 0 ? o.radius * std::sqrt(kPi / static_cast<double>(n)) : 1.0;
@@ -231,12 +232,12 @@ ParticleSet thin_sheet(std::size_t n, std::uint64_t seed, const SheetOptions& o)
 ParticleSet two_scale_cube(std::size_t n, std::uint64_t seed, const TwoScaleOptions& o) {
   if (!(o.ratio >= 1) || !std::isfinite(o.ratio)) {
     throw std::invalid_argument("two-scale ratio must be >= 1 and finite, got " +
-                                std::to_string(o.ratio));
+                                detail::number_text(o.ratio));
   }
   const double size = 1 / o.ratio;
   if (!(o.offset >= 0) || !(o.offset + size <= 1)) {
     throw std::invalid_argument("two-scale offset must be in [0, 1 - 1/ratio], got " +
-                                std::to_string(o.offset));
+                                detail::number_text(o.offset));
   }
   std::mt19937_64 rng(seed);
   ParticleSet p;

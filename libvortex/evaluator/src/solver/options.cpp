@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "solver/text_excerpt.hpp"
 #include "vortex/tolerance.hpp"
 
 namespace vortex {
@@ -124,9 +125,9 @@ void validate_options(const SolverOptions& o) {
                                 std::to_string(t.order));
   if (!(t.theta >= 0 && t.theta < 1))
     throw std::invalid_argument("theta must be in (0, 1) (0: default), got " +
-                                std::to_string(t.theta));
+                                detail::number_text(t.theta));
   if (!(t.kappa >= 0) || !std::isfinite(t.kappa))
-    throw std::invalid_argument("kappa must be >= 0, got " + std::to_string(t.kappa));
+    throw std::invalid_argument("kappa must be >= 0, got " + detail::number_text(t.kappa));
   if (t.target_bucket < 0)
     throw std::invalid_argument("target bucket must be >= 1 (0: default), got " +
                                 std::to_string(t.target_bucket));
@@ -143,7 +144,7 @@ void validate_options(const SolverOptions& o) {
   if (!(o.tolerance >= 0 && o.tolerance < 1))
     throw std::invalid_argument(
         "tolerance must be in [0, 1) (a mean relative error; 0: the defaults), got " +
-        std::to_string(o.tolerance));
+        detail::number_text(o.tolerance));
 }
 
 }  // namespace vortex

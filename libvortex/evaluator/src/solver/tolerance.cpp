@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/text_excerpt.hpp"
 #include "vortex/math/core_function.hpp"
 #include "vortex/math/layout_grid.hpp"
 
@@ -99,7 +100,7 @@ void set_buckets(int order, Backend backend, const SourceLayout& layout, TreeOpt
 void require_fraction(double value, const char* what) {
   if (!(value > 0 && value < 1))
     throw std::invalid_argument(std::string(what) + " must be in (0, 1), got " +
-                                std::to_string(value));
+                                detail::number_text(value));
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "particle_control/control_parts.hpp"
 #include "particle_control/control_scratch.hpp"
 #include "particle_control/merge_partner.hpp"
+#include "solver/text_excerpt.hpp"
 #include "vortex/fixed_pieces.hpp"
 #include "vortex/grid_search.hpp"
 #include "vortex/math/control_shares.hpp"
@@ -26,7 +27,7 @@ namespace vortex {
 void validate(const ParticleControlOptions& o) {
   if (!(o.spacing > 0) || !std::isfinite(o.spacing))
     throw std::invalid_argument("particle control: spacing must be positive, got " +
-                                std::to_string(o.spacing));
+                                detail::number_text(o.spacing));
   if (!(o.remove_threshold >= 0) || o.remove_threshold >= 1)
     throw std::invalid_argument("particle control: remove_threshold must be in [0, 1)");
   if (!(o.merge_distance >= 0) || o.merge_distance >= 1)

@@ -6,15 +6,18 @@
 #include <stdexcept>
 #include <string>
 
+#include "solver/text_excerpt.hpp"
 #include "vortex/pse_weights.hpp"
 
 namespace vortex {
 
 void validate(const PseOptions& o) {
   if (!(o.epsilon > 0) || !std::isfinite(o.epsilon))
-    throw std::invalid_argument("PSE: epsilon must be positive, got " + std::to_string(o.epsilon));
+    throw std::invalid_argument("PSE: epsilon must be positive, got " +
+                                detail::number_text(o.epsilon));
   if (!(o.volume > 0) || !std::isfinite(o.volume))
-    throw std::invalid_argument("PSE: volume must be positive, got " + std::to_string(o.volume));
+    throw std::invalid_argument("PSE: volume must be positive, got " +
+                                detail::number_text(o.volume));
   if (!(o.cutoff > 0)) throw std::invalid_argument("PSE: cutoff must be positive");
   if (!(o.max_substep > 0) || o.max_substep > 0.5)
     throw std::invalid_argument("PSE: max_substep must be in (0, 0.5]");

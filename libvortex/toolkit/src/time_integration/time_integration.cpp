@@ -1,4 +1,5 @@
 #include "vortex/time_integration.hpp"
+#include "solver/text_excerpt.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -164,8 +165,8 @@ void check_relaxation(double fraction, double rate, const std::string& fraction_
   if (fraction > 0 && rate > 0)
     throw std::invalid_argument("give " + fraction_name + " or " + rate_name + ", not both");
   if (dt > 0 && rate * dt > 1)
-    throw std::invalid_argument(rate_name + " " + std::to_string(rate) + " with " + dt_name + " " +
-                                std::to_string(dt) +
+    throw std::invalid_argument(rate_name + " " + detail::number_text(rate) + " with " + dt_name +
+                                " " + detail::number_text(dt) +
                                 " turns the strengths by more than the whole fraction 1 a step");
 }
 

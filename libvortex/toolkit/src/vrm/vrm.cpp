@@ -13,6 +13,7 @@
 
 #include <omp.h>
 
+#include "solver/text_excerpt.hpp"
 #include "vortex/math/vrm_nodes.hpp"
 #include "vortex/solver.hpp"
 #include "vortex/vrm.hpp"
@@ -205,7 +206,7 @@ using vrm_step::VrmStep;
 void validate(const VrmOptions& o) {
   if (!(o.spacing > 0) || !std::isfinite(o.spacing))
     throw std::invalid_argument("VRM: spacing h must be positive, got " +
-                                std::to_string(o.spacing));
+                                detail::number_text(o.spacing));
   if (!(o.radius_factor > 0)) throw std::invalid_argument("VRM: radius_factor must be positive");
   if (!(o.min_radius >= 1.0))
     throw std::invalid_argument("VRM: min_radius must be at least 1 (reach lattice neighbours)");
