@@ -149,8 +149,19 @@ TEST(BemSphere, MissingTheToleranceThrowsAndKeepsTheSheet) {
     EXPECT_NE(std::string(e.what()).find("did not reach the relative residual 1e-12 in 1 "),
               std::string::npos)
         << e.what();
+    EXPECT_EQ(std::string(e.what()).find("runs in float"), std::string::npos) << e.what();
   }
   EXPECT_EQ(bem.gamma(), before);
+  // Products in float below the tolerance they allow: the message says so.
+  o.solver.precision = Precision::Float;
+  BemSolver in_float(s, o);
+  try {
+    in_float.solve({1, 0, 0});
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the far-field product runs in float"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

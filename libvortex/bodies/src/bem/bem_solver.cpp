@@ -114,7 +114,11 @@ const BemStats& BemSolver::solve_with(const std::array<double, 3>& free_stream,
           " iterations (restart " + std::to_string(options_.restart) + "): it stopped at " +
           vortex::detail::number_text(r.residual) +
           "; allow more iterations (BemOptions::max_iterations), loosen the tolerance "
-          "(--bem-tolerance) or check the mesh");
+          "(--bem-tolerance) or check the mesh" +
+          (op_.far_precision() == Precision::Float
+               ? "; the far-field product runs in float, whose rounding (about 5e-7 of its rows) "
+                 "may keep the residual above the tolerance: ask for double (--bem-precision)"
+               : ""));
   }
   gamma_.assign(x.data(), x.data() + x.size());
   // Residual and outer normal velocity from one more product (u+ . n = u- . n).

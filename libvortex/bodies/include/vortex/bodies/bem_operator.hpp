@@ -39,6 +39,8 @@ class BemOperator {
   double setup_seconds() const { return setup_seconds_; }
   // Whether the near corrections run on the GPU (the treecode's backend resolves to CUDA).
   bool on_device() const { return near_device_ != nullptr; }
+  // The far field's arithmetic (BemOptions::solver, its Auto resolved): Float or Double.
+  Precision far_precision() const { return solver_.options().precision; }
 
   // rows(3 i + r) for the coefficients gamma(2 j + b) (see bem_near_field.hpp for the rows). A
   // product asked again for the last product's sheet is answered from it.
