@@ -66,9 +66,18 @@ void check(const Settings& s) {
   if (s.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   require("--steps", s.steps, kSteps);
   cli::check_time_step_options(s.stretching, s.relaxation, s.relaxation_rate, s.dt);
-  if (s.vrm_backend != "same") parse_backend(s.vrm_backend);
-  if (s.control_backend != "same") parse_backend(s.control_backend);
-  if (s.bem_precision != "same") parse_precision(s.bem_precision);
+  // Options that take `same` or one of a list: the option named with what it accepts.
+  auto same_or = [](const std::string& value, const char* option, auto parse) {
+    if (value == "same") return;
+    try {
+      parse(value);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(option) + ": " + e.what() + ", or same");
+    }
+  };
+  same_or(s.vrm_backend, "--vrm-backend", parse_backend);
+  same_or(s.control_backend, "--control-backend", parse_backend);
+  same_or(s.bem_precision, "--bem-precision", parse_precision);
   require("--bench-diffusion", s.bench_diffusion, kBenchRepeats);
   if (s.bench_diffusion > 0 && s.restart.empty())
     throw std::invalid_argument("--bench-diffusion needs --restart (the state to diffuse)");
