@@ -12,7 +12,8 @@ namespace vortex::bodies {
 namespace {
 
 // The far-field product: singular kernel; for an Auto precision, float terms with double sums
-// where their rounding (below 1e-6 of the rows) lies within GMRES's tolerance, else double.
+// where their rounding (4.5e-7 of the rows on a thin ellipsoid) lies within GMRES's tolerance, else
+// double.
 SolverOptions singular(const BemOptions& bem) {
   SolverOptions o = bem.solver;
   o.core = Core::Singular;

@@ -30,9 +30,9 @@ struct BemOptions {
   int coarse_aggregates = kAutoAggregates;
   bool warm_start = true;
   // The treecode of the far-field product; its core is replaced by the singular kernel, and an
-  // Auto precision by Float (float terms, double sums: the product's rounding below 1e-6 of its
-  // rows, 4.5e-7 on a thin ellipsoid) where the GMRES tolerance is at least
-  // kFloatProductTolerance, else by Double.
+  // Auto precision by Float (float terms, double sums: the product's rounding 4.5e-7 of its rows
+  // on a thin ellipsoid) where the GMRES tolerance is at least kFloatProductTolerance, else by
+  // Double.
   SolverOptions solver;
 };
 
