@@ -44,19 +44,17 @@ class GridSearch {
   }
 
  private:
-  void sort_by_cell();
-  void list_cells();
-  void list_rows();
-
   double cell_ = 1;
   std::vector<std::int32_t> index_;  // caller index of each sorted point
   std::vector<double> x_, y_, z_;    // sorted by cell
   std::vector<GridCell> cells_;      // the occupied cells in the sorted order, then the point count
   std::vector<GridRow> rows_;        // the rows' table: open addressing; end = -1 marks a free slot
   std::vector<std::size_t> part_offsets_;  // each thread's first cell while the cells are listed
-  std::vector<std::array<std::int32_t, 4>> order_, sort_buffer_;  // cell, caller index
+  // Cells too far apart for packed keys: cell and caller index of each point, sorted.
+  std::vector<std::array<std::int32_t, 4>> order_, sort_buffer_;
   std::vector<std::size_t> sort_bounds_;
-  // The radix sort's packed cell keys and caller indices, and its scratch.
+  // The radix sort's packed cell keys (sorted, they list the cells and rows) and caller indices,
+  // and its scratch.
   std::vector<std::uint64_t> keys_, key_buffer_;
   std::vector<std::int32_t> values_, value_buffer_;
   std::vector<std::size_t> counts_;
