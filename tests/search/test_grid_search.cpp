@@ -93,8 +93,9 @@ TEST(GridSearch, ParallelBuildMatchesTheSerialOne) {
 }
 
 // The points lie sorted by cell (i, j, k), then by index: by the radix sort of packed cells where
-// the cells' ranges fit in 64 bits, by the comparison sort where they do not (cells of 1e-7 over a
-// span of 2: 25 bits a dimension), on one thread and on three.
+// the cells' ranges fit in 64 bits (cells of 0.5: 6 bits, one pass; of 0.05: 18 bits, two), by the
+// comparison sort where they do not (cells of 1e-7 over a span of 2: 25 bits a dimension), on one
+// thread and on three.
 TEST(GridSearch, PointsAreSortedByCellThenIndex) {
   std::mt19937_64 rng(23);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -102,7 +103,7 @@ TEST(GridSearch, PointsAreSortedByCellThenIndex) {
   for (int i = 0; i < 80000; ++i) p.push_back(u(rng), u(rng), u(rng));
   for (int i = 0; i < 200; ++i) p.push_back(p.x[i], p.y[i], p.z[i]);  // shared cells
   const int saved = omp_get_max_threads();
-  for (double cell : {0.05, 1e-7})
+  for (double cell : {0.5, 0.05, 1e-7})
     for (int threads : {1, 3}) {
       omp_set_num_threads(threads);
       GridSearch grid;

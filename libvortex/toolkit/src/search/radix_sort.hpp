@@ -19,8 +19,11 @@ namespace vortex::detail {
 inline void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::int32_t>& values,
                        int bits, std::vector<std::uint64_t>& key_buffer,
                        std::vector<std::int32_t>& value_buffer, std::vector<std::size_t>& counts) {
-  constexpr int kDigit = 11;
-  constexpr std::size_t kBuckets = std::size_t{1} << kDigit;
+  // As few passes as digits of at most 13 bits allow (each pass reads and writes every key), the
+  // bits shared evenly among them.
+  const int passes = std::max(1, (bits + 12) / 13);
+  const int digit = (bits + passes - 1) / passes;
+  const std::size_t kBuckets = std::size_t{1} << digit;
   const std::size_t n = keys.size();
   const int threads = n < (std::size_t{1} << 16) ? 1 : std::max(1, omp_get_max_threads());
   key_buffer.resize(n);
@@ -28,7 +31,7 @@ inline void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::int32_
   counts.resize(threads * kBuckets);
   std::vector<std::uint64_t>*from_keys = &keys, *to_keys = &key_buffer;
   std::vector<std::int32_t>*from_values = &values, *to_values = &value_buffer;
-  for (int shift = 0; shift < bits; shift += kDigit) {
+  for (int shift = 0; shift < bits; shift += digit) {
     std::size_t* const count = counts.data();
     const std::uint64_t* in_keys = from_keys->data();
     const std::int32_t* in_values = from_values->data();
