@@ -55,6 +55,10 @@ void write_json(const std::string& path, const std::string& case_name, std::size
     json.field("interactions_per_s", m.interactions_per_s)
         .field("pair_interactions", m.stats.pair_interactions)
         .field("multipole_interactions", m.stats.multipole_interactions)
+        .field("near_items", m.stats.near_items)
+        .field("far_items", m.stats.far_items)
+        .field("near_item_max", m.stats.near_item_max)
+        .field("far_item_max", m.stats.far_item_max)
         .field("device_bytes", m.stats.device_bytes)
         .field("pinned_bytes", m.stats.pinned_bytes)
         .field("peak_host_bytes", peak_host_bytes());
@@ -89,6 +93,8 @@ void print_table(const std::vector<Measurement>& results) {
     if (!tree.empty()) std::printf("%s: %s\n", r.spec.label.c_str(), tree.c_str());
     if (!r.stats.far_field.empty())
       std::printf("%s: %s\n", r.spec.label.c_str(), describe_far_field(r.stats).c_str());
+    const std::string balance = describe_plan_balance(r.stats);
+    if (!balance.empty()) std::printf("%s: %s\n", r.spec.label.c_str(), balance.c_str());
     if (r.stats.device_fp32_peak > 0)
       std::printf(
           "%s: near %.0f GFlop/s (%.1f %% of the GPU's FP32 peak, %.1f TFlop/s), M2P %.0f "

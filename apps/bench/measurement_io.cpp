@@ -1,5 +1,6 @@
 #include "measurement_io.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -104,6 +105,25 @@ std::string describe_far_field(const EvaluationStats& s) {
   return text;
 }
 
+std::string describe_plan_balance(const EvaluationStats& s) {
+  if (s.near_items == 0 && s.far_items == 0) return "";
+  // The largest item over the mean one: how far the work a block takes strays from the average.
+  const auto ratio = [](std::uint64_t largest, std::uint64_t total, std::uint64_t items) {
+    return items > 0 && total > 0 ? static_cast<double>(largest) * static_cast<double>(items) /
+                                        static_cast<double>(total)
+                                  : 0.0;
+  };
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "plan: %llu near items, the largest %.2f times the mean; %llu far items, the "
+                "largest %.2f times the mean",
+                static_cast<unsigned long long>(s.near_items),
+                ratio(s.near_item_max, s.pair_interactions, s.near_items),
+                static_cast<unsigned long long>(s.far_items),
+                ratio(s.far_item_max, s.multipole_interactions, s.far_items));
+  return text;
+}
+
 void write_kernel_rates(JsonWriter& json, const Measurement& m) {
   json.field("pair_gflops", m.pair_gflops)
       .field("far_gflops_at_order_p", m.far_gflops)
@@ -158,6 +178,10 @@ void write_measurement(JsonWriter& json, const Measurement& m) {
       .field("l2p_targets", m.stats.l2p_targets)
       .field("target_leaves", m.stats.target_leaves)
       .field("source_nodes", m.stats.source_nodes)
+      .field("near_items", m.stats.near_items)
+      .field("far_items", m.stats.far_items)
+      .field("near_item_max", m.stats.near_item_max)
+      .field("far_item_max", m.stats.far_item_max)
       .end();
   json.field("interactions_per_s", m.interactions_per_s);
   write_kernel_rates(json, m);

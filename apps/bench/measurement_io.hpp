@@ -26,6 +26,8 @@ double velocity_time(const StageTimes& t);
 void write_stage_times(JsonWriter& json, const StageTimes& t, bool with_velocity);
 // One line on the CPU far field: its path, the time and count of each of its stages.
 std::string describe_far_field(const EvaluationStats& stats);
+// The GPU plan's items and the largest one's work against the mean ("" without a plan).
+std::string describe_plan_balance(const EvaluationStats& stats);
 void write_errors(JsonWriter& json, const FieldErrors& e);
 // The kernels' rates ("pair_gflops", "far_gflops_at_order_p", their fractions of the GPU's FP32
 // peak and the peak) as members of the open object.

@@ -144,7 +144,8 @@ struct Outputs {
   unsigned char* keys;  // their cost buckets
   Range* ranges;        // merged ranges, then the cut ranges
   int num_near_items, num_merged, num_groups, num_slots;
-  unsigned long long* counts;  // pair and multipole interactions
+  // Pair and multipole interactions, then the largest near and far item's.
+  unsigned long long* counts;
 };
 
 __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offsets, Outputs out) {
@@ -165,7 +166,10 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
   const int far_lo = in.far_offsets ? in.far_offsets[leaf] : 0;
   const long long begin = col(kBegin, leaf), size = col(kSize, leaf);
   const long long groups = col(kGroups, leaf);
-  unsigned long long pairs = 0, multipoles = 0;
+  unsigned long long pairs = 0, multipoles = 0, near_max = 0, far_max = 0;
+  const auto largest = [](unsigned long long& m, long long targets, long long work) {
+    m = max(m, static_cast<unsigned long long>(targets) * static_cast<unsigned long long>(work));
+  };
   for (long long g = 0; g < groups; ++g) {
     const int group = offset(kGroupCount) + static_cast<int>(g);
     const int count = static_cast<int>(least(b, size - g * b));
@@ -176,6 +180,7 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
     if (near_pieces == 1) {
       out.items[item] = WorkItem{group, first, last, slot++};
       out.keys[item] = static_cast<unsigned char>(cost_bucket(s));
+      largest(near_max, count, s);
     } else if (near_pieces > 1) {
       // Cut ranges of this group go after every merged range, leaf by leaf, group by group.
       int cut = out.num_merged + offset(kCutCount) + static_cast<int>(g * cuts);
@@ -192,6 +197,7 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
           if (room == 0) {
             out.items[item] = WorkItem{group, item_first, cut, slot++};
             out.keys[item++] = static_cast<unsigned char>(cost_bucket(filled));
+            largest(near_max, count, filled);
             item_first = cut;
             filled = 0;
             room = near_piece;
@@ -201,6 +207,7 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
       if (cut > item_first) {
         out.items[item] = WorkItem{group, item_first, cut, slot++};
         out.keys[item++] = static_cast<unsigned char>(cost_bucket(filled));
+        largest(near_max, count, filled);
       }
     }
     if (s > 0) pairs += static_cast<unsigned long long>(count) * s;
@@ -211,6 +218,7 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
         out.items[far_item] =
             WorkItem{group, far_lo + static_cast<int>(e), far_lo + static_cast<int>(e + n), slot++};
         out.keys[far_item++] = static_cast<unsigned char>(cost_bucket(n));
+        largest(far_max, count, n);
       }
       multipoles += static_cast<unsigned long long>(count) * nf;
     }
@@ -218,6 +226,8 @@ __global__ void fill_kernel(DeviceLists in, int b, Columns col, const int* offse
   if (leaf == leaves - 1) out.group_slots[out.num_groups] = out.num_slots;
   if (pairs) atomicAdd(out.counts, pairs);
   if (multipoles) atomicAdd(out.counts + 1, multipoles);
+  if (near_max) atomicMax(out.counts + 2, near_max);
+  if (far_max) atomicMax(out.counts + 3, far_max);
 }
 
 int blocks_for(long long n, int threads) {
@@ -288,8 +298,8 @@ DevicePlanView DevicePlanner::plan(const DeviceLists& in, const Balance& balance
   long long* totals = totals_.reserve(2 + kCounts);
   int* counts = offsets_.reserve(2 * std::size_t(kCounts) * stride);
   int* offsets = counts + std::size_t(kCounts) * stride;
-  unsigned long long* interactions = counts_.reserve(2);
-  VORTEX_CUDA_CHECK(cudaMemsetAsync(interactions, 0, 2 * sizeof(unsigned long long), stream));
+  unsigned long long* interactions = counts_.reserve(4);
+  VORTEX_CUDA_CHECK(cudaMemsetAsync(interactions, 0, 4 * sizeof(unsigned long long), stream));
   constexpr int t = 128;
   DevicePlanView view;
   view.block_threads = balance.block_threads;
@@ -329,8 +339,8 @@ DevicePlanView DevicePlanner::plan(const DeviceLists& in, const Balance& balance
   // Launch order: a stable sort of each kind on its cost bucket (8 bits).
   sort_by_cost(temp_, keys, items, out.items, 0, view.num_near_items, near, stream);
   sort_by_cost(temp_, keys, items, out.items, view.num_near_items, view.num_far_items, far, stream);
-  unsigned long long* counts_host = counts_host_.reserve(2);
-  VORTEX_CUDA_CHECK(cudaMemcpyAsync(counts_host, interactions, 2 * sizeof(unsigned long long),
+  unsigned long long* counts_host = counts_host_.reserve(4);
+  VORTEX_CUDA_CHECK(cudaMemcpyAsync(counts_host, interactions, 4 * sizeof(unsigned long long),
                                     cudaMemcpyDeviceToHost, stream));
   view.groups = out.groups;
   view.group_slots = out.group_slots;

@@ -74,6 +74,8 @@ class ItemBuilder {
   void add_near(int group, int first, int last, std::int64_t cost) {
     plan_.near_items.push_back(WorkItem{group, first, last, slot_++});
     near_cost_.push_back(cost);
+    const std::uint64_t pairs = std::uint64_t(plan_.groups[group].count) * std::uint64_t(cost);
+    plan_.near_item_max = std::max(plan_.near_item_max, pairs);
   }
 
   // Pieces of whole tiles of `piece` sources, cut from the concatenated ranges; the cut ranges
@@ -108,6 +110,8 @@ class ItemBuilder {
       const int n = std::min(piece, nf - e);
       plan_.far_items.push_back(WorkItem{group, far_lo + e, far_lo + e + n, slot_++});
       far_cost_.push_back(n);
+      const std::uint64_t pairs = std::uint64_t(plan_.groups[group].count) * std::uint64_t(n);
+      plan_.far_item_max = std::max(plan_.far_item_max, pairs);
     }
   }
 
@@ -210,6 +214,10 @@ WorkPlan plan_direct(int num_targets, int num_sources, const Balance& balance) {
     plan.group_slots.push_back(slot);
   }
   plan.pair_interactions = std::uint64_t(num_targets) * std::uint64_t(num_sources);
+  int largest_group = 0, largest_piece = 0;
+  for (const TargetGroup& g : plan.groups) largest_group = std::max(largest_group, g.count);
+  for (const Range& r : plan.near_ranges) largest_piece = std::max(largest_piece, r.size());
+  plan.near_item_max = std::uint64_t(largest_group) * std::uint64_t(largest_piece);
   return plan;
 }
 

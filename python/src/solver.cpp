@@ -51,6 +51,8 @@ py::dict stats_dict(const EvaluationStats& s, const py::list& copied) {
       "multipole_interactions"_a = s.multipole_interactions,
       "near_list_entries"_a = s.near_list_entries, "far_list_entries"_a = s.far_list_entries,
       "target_leaves"_a = s.target_leaves, "source_nodes"_a = s.source_nodes,
+      "near_items"_a = s.near_items, "far_items"_a = s.far_items,
+      "near_item_max"_a = s.near_item_max, "far_item_max"_a = s.far_item_max,
       "tree"_a = tree_dict(s.tree), "tolerance"_a = s.tolerance, "copied_inputs"_a = copied);
 }
 

@@ -35,6 +35,7 @@ def test_treecode_within_its_accuracy(cube, cube_reference):
     assert (t["order"], t["theta"], t["target_bucket"]) == (8, 0.575, 32)
     assert f.stats["backend"] == "cpu" and f.stats["precision"] == "double"
     assert f.stats["pair_interactions"] > 0 and f.stats["times"]["total"] > 0
+    assert f.stats["near_items"] == 0 and f.stats["far_item_max"] == 0  # a GPU plan's only
     t = f.stats["times"]
     assert 0 < t["setup"] <= t["total"]
 

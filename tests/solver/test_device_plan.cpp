@@ -119,6 +119,8 @@ TEST(DevicePlan, EqualsTheHostPlan) {
       }
       EXPECT_EQ(planner.pair_interactions(), host.pair_interactions) << what;
       EXPECT_EQ(planner.multipole_interactions(), host.multipole_interactions) << what;
+      EXPECT_EQ(planner.near_item_max(), host.near_item_max) << what;
+      EXPECT_EQ(planner.far_item_max(), host.far_item_max) << what;
       // Cut lists were exercised at the largest resident count.
       if (resident == 20000) EXPECT_GT(host.near_ranges.size(), lists.near_ranges.size()) << what;
     }

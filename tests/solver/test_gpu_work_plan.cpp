@@ -125,6 +125,19 @@ TEST(GpuWorkPlan, TreeCoversEveryPairOnce) {
     largest_list = std::max(largest_list, s);
   }
   EXPECT_LT(cost(plan.near_items.front()), largest_list);
+
+  // The balance the plan reports: its largest items' pairs, and an item of the split lists no
+  // more than a few times the mean one (the longest list is many times the mean).
+  std::uint64_t near_max = 0, far_max = 0;
+  for (const WorkItem& it : plan.near_items)
+    near_max = std::max(near_max, std::uint64_t(plan.groups[it.group].count) * cost(it));
+  for (const WorkItem& it : plan.far_items)
+    far_max = std::max(far_max, std::uint64_t(plan.groups[it.group].count) *
+                                    std::uint64_t(it.entry_end - it.entry_begin));
+  EXPECT_EQ(plan.near_item_max, near_max);
+  EXPECT_EQ(plan.far_item_max, far_max);
+  EXPECT_GT(near_max, 0u);
+  EXPECT_GT(far_max, 0u);
 }
 
 TEST(GpuWorkPlan, LeavesLargerThanABlockAreCutIntoGroups) {
@@ -156,6 +169,13 @@ TEST(GpuWorkPlan, DirectCoversAllPairsAndFillsTheLastWave) {
         for (int e = it.entry_begin; e < it.entry_end; ++e)
           per_group[it.group] += plan.near_ranges[e].size();
       for (long c : per_group) EXPECT_EQ(c, ns);
+      std::uint64_t largest = 0;
+      for (const WorkItem& it : plan.near_items) {
+        std::uint64_t sources = 0;
+        for (int e = it.entry_begin; e < it.entry_end; ++e) sources += plan.near_ranges[e].size();
+        largest = std::max(largest, std::uint64_t(plan.groups[it.group].count) * sources);
+      }
+      EXPECT_EQ(plan.near_item_max, largest);
       int covered = 0;
       for (const TargetGroup& g : plan.groups) covered += g.count;
       EXPECT_EQ(covered, nt);

@@ -64,7 +64,7 @@ foreach(r RANGE ${last})
     require_number("${json}" results ${r} tolerance)
   endif()
   require_keys("${json}"
-    "method;backend;precision;tree_build;n_targets_timed;times;interactions_per_s;pair_interactions;multipole_interactions;device_bytes;pinned_bytes;peak_host_bytes;pair_gflops;far_gflops_at_order_p;near_peak_fraction;far_peak_fraction;device_fp32_peak;error${tree_keys}"
+    "method;backend;precision;tree_build;n_targets_timed;times;interactions_per_s;pair_interactions;multipole_interactions;device_bytes;pinned_bytes;peak_host_bytes;pair_gflops;far_gflops_at_order_p;near_peak_fraction;far_peak_fraction;device_fp32_peak;near_items;far_items;near_item_max;far_item_max;error${tree_keys}"
     results ${r})
   # The process's peak resident set holds at least the case's particles (7 doubles each).
   string(JSON peak GET "${json}" results ${r} peak_host_bytes)

@@ -40,9 +40,12 @@ class DevicePlanner {
  public:
   // Plans on `stream`; waits once for the plan's sizes (to size its buffers and the launches).
   DevicePlanView plan(const DeviceLists& lists, const Balance& balance, cudaStream_t stream);
-  // Pair and multipole interaction counts of the last plan; valid once `stream` has completed.
+  // Pair and multipole interaction counts of the last plan, and its largest near item's pairs and
+  // far item's target-node pairs (WorkPlan's); valid once `stream` has completed.
   std::uint64_t pair_interactions() const { return counts_host_.data()[0]; }
   std::uint64_t multipole_interactions() const { return counts_host_.data()[1]; }
+  std::uint64_t near_item_max() const { return counts_host_.data()[2]; }
+  std::uint64_t far_item_max() const { return counts_host_.data()[3]; }
 
  private:
   DeviceBuffer<long long> leaf_;    // per-leaf columns (planner's own layout)

@@ -49,6 +49,10 @@ struct EvaluationStats {
   std::uint64_t near_list_entries = 0;       // sum over target leaves of near-list lengths
   std::uint64_t target_leaves = 0;
   std::uint64_t source_nodes = 0;
+  // The GPU's work plan (CUDA; zeros on the CPU): its near and far items (blocks of work) and the
+  // largest item's pairs and target-node pairs, whose ratio to the mean (pair_interactions /
+  // near_items, multipole_interactions / far_items) is the plan's balance.
+  std::uint64_t near_items = 0, far_items = 0, near_item_max = 0, far_item_max = 0;
   std::uint64_t device_bytes = 0;  // GPU memory the library's buffers hold after the call (CUDA)
   std::uint64_t pinned_bytes = 0;  // page-locked host memory they hold (CUDA)
   double device_fp32_peak = 0;     // the GPU's FP32 peak, flop/s (CUDA; 0 on the CPU)

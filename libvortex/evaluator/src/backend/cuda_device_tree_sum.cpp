@@ -310,6 +310,8 @@ void fill_times(CudaWorkspace& ws, double shape_time, double download, const Lis
   phases.add("gpu_far", stats.times.far);
   stats.pair_interactions = r.planner.pair_interactions();
   stats.multipole_interactions = r.planner.multipole_interactions();
+  stats.near_item_max = r.planner.near_item_max();
+  stats.far_item_max = r.planner.far_item_max();
   stats.near_list_entries = static_cast<std::uint64_t>(list_sizes.near);
   if (!r.locals.active()) stats.far_list_entries = static_cast<std::uint64_t>(list_sizes.far);
   r.locals.fill_times(stats);
@@ -378,6 +380,8 @@ void device_tree_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView tar
 
   fill_names(ws, a, stats);
   fill_times(ws, shape_time, download, list_sizes, reused, phases, stats);
+  stats.near_items = static_cast<std::uint64_t>(work.num_near_items);
+  stats.far_items = static_cast<std::uint64_t>(work.num_far_items);
   if (!on_device) r.kept = {true, list_sizes.near, list_sizes.far, work};
 }
 

@@ -24,6 +24,7 @@ ComponentView tree_sum_cuda(CudaWorkspace& ws, TreePlan& plan, const ResolvedOpt
   phases.mark("wait_gpu");
 
   fill_names(ws, device_arithmetic(options.arithmetic), stats);
+  fill_plan_balance(work, stats);
   reset_far_field_stats(stats);  // the host-built path's far field is M2P, whatever the option
   stats.times.multipole = multipole_time;
   stats.times.near = ws.near_end.seconds_since(ws.near_start);

@@ -224,4 +224,11 @@ void fill_names(const CudaWorkspace& ws, g::Arithmetic a, EvaluationStats& stats
   stats.device_fp32_peak = ws.info.fp32_peak();
 }
 
+void fill_plan_balance(const g::WorkPlan& plan, EvaluationStats& stats) {
+  stats.near_items = plan.near_items.size();
+  stats.far_items = plan.far_items.size();
+  stats.near_item_max = plan.near_item_max;
+  stats.far_item_max = plan.far_item_max;
+}
+
 }  // namespace vortex::detail

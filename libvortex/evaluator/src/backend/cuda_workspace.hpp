@@ -172,6 +172,8 @@ void launch_combine_and_download(CudaWorkspace& ws, const g::WorkPlan& plan, std
 // The downloaded results as component arrays.
 ComponentView downloaded_results(const CudaWorkspace& ws, std::size_t n, bool gradient);
 void fill_names(const CudaWorkspace& ws, g::Arithmetic a, EvaluationStats& stats);
+// The host-built plan's items and largest items (EvaluationStats::near_items and the rest).
+void fill_plan_balance(const g::WorkPlan& plan, EvaluationStats& stats);
 
 // The direct sum and the treecode's sums on the GPU (direct_sum_cuda.cpp, cuda_tree_sum.cpp).
 ComponentView direct_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView targets,

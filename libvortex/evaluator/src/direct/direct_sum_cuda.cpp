@@ -30,6 +30,7 @@ ComponentView direct_sum_cuda(CudaWorkspace& ws, SourcesView sources, PointsView
   phases.mark("wait_gpu");
 
   fill_names(ws, a, stats);
+  fill_plan_balance(plan, stats);
   stats.times.near = ws.far_end.seconds_since(ws.near_start);
   stats.times.transfer =
       pack_time + ws.uploaded.seconds_since(ws.start) + ws.downloaded.seconds_since(ws.far_end);

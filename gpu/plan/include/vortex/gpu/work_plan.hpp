@@ -25,6 +25,9 @@ struct WorkPlan {
   std::vector<int> far_nodes;                // source nodes of the far items, item by item
   std::uint64_t pair_interactions = 0;       // target-source pairs
   std::uint64_t multipole_interactions = 0;  // target-node pairs
+  // The balance of the items: the largest near item's pairs and far item's target-node pairs
+  // (against the means, pair_interactions / near items and multipole_interactions / far items).
+  std::uint64_t near_item_max = 0, far_item_max = 0;
 
   int num_slots() const { return group_slots.empty() ? 0 : group_slots.back(); }
 };
