@@ -78,6 +78,7 @@ void check(const Settings& s) {
   same_or(s.vrm_backend, "--vrm-backend", parse_backend);
   same_or(s.control_backend, "--control-backend", parse_backend);
   same_or(s.bem_precision, "--bem-precision", parse_precision);
+  parse_particle_order(s.particle_order);
   require("--bench-diffusion", s.bench_diffusion, kBenchRepeats);
   if (s.bench_diffusion > 0 && s.restart.empty())
     throw std::invalid_argument("--bench-diffusion needs --restart (the state to diffuse)");

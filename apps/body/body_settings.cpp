@@ -97,6 +97,10 @@ void add_particle_options(cli::OptionParser& p, Settings& s) {
   p.add("--control-backend", "same|auto|cpu|cuda",
         "where the particle control decides its merges and hand-overs (same: --vrm-backend)",
         s.control_backend);
+  p.add("--particle-order", "grid|caller",
+        "the particles' order after each particle control: its grid's (cells of h, so that "
+        "neighbours sit near each other in memory) or the order they came in",
+        s.particle_order);
 }
 
 // The boundary-element solve.
@@ -249,6 +253,12 @@ double particle_spacing(const Settings& s, double nu) {
   return s.spacing > 0 ? s.spacing : std::sqrt(8 * nu * s.dt);
 }
 
+bool parse_particle_order(const std::string& name) {
+  if (name == "grid") return true;
+  if (name == "caller") return false;
+  throw std::invalid_argument("--particle-order: unknown '" + name + "' (grid or caller)");
+}
+
 bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Backend particles) {
   bodies::BodyFlowOptions o;
   o.nu = nu;
@@ -267,6 +277,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.control.merge_distance = s.merge_distance;
   o.control.merge_into = cli::parse_merge_into(s.merge_into);
   o.control.remove_threshold = s.remove_threshold;
+  o.control.spatial_order = parse_particle_order(s.particle_order);
   o.stretching = parse_stretching(s.stretching);
   o.relaxation = s.relaxation;
   o.relaxation_rate = s.relaxation_rate;

@@ -34,6 +34,7 @@ struct Settings {
   double relaxation_rate = 0;             // BodyFlowOptions::relaxation_rate
   std::string vrm_backend = "same";  // the VRM's first round: same (as --backend), auto, cpu, cuda
   std::string control_backend = "same";  // particle control's decisions: same (as the VRM's), ...
+  std::string particle_order = "grid";   // after each control: grid (its cells') or caller
   // The boundary-element solve.
   double bem_tolerance = 1e-6;
   std::string bem_precision = "same";     // the far-field product's: same (as --precision), or one
@@ -58,6 +59,9 @@ void add_options(cli::OptionParser& parser, Settings& s, cli::SolverCli& solver)
 // Reads the case file (--case) and the command line into `s` and the solver's options, and checks
 // them (check). Returns false after --help.
 bool parse_settings(int argc, char** argv, Settings& s, SolverOptions& solver);
+// --particle-order: true for grid, false for caller; throws std::invalid_argument naming the
+// option otherwise.
+bool parse_particle_order(const std::string& name);
 
 // Throws std::invalid_argument naming the first setting out of its range (the option, its value
 // and the range), of those that need no body; std::runtime_error when the generated body's panels

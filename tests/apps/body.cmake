@@ -12,7 +12,7 @@ add_test(NAME app.body.bem-only COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vo
   -DDIR=${VORTEX_BODY_TEST_DIR}/bem-only -P ${VORTEX_APP_SCRIPTS}/body_bem_only.cmake)
 
 foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching relaxation-rate stop-after
-    vrm-backend control-backend bem-precision merge-into bad-case
+    vrm-backend control-backend bem-precision merge-into particle-order bad-case
     shed-offset-negative shed-offset-zero shed-offset-large spacing-large frequency-large
     shed-layer-thin re-large dt-small speed-large shed-core-small memory merge-distance
     remove-threshold every-negative wall-exact-reach

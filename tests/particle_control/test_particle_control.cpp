@@ -91,6 +91,53 @@ TEST(ParticleControl, SameResultOnAnyThreadCount) {
   EXPECT_EQ(one.size() + s1.removed + s1.merged, p0.size());
 }
 
+// The survivors in the grid's order (spatial_order): the same particles, value for value, as in
+// the caller's order, sorted by their cells of h (then by their place before); on one thread and
+// on three.
+TEST(ParticleControl, SpatialOrderKeepsTheSameParticlesInCellOrder) {
+  testing::Draws u(5, -1, 1);
+  ParticleSet p0;
+  for (int i = 0; i < 6000; ++i) {
+    const double scale = i % 4 == 0 ? 1e-9 : 1.0;
+    p0.push_back(u(), u(), u(), scale * u(), scale * u(), scale * u(), 0.1);
+  }
+  ParticleControlOptions control;
+  control.spacing = 0.06;
+  control.merge_distance = 0.3;
+  ParticleSet caller = p0;
+  const ParticleControlStats sc = control_particles(caller, control);
+  control.spatial_order = true;
+  const int saved = omp_get_max_threads();
+  for (int threads : {1, 3}) {
+    omp_set_num_threads(threads);
+    ParticleSet grid = p0;
+    const ParticleControlStats sg = control_particles(grid, control);
+    omp_set_num_threads(saved);
+    EXPECT_EQ(sg.removed, sc.removed);
+    EXPECT_EQ(sg.merged, sc.merged);
+    ASSERT_EQ(grid.size(), caller.size());
+    using Row = std::array<double, 7>;
+    const auto rows = [](const ParticleSet& p) {
+      std::vector<Row> r(p.size());
+      for (std::size_t i = 0; i < p.size(); ++i)
+        r[i] = {p.x[i], p.y[i], p.z[i], p.gx[i], p.gy[i], p.gz[i], p.sigma[i]};
+      return r;
+    };
+    std::vector<Row> a = rows(caller), b = rows(grid);
+    const auto cell = [&](const ParticleSet& p, std::size_t i) {
+      return std::array<double, 3>{std::floor(p.x[i] / control.spacing),
+                                   std::floor(p.y[i] / control.spacing),
+                                   std::floor(p.z[i] / control.spacing)};
+    };
+    std::size_t out_of_order = 0;
+    for (std::size_t i = 1; i < grid.size(); ++i) out_of_order += cell(grid, i) < cell(grid, i - 1);
+    EXPECT_EQ(out_of_order, 0u) << threads << " threads";
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_TRUE(a == b) << threads << " threads";
+  }
+}
+
 // A workspace kept across calls (warmed on a larger set with other options) gives the result of a
 // call without one, bit for bit.
 TEST(ParticleControl, AWorkspaceGivesTheSameResult) {

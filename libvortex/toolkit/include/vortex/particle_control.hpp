@@ -88,6 +88,11 @@ struct ParticleControlOptions {
   // it tests ends beyond the tangent plane of the particle's closest panel; without this hook a
   // set with `blocked` stays on the host.
   std::function<void(const ParticleSet& particles, double reach, WallNearby& wall)> wall_nearby;
+  // Where the survivors go: in the caller's order (false), or in the order of the call's grid
+  // (cells of h, then caller index; true), so that neighbours sit near each other in memory and
+  // later passes over neighbours (a VRM, the next call's grid) read less scattered memory. A split
+  // set (the distributed toolkit's) keeps the caller's order.
+  bool spatial_order = false;
 };
 
 void validate(const ParticleControlOptions& options);

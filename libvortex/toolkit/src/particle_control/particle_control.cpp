@@ -135,27 +135,37 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
                    [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
 }
 
-// Drops the removed particles, keeping the order of the survivors: each thread takes a range of
-// particles, places its survivors after those of the ranges before it (a scan of the ranges'
+// Drops the removed particles and writes the survivors in the order of `order` (the places'
+// particles, a permutation of 0..n-1; null: the caller's order): each thread takes a range of
+// places, places its survivors after those of the ranges before it (a scan of the ranges'
 // counts), and each array is written anew in `scratch` and swapped in.
-void compact(ParticleSet& p, const std::vector<char>& removed, std::vector<double>& scratch) {
+void compact(ParticleSet& p, const std::vector<char>& removed, const std::int32_t* order,
+             std::vector<double>& scratch) {
   const std::size_t n = p.size();
   const int ranges = n > 100000 ? std::max(1, omp_get_max_threads()) : 1;
   const std::size_t width = (n + ranges - 1) / ranges;
+  const auto particle = [&](std::size_t at) {
+    return order ? static_cast<std::size_t>(order[at]) : at;
+  };
   std::vector<std::size_t> first(ranges + 1, 0);  // survivors before each range
+#pragma omp parallel for schedule(static, 1) if (ranges > 1)
   for (int r = 0; r < ranges; ++r) {
-    const std::size_t lo = std::min(n, r * width), hi = std::min(n, lo + width);
-    first[r + 1] = first[r] + static_cast<std::size_t>(
-                                  std::count(removed.begin() + lo, removed.begin() + hi, 0));
+    std::size_t count = 0;
+    for (std::size_t at = std::min(n, r * width); at < std::min(n, (r + 1) * width); ++at)
+      count += removed[particle(at)] == 0;
+    first[r + 1] = count;
   }
+  for (int r = 0; r < ranges; ++r) first[r + 1] += first[r];
   const std::size_t kept = first[ranges];
   for (std::vector<double>* a : p.arrays()) {
     scratch.resize(kept);
 #pragma omp parallel for schedule(static, 1) if (ranges > 1)
     for (int r = 0; r < ranges; ++r) {
-      std::size_t at = first[r];
-      for (std::size_t i = std::min(n, r * width); i < std::min(n, (r + 1) * width); ++i)
-        if (!removed[i]) scratch[at++] = (*a)[i];
+      std::size_t to = first[r];
+      for (std::size_t at = std::min(n, r * width); at < std::min(n, (r + 1) * width); ++at) {
+        const std::size_t i = particle(at);
+        if (!removed[i]) scratch[to++] = (*a)[i];
+      }
     }
     a->swap(scratch);
   }
@@ -368,7 +378,9 @@ ParticleControlStats run_control(ParticleSet& p, const ParticleControlOptions& o
   if (parts) parts->copies_home(p, w.moments);
   if (partners) detail::move_partners(p, w.strength, w.moments, own, o);
   stats.seconds_hand_over = seconds_since(clock);
-  compact(p, w.removed, w.compacted);
+  // The grid lists every particle of the call (its copies too: those go).
+  const bool spatial = o.spatial_order && !parts;
+  compact(p, w.removed, spatial ? w.search.view().index : nullptr, w.compacted);
   stats.strongest_before = smax;
   double largest = 0;
   const auto kept = static_cast<std::ptrdiff_t>(p.size());
