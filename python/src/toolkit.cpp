@@ -161,7 +161,7 @@ void bind_particle_control(py::module_& m) {
       "control_particles",
       [](ParticleSet& p, double spacing, double remove_threshold, double merge_distance,
          std::size_t max_particles, double absorb_radius, const std::string& merge_into,
-         const std::string& backend) {
+         const std::string& backend, bool spatial_order) {
         ParticleControlOptions o;
         o.backend = parse_backend(backend);
         if (merge_into != "neighbours" && merge_into != "partner")
@@ -175,6 +175,7 @@ void bind_particle_control(py::module_& m) {
         o.merge_distance = merge_distance;
         o.max_particles = max_particles;
         o.absorb_radius = absorb_radius;
+        o.spatial_order = spatial_order;
         ParticleControlStats s;
         {
           py::gil_scoped_release release;
@@ -185,11 +186,13 @@ void bind_particle_control(py::module_& m) {
       py::arg("particles"), py::kw_only(), py::arg("spacing"), py::arg("remove_threshold") = 1e-6,
       py::arg("merge_distance") = 0.0, py::arg("max_particles") = 0, py::arg("absorb_radius") = 1.5,
       py::arg("merge_into") = "neighbours", py::arg("backend") = "cpu",
+      py::arg("spatial_order") = false,
       "Removes weak and merges close particles, conserving vorticity and linear impulse "
       "(merge_into='partner': a merge goes whole to the nearest particle that stays, moved to the "
       "centroid; the linear impulse is then kept for parallel strengths only); backend 'cuda' (or "
       "'auto' with a GPU) takes each particle's decisions on the GPU for sets of more than 20,000, "
-      "the same results to rounding");
+      "the same results to rounding; spatial_order=True leaves the particles in the order of the "
+      "call's grid (cells of spacing), neighbours next to each other, instead of their own");
 }
 
 void bind_diagnostics(py::module_& m) {

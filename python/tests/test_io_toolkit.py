@@ -119,6 +119,24 @@ def test_diffusion_and_particle_control():
     assert 0 < removed["largest_share"] <= 3 and removed["signed_shares"] >= 0
 
 
+def test_particle_control_in_the_grids_order():
+    # The same survivors, value for value, sorted by their cells of the spacing.
+    rng = np.random.default_rng(8)
+    points = rng.uniform(-1, 1, (3000, 3))
+    strengths = rng.uniform(-1, 1, (3000, 3)) * np.where(np.arange(3000) % 4 == 0, 1e-9, 1.0)[:, None]
+    h = 0.1
+    a = vortex.Particles(points, strengths, np.full(3000, h))
+    b = vortex.Particles(points, strengths, np.full(3000, h))
+    vortex.control_particles(a, spacing=h, merge_distance=0.3)
+    vortex.control_particles(b, spacing=h, merge_distance=0.3, spatial_order=True)
+    rows = lambda p: np.hstack([p.positions, p.strengths])
+    assert len(a) == len(b) < 3000
+    assert np.array_equal(np.unique(rows(a), axis=0), np.unique(rows(b), axis=0))
+    cells = np.floor(b.positions / h)
+    keys = [tuple(c) for c in cells]
+    assert keys == sorted(keys) and [tuple(c) for c in np.floor(a.positions / h)] != sorted(keys)
+
+
 def test_merges_into_a_partner():
     # A particle 0.02 h from a stronger one of a lattice merges whole into it, which moves to the
     # |Gamma|-weighted centroid; the total vorticity is kept.
