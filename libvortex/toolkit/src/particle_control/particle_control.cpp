@@ -13,6 +13,7 @@
 #include <omp.h>
 
 #include "particle_control/absorb.hpp"
+#include "particle_control/compact.hpp"
 #include "particle_control/control_device_pass.hpp"
 #include "particle_control/control_parts.hpp"
 #include "particle_control/control_scratch.hpp"
@@ -133,42 +134,6 @@ void removal_order(const ParticleSet& p, double threshold, const ParticleControl
       own, [&](std::size_t i) { return candidate[i] != 0; }, order);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
-}
-
-// Drops the removed particles and writes the survivors in the order of `order` (the places'
-// particles, a permutation of 0..n-1; null: the caller's order): each thread takes a range of
-// places, places its survivors after those of the ranges before it (a scan of the ranges'
-// counts), and each array is written anew in `scratch` and swapped in.
-void compact(ParticleSet& p, const std::vector<char>& removed, const std::int32_t* order,
-             std::vector<double>& scratch) {
-  const std::size_t n = p.size();
-  const int ranges = n > 100000 ? std::max(1, omp_get_max_threads()) : 1;
-  const std::size_t width = (n + ranges - 1) / ranges;
-  const auto particle = [&](std::size_t at) {
-    return order ? static_cast<std::size_t>(order[at]) : at;
-  };
-  std::vector<std::size_t> first(ranges + 1, 0);  // survivors before each range
-#pragma omp parallel for schedule(static, 1) if (ranges > 1)
-  for (int r = 0; r < ranges; ++r) {
-    std::size_t count = 0;
-    for (std::size_t at = std::min(n, r * width); at < std::min(n, (r + 1) * width); ++at)
-      count += removed[particle(at)] == 0;
-    first[r + 1] = count;
-  }
-  for (int r = 0; r < ranges; ++r) first[r + 1] += first[r];
-  const std::size_t kept = first[ranges];
-  for (std::vector<double>* a : p.arrays()) {
-    scratch.resize(kept);
-#pragma omp parallel for schedule(static, 1) if (ranges > 1)
-    for (int r = 0; r < ranges; ++r) {
-      std::size_t to = first[r];
-      for (std::size_t at = std::min(n, r * width); at < std::min(n, (r + 1) * width); ++at) {
-        const std::size_t i = particle(at);
-        if (!removed[i]) scratch[to++] = (*a)[i];
-      }
-    }
-    a->swap(scratch);
-  }
 }
 
 }  // namespace
@@ -380,7 +345,7 @@ ParticleControlStats run_control(ParticleSet& p, const ParticleControlOptions& o
   stats.seconds_hand_over = seconds_since(clock);
   // The grid lists every particle of the call (its copies too: those go).
   const bool spatial = o.spatial_order && !parts;
-  compact(p, w.removed, spatial ? w.search.view().index : nullptr, w.compacted);
+  detail::compact(p, w.removed, spatial ? w.search.view().index : nullptr, w.compacted);
   stats.strongest_before = smax;
   double largest = 0;
   const auto kept = static_cast<std::ptrdiff_t>(p.size());

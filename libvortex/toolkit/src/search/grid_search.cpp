@@ -102,10 +102,10 @@ void GridSearch::rebuild(PointsView p, double cell) {
   const auto n = static_cast<std::ptrdiff_t>(p.size());
   std::int32_t lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, hi[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
   bool bad = false;
-#pragma omp parallel for if (n > 20000) reduction(||                                       \
-                                                  : bad) reduction(min                     \
-                                                                   : lo[:3]) reduction(max \
-                                                                                       : hi[:3])
+  // clang-format off
+#pragma omp parallel for if (n > 20000) reduction(|| : bad) reduction(min : lo[:3]) \
+    reduction(max : hi[:3])
+  // clang-format on
   for (std::ptrdiff_t q = 0; q < n; ++q) {
     std::int32_t c[3];
     if (!cell_of(p, q, cell, c)) {
@@ -139,8 +139,8 @@ void GridSearch::rebuild(PointsView p, double cell) {
     }
     detail::radix_sort(keys_, values_, bits, key_buffer_, value_buffer_, counts_);
     index_.swap(values_);
-    const std::uint64_t k_mask = width[2] >= 64 ? ~0ull : (1ull << width[2]) - 1;
-    const std::uint64_t j_mask = width[1] >= 64 ? ~0ull : (1ull << width[1]) - 1;
+    // Each width is at most 31 (cells lie within 2^30 of the origin).
+    const std::uint64_t k_mask = (1ull << width[2]) - 1, j_mask = (1ull << width[1]) - 1;
     const std::vector<std::uint64_t>& key = keys_;
     list_cells(
         n, [&](std::ptrdiff_t s, std::ptrdiff_t t) { return key[s] == key[t]; },
@@ -149,8 +149,7 @@ void GridSearch::rebuild(PointsView p, double cell) {
     list_rows(
         cells_,
         [&](std::int32_t s) {
-          const std::uint64_t ij = width[2] >= 64 ? 0 : key[s] >> width[2];
-          const std::uint64_t i = width[1] >= 64 ? 0 : ij >> width[1];
+          const std::uint64_t ij = key[s] >> width[2], i = ij >> width[1];
           return std::array<std::int32_t, 2>{static_cast<std::int32_t>(i + lo[0]),
                                              static_cast<std::int32_t>((ij & j_mask) + lo[1])};
         },

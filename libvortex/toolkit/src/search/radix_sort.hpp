@@ -23,12 +23,12 @@ inline void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::int32_
   // bits shared evenly among them.
   const int passes = std::max(1, (bits + 12) / 13);
   const int digit = (bits + passes - 1) / passes;
-  const std::size_t kBuckets = std::size_t{1} << digit;
+  const std::size_t buckets = std::size_t{1} << digit;
   const std::size_t n = keys.size();
   const int threads = n < (std::size_t{1} << 16) ? 1 : std::max(1, omp_get_max_threads());
   key_buffer.resize(n);
   value_buffer.resize(n);
-  counts.resize(threads * kBuckets);
+  counts.resize(threads * buckets);
   std::vector<std::uint64_t>*from_keys = &keys, *to_keys = &key_buffer;
   std::vector<std::int32_t>*from_values = &values, *to_values = &value_buffer;
   for (int shift = 0; shift < bits; shift += digit) {
@@ -42,22 +42,22 @@ inline void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::int32_
       // The team the runtime gave (it may be smaller than asked for): each thread's part of it.
       const int team = omp_get_num_threads(), t = omp_get_thread_num();
       const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
-      std::size_t* mine = count + t * kBuckets;
-      std::fill(mine, mine + kBuckets, 0);
-      for (std::size_t s = lo; s < hi; ++s) ++mine[(in_keys[s] >> shift) & (kBuckets - 1)];
+      std::size_t* mine = count + t * buckets;
+      std::fill(mine, mine + buckets, 0);
+      for (std::size_t s = lo; s < hi; ++s) ++mine[(in_keys[s] >> shift) & (buckets - 1)];
 #pragma omp barrier
 #pragma omp single
       {
         std::size_t at = 0;  // digit-major, thread-minor: each thread's place for each digit
-        for (std::size_t d = 0; d < kBuckets; ++d)
+        for (std::size_t d = 0; d < buckets; ++d)
           for (int u = 0; u < team; ++u) {
-            const std::size_t c = count[u * kBuckets + d];
-            count[u * kBuckets + d] = at;
+            const std::size_t c = count[u * buckets + d];
+            count[u * buckets + d] = at;
             at += c;
           }
       }
       for (std::size_t s = lo; s < hi; ++s) {
-        const std::size_t to = mine[(in_keys[s] >> shift) & (kBuckets - 1)]++;
+        const std::size_t to = mine[(in_keys[s] >> shift) & (buckets - 1)]++;
         out_keys[to] = in_keys[s];
         out_values[to] = in_values[s];
       }
