@@ -127,6 +127,36 @@ TEST(MultipoleRotation, TheTablesTurnTheHarmonicsOfEveryDegree) {
   }
 }
 
+// The packed W of a device's unrolled products (pack_w over the pattern w_nonzero): every stored
+// entry lies in the pattern, and the packed products, summed in the device's order, equal the
+// stored rows' products on every degree, both ways, to rounding.
+TEST(MultipoleRotation, ThePackedPatternHoldsEveryEntry) {
+  const rot::Tables& tab = mp::m2l_rotation_tables();
+  std::vector<double> packed(rot::packed_offset(rot::kMaxDegree + 1));
+  ASSERT_NO_THROW(mp::detail::pack_w(tab, packed.data()));
+  EXPECT_GE(static_cast<int>(packed.size()), tab.w_start[rot::Tables::kRows]);
+  EXPECT_LE(static_cast<int>(packed.size()), rot::entry_bound(rot::kMaxDegree + 1));
+  std::mt19937 gen(12);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int n = 0; n <= rot::kMaxDegree; ++n) {
+    const int d = 2 * n + 1;
+    std::vector<double> x(d), y(d, 0.0), yt(d, 0.0);
+    for (double& v : x) v = u(gen);
+    for (int r = 0, k = rot::packed_offset(n); r < d; ++r)
+      for (int c = 0; c < d; ++c)
+        if (rot::w_nonzero(n, r, c)) {
+          y[r] += packed[k] * x[c];
+          yt[c] += packed[k++] * x[r];
+        }
+    const std::vector<double> want = apply(tab, n, x, false), want_t = apply(tab, n, x, true);
+    // Equal but for the contraction of products into fused multiply-adds (the compiler's).
+    for (int j = 0; j < d; ++j) {
+      EXPECT_NEAR(y[j], want[j], 2 * d * kEps) << "n=" << n << " j=" << j;
+      EXPECT_NEAR(yt[j], want_t[j], 2 * d * kEps) << "n=" << n << " j=" << j;
+    }
+  }
+}
+
 TEST(MultipoleRotation, M2lEqualsTheDirectSumAlongAndOffTheAxes) {
   std::mt19937 gen(3);
   const std::vector<Vec3> dirs = {{0, 0, 1},        {0, 0, -1},       {1, 0, 0},

@@ -26,15 +26,12 @@
 #include "vortex/math/hd.hpp"
 #include "vortex/math/local_choice.hpp"
 #include "vortex/math/tree_node.hpp"
-
-namespace vortex::multipole::rotation {
-struct Tables;
-}
+#include "vortex/multipole/m2l_rotation.hpp"
 
 namespace vortex::gpu {
 
-// Translations a block of the M2L sums into one partial expansion.
-constexpr int kLocalChunk = 8;
+// Translations a warp of the M2L sums into one partial expansion (one a lane).
+constexpr int kLocalChunk = 32;
 
 // The trees and lists the local expansions are chosen from, and the build's storage (device
 // arrays; per target node unless said).
@@ -140,6 +137,9 @@ struct LocalField {
   int num_chunks = 0;
   const double* multipoles = nullptr;  // double, multipole_size(p) per source node
   const multipole::rotation::Tables* rotation = nullptr;  // the M2L's rotations, on the device
+  // The moments as the M2L reads them (lists.num_sources, multipole_size(p) each, in float or
+  // double as float_terms says): Schmidt-normalized and at each source node's scale.
+  void* normalized = nullptr;
   double* partials = nullptr;                             // num_chunks local expansions
   double* locals = nullptr;                               // one per stored node
   const double *x = nullptr, *y = nullptr, *z = nullptr;  // targets in tree order
@@ -148,6 +148,17 @@ struct LocalField {
   double* out = nullptr;  // component-major, out_stride a component; added to
   std::size_t out_stride = 0;
 };
+// The M2L's fixed matrices, into the current device's constant memory (before its first
+// launch_local_m2l; a copy serves every later call): W in the packed order of
+// multipole::detail::pack_w, and the axial factors as multipole::rotation::Tables holds them, in
+// float and in double.
+constexpr int kM2lPackedEntries =
+    multipole::rotation::packed_offset(multipole::rotation::kMaxDegree + 1);
+constexpr int kM2lAxialFactors =
+    multipole::rotation::axial_offset(multipole::rotation::kMaxDegree + 1);
+void upload_local_m2l_constants(const float* w_packed_float, const double* w_packed_double,
+                                const float* axial_factors_float,
+                                const double* axial_factors_double);
 // M2L chunks, then the stored expansions level by level (their chunks and their ancestor's L2L),
 // then L2P at every leaf under one. level_start is the target shape's.
 void launch_local_m2l(const LocalField& f, cudaStream_t stream);

@@ -38,18 +38,19 @@ FarFieldCosts far_field_costs(int p, FarArithmetic arithmetic) {
   return c;
 }
 
-// The GPU's model (far/local_field_cuda.hpp), fitted to the kernels' times on one H200 (2026-11-28,
-// docs/journal/2026-11-28-device-local-expansions.md and
-// docs/journal/2026-11-28-m2l-float-terms.md):
+// The GPU's model (far/local_field_cuda.hpp), fitted to the kernels' times on one H200 (2026-11-28
+// and 29, docs/journal/2026-11-28-device-local-expansions.md,
+// docs/journal/2026-11-28-m2l-float-terms.md and docs/journal/2026-11-29-m2l-lanes.md):
 //   M2P per target: c (p + 3)^2, c = 0.41 ps in float (measured 0.443 at p = 9, 0.389 at 11),
 //                   0.94 ps in double (0.94 at p = 10);
 //   L2P per target: 3 ns (2.0-4.3 ns measured, mostly each leaf's shift of its ancestor's
 //                   expansion, in double whatever the arithmetic);
-//   M2L:            by rotation (gpu/far/local_m2l.cu, docs/journal/2026-11-28-m2l-rotation.md),
-//                   1.4 times the kernel's time, as on the CPU: terms in float 9.1 ns
-//                   ((p + 1) / 9)^2.29 (measured 8.3 ns at p = 9, 10.0 at 10, 12.6 at 11; with
-//                   the times alone the two-scale cloud took 2.5 times the translations for no
-//                   faster far field); in double 16.3 ns ((p + 1) / 9)^2.45 (23.5 at 11);
+//   M2L:            by rotation, a translation a lane (gpu/far/local_m2l.cu,
+//                   docs/journal/2026-11-29-m2l-lanes.md), 1.4 times the kernel's time, as on
+//                   the CPU: terms in float 6.2 ns ((p + 1) / 9)^2.5 (measured 4.4 ns at p = 8,
+//                   6.3 at 9, 7.1 at 10, 11.1 at 12; with the times alone the two-scale cloud
+//                   took 2.5 times the translations for no faster far field); in double 16.3 ns
+//                   ((p + 1) / 9)^2.45 (measured 15.3 at 9, 22.8 at 11);
 //   L2L:            53 ns ((p + 1) / 9)^2.45 (3.0-4.2 times the M2L in double: the levels'
 //                   launches over every node).
 FarFieldCosts far_field_costs_cuda(int p, Arithmetic arithmetic) {
@@ -60,7 +61,7 @@ FarFieldCosts far_field_costs_cuda(int p, Arithmetic arithmetic) {
   FarFieldCosts c;
   c.m2p_target = per_harmonic * (p + 3) * (p + 3);
   c.l2p_target = 3e-9;
-  c.m2l = single ? 9.1e-9 * std::pow((p + 1) / 9.0, 2.29) : 16.3e-9 * growth;
+  c.m2l = single ? 6.2e-9 * std::pow((p + 1) / 9.0, 2.5) : 16.3e-9 * growth;
   c.l2l = 53.2e-9 * growth;
   return c;
 }

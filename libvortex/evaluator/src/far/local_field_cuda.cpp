@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "backend/backend.hpp"
 #include "backend/cpu_stages.hpp"
@@ -20,6 +21,14 @@ bool fits(std::size_t bytes) {
   std::size_t free = 0, total = 0;
   VORTEX_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   return bytes <= free / 2;
+}
+
+// W packed for the device's M2L (multipole::detail::pack_w), in T.
+template <class T>
+std::vector<T> packed_w() {
+  std::vector<T> w(gpu::kM2lPackedEntries);
+  multipole::detail::pack_w(multipole::m2l_rotation_tables(), w.data());
+  return w;
 }
 
 // Room for n, at least one element, so that every pointer is valid.
@@ -106,9 +115,12 @@ bool DeviceLocals::choose(DeviceFarLists far, int far_total,
   stream.synchronize();
   field_.num_chunks = sizes[1];
   const std::size_t size = multipole::local_size(local_order(order_));
+  const std::size_t normalized =
+      std::size_t(l.num_sources) * multipole::multipole_size(order_);  // in double, room for float
   if (field_.num_chunks == 0 ||
       !fits(growth(partials_, std::size_t(sizes[1]) * size) +
-            growth(locals_, std::size_t(sizes[2]) * size) + storage_.m2p_growth(far_total))) {
+            growth(locals_, std::size_t(sizes[2]) * size) + growth(normalized_, normalized) +
+            storage_.m2p_growth(far_total))) {
     active_ = false;
     return false;
   }
@@ -118,6 +130,7 @@ bool DeviceLocals::choose(DeviceFarLists far, int far_total,
       cudaMemcpyAsync(sizes, l.m2p_offsets + l.num_leaves, sizeof(int), cudaMemcpyDeviceToHost, s));
   field_.partials = room(partials_, std::size_t(sizes[1]) * size);
   field_.locals = room(locals_, std::size_t(sizes[2]) * size);
+  field_.normalized = room(normalized_, normalized);
   choice_end_.record(stream);
   stats.far_field = "local";
   stats.m2l_translations = counted_.data()[0];
@@ -142,6 +155,10 @@ void DeviceLocals::launch_translations(const double* multipoles, const gpu::Stre
     VORTEX_CUDA_CHECK(
         cudaMemcpyAsync(d, &tables, sizeof tables, cudaMemcpyHostToDevice, stream.get()));
     field_.rotation = reinterpret_cast<const multipole::rotation::Tables*>(d);
+    static const std::vector<float> w_float = packed_w<float>();
+    static const std::vector<double> w_double = packed_w<double>();
+    gpu::upload_local_m2l_constants(w_float.data(), w_double.data(), tables.axial_float,
+                                    tables.axial);
   }
   m2l_start_.record(stream);
   gpu::launch_local_m2l(field_, stream.get());

@@ -56,6 +56,7 @@ class DeviceLocals {
   gpu::LocalField field_;
   gpu::LocalListStorage storage_;
   gpu::DeviceBuffer<double> partials_, locals_;
+  gpu::DeviceBuffer<double> normalized_;       // the M2L's moments (LocalField::normalized)
   gpu::DeviceBuffer<unsigned char> rotation_;  // multipole::rotation::Tables
   gpu::PinnedBuffer<int> sizes_;  // M2P entries, M2L chunks, stored expansions, may_take
   gpu::PinnedBuffer<long long> slot_total_;
