@@ -48,19 +48,21 @@ __constant__ double w_double[kPacked];
 __constant__ float axial_float[kAxial];
 __constant__ double axial_double[kAxial];
 
+// Entry k of a constant table kept in float and in double, in T.
+template <class T, int N>
+__device__ __forceinline__ T in_t(const float (&f)[N], const double (&d)[N], int k) {
+  if constexpr (std::is_same_v<T, float>)
+    return f[k];
+  else
+    return d[k];
+}
 template <class T>
 __device__ __forceinline__ T w_entry(int k) {
-  if constexpr (std::is_same_v<T, float>)
-    return w_float[k];
-  else
-    return w_double[k];
+  return in_t<T>(w_float, w_double, k);
 }
 template <class T>
 __device__ __forceinline__ T axial(int k) {
-  if constexpr (std::is_same_v<T, float>)
-    return axial_float[k];
-  else
-    return axial_double[k];
+  return in_t<T>(axial_float, axial_double, k);
 }
 
 // cos and sin of m phi and m theta, m = 0..kMaxDegree, of a lane's translation: in registers in
