@@ -63,6 +63,8 @@ bodies::CheckpointIdentity case_identity(const Settings& s, const bodies::Surfac
   // Absent at 2.5, the reach before the option, so that checkpoints written then stay valid for
   // runs that ask for it.
   if (s.wall_exact_reach != 2.5) id.push_back({"wall-exact-reach", exact_text(s.wall_exact_reach)});
+  // Absent without an outflow, so that checkpoints written before the option stay valid.
+  if (s.outflow > 0) id.push_back({"outflow", exact_text(s.outflow)});
   return id;
 }
 
@@ -96,6 +98,7 @@ bodies::BodyCheckpoint read_restart(const Settings& s, const BodyCase& c) {
 RunState checkpoint_state(const bodies::BodyCheckpoint& ck, bodies::BodyFlow& flow) {
   RunState r{ck.step, ck.time, ck.particles, vec(ck.impulse), vec(ck.impulse_t0)};
   flow.set_sheet(ck.gamma, r.particles);
+  flow.set_outflow(vec(ck.outflow_impulse), vec(ck.outflow_vorticity));
   return r;
 }
 
@@ -108,9 +111,10 @@ std::string checkpoint_path(const Settings& s, long step) {
 std::string save_checkpoint(const Settings& s, const BodyCase& c, bodies::BodyFlow& flow,
                             const RunState& r) {
   const std::string path = checkpoint_path(s, r.step);
-  bodies::write_checkpoint(path,
-                           {r.step, r.time, flow.bem().surface().size(), c.identity, r.particles,
-                            flow.bem().gamma(), arr(r.impulse), arr(r.impulse_t0)});
+  bodies::write_checkpoint(
+      path, {r.step, r.time, flow.bem().surface().size(), c.identity, r.particles,
+             flow.bem().gamma(), arr(r.impulse), arr(r.impulse_t0), arr(flow.outflow_impulse()),
+             arr(flow.outflow_vorticity())});
   return path;
 }
 

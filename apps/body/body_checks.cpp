@@ -124,6 +124,7 @@ void check(const Settings& s) {
     throw std::invalid_argument("--diameter, --spacing and the core radii must be >= 0");
   require("--min-wall", s.min_wall, kFraction, "units of h");
   require("--wall-exact-reach", s.wall_exact_reach, kWallReach, "largest panel diameters");
+  require("--outflow", s.outflow, kOutflow, "a length downstream of the body");
   cli::check_shared(cli::SharedOption::MergeDistance, s.merge_distance);
   cli::check_shared(cli::SharedOption::RemoveThreshold, s.remove_threshold);
   require("--bem-tolerance", s.bem_tolerance, kBemTolerance, "GMRES's relative residual");

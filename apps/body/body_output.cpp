@@ -40,7 +40,7 @@ const char* kHeader =
     "wall_impulse_y,wall_impulse_z,impulse_budget_error,seconds_bem_rhs,seconds_bem_products,"
     "seconds_bem_preconditioner,bem_products,sheet_vorticity_x,sheet_vorticity_y,sheet_vorticity_z,"
     "seconds_shed,seconds_keep_in_fluid,shed_vorticity_x,shed_vorticity_y,shed_vorticity_z,"
-    "stretch_vorticity_x,stretch_vorticity_y,stretch_vorticity_z";
+    "stretch_vorticity_x,stretch_vorticity_y,stretch_vorticity_z,outflow";
 
 // Why the last write failed (errno, where the stream library left it).
 std::string write_reason() {
@@ -121,6 +121,14 @@ BodyOutput::BodyOutput(const std::string& dir, bool resume, long resume_step, do
     reload(particles_, dir, resume_time);
     reload(surface_, dir, resume_time);
     if (std::filesystem::exists(csv)) {
+      // Rows of another build's columns cannot be continued in this build's.
+      std::ifstream in(csv);
+      std::string first;
+      std::getline(in, first);
+      if (first != kHeader)
+        throw FileError(csv +
+                        ": its columns are not this build's (written by another version); move "
+                        "it aside to continue the run into a new one");
       truncate_rows(csv, resume_step);
       cd_ = read_column(csv, "cd");
       cl_ = read_column(csv, "cl");
@@ -210,7 +218,7 @@ void BodyOutput::write_row(const StepRecord& r) {
        << r.sheet_vorticity.x << ',' << r.sheet_vorticity.y << ',' << r.sheet_vorticity.z << ','
        << st.seconds_shed << ',' << st.seconds_keep_in_fluid << ',' << st.vorticity_shed.x << ','
        << st.vorticity_shed.y << ',' << st.vorticity_shed.z << ',' << st.vorticity_stretch.x << ','
-       << st.vorticity_stretch.y << ',' << st.vorticity_stretch.z << '\n'
+       << st.vorticity_stretch.y << ',' << st.vorticity_stretch.z << ',' << st.outflow << '\n'
        << std::flush;
   check_csv();
   cd_.push_back(c.cd);

@@ -195,11 +195,12 @@ int run_simulation(const Settings& s, const SolverOptions& so) {
   const BodyCase c = make_case(s);
   const bool restart = !s.restart.empty();
   const bodies::BodyCheckpoint ck = restart ? read_restart(s, c) : bodies::BodyCheckpoint{};
+  const bodies::BodyFlowOptions options = flow_options(s, c.nu, c.h, so.backend);
+  bodies::outflow_plane(c.surface, options);  // an outflow inside the body's size: nothing written
   // A path that cannot be written fails here, before the first step.
   check_output_paths(s.output, s.json);
   Solver solver(so);
-  bodies::BodyFlow flow(c.surface, bem_options(s, so), solver,
-                        flow_options(s, c.nu, c.h, so.backend));
+  bodies::BodyFlow flow(c.surface, bem_options(s, so), solver, options);
   const auto start = Clock::now();
   BodyOutput out(s.output, restart, ck.step, ck.time);
   RunState r = initial_state(s, restart ? &ck : nullptr, flow, out);

@@ -85,6 +85,12 @@ void add_particle_options(cli::OptionParser& p, Settings& s) {
   p.add("--min-wall", "F",
         "push particles out to this distance from the wall, units of h" + valid(kFraction),
         s.min_wall);
+  p.add("--outflow", "L",
+        "particles farther than L downstream of the body leave the flow after each step, their "
+        "impulse and vorticity kept in the run's (bounds long runs' particle count); a length in "
+        "the body's units, at least the body's size (0: none)" +
+            valid(kOutflow),
+        s.outflow);
   cli::add_shared(p, SharedOption::MergeDistance, s.merge_distance);
   cli::add_shared(p, SharedOption::MergeInto, s.merge_into);
   cli::add_shared(p, SharedOption::RemoveThreshold, s.remove_threshold);
@@ -270,6 +276,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.wall_core = s.wall_core;
   o.wall_exact = !s.wall_cores;
   o.wall_exact_reach = s.wall_exact_reach;
+  o.outflow = s.outflow;
   o.wall_diffusion = s.shedding == "kernel";
   o.shedding.offset = s.shed_offset;
   o.shedding.layer = s.shed_layer;

@@ -15,7 +15,7 @@ foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching relaxation-ra
     vrm-backend control-backend bem-precision merge-into particle-order bad-case
     shed-offset-negative shed-offset-zero shed-offset-large spacing-large frequency-large
     shed-layer-thin re-large dt-small speed-large shed-core-small memory merge-distance
-    remove-threshold every-negative wall-exact-reach
+    remove-threshold every-negative wall-exact-reach outflow-negative outflow-close
     case-bool-for-number case-bool-for-string case-number-for-string case-string-for-number
     case-string-for-flag case-unknown-key case-repeated-key case-unicode-escape)
   add_test(NAME app.body.bad-input.${kind} COMMAND ${CMAKE_COMMAND}

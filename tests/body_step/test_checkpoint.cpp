@@ -1,10 +1,12 @@
 // Body checkpoints: a round trip is bit-identical; a restart is refused, naming the field and both
 // values, when the case's identity differs; damaged files are refused by their checksum; invalid
 // values (NaN time, negative step, non-finite impulse or data, counts the file cannot hold) and
-// files of the older format are refused with a message that says so.
+// files of the oldest format are refused with a message that says so; version 2 (without the
+// outflow's part) is read.
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -34,6 +36,8 @@ class Checkpoint : public vortex::testing::ScratchDirTest {
     c.gamma = {1, 2, 3, 4.0 / 3};
     c.impulse = {0.1, 0.2, 0.3};
     c.impulse_t0 = {-0.7, 0, 0};
+    c.outflow_impulse = {0.25, -1e-17, 1.0 / 3};
+    c.outflow_vorticity = {-0.0, 2e-9, -0.125};
     return c;
   }
 
@@ -72,6 +76,11 @@ TEST_F(Checkpoint, RoundTripIsBitIdentical) {
   EXPECT_TRUE(same_bits(r.gamma, c.gamma));
   EXPECT_EQ(std::memcmp(r.impulse.data(), c.impulse.data(), sizeof c.impulse), 0);
   EXPECT_EQ(std::memcmp(r.impulse_t0.data(), c.impulse_t0.data(), sizeof c.impulse_t0), 0);
+  EXPECT_EQ(
+      std::memcmp(r.outflow_impulse.data(), c.outflow_impulse.data(), sizeof c.outflow_impulse), 0);
+  EXPECT_EQ(std::memcmp(r.outflow_vorticity.data(), c.outflow_vorticity.data(),
+                        sizeof c.outflow_vorticity),
+            0);
   // Written again, the same bytes.
   write_checkpoint(path("again.bin"), r);
   EXPECT_EQ(read_file(path("again.bin")), read_file(path("c.bin")));
@@ -177,6 +186,38 @@ TEST_F(Checkpoint, InvalidValuesAreRefused) {
   c = sample();
   c.gamma.pop_back();
   EXPECT_NE(write_and_read_error(c).find("sheet size does not match"), std::string::npos);
+  c = sample();
+  c.outflow_vorticity[2] = -nan;
+  EXPECT_NE(write_and_read_error(c).find("non-finite impulse or vorticity of the outflow"),
+            std::string::npos);
+}
+
+// Version 2 is version 3 without the outflow's 48 bytes before the checksum: it reads, with
+// nothing left through the outflow.
+TEST_F(Checkpoint, Version2ReadsWithNoOutflow) {
+  const BodyCheckpoint c = sample();
+  write_checkpoint(path("c.bin"), c);
+  std::string data = read_file(path("c.bin"));
+  data.erase(data.size() - 8 - 48, 48);
+  data[15 - 1] = '2';  // "vortex-body-ck3" -> "vortex-body-ck2"
+  ASSERT_EQ(data.compare(0, 15, "vortex-body-ck2"), 0);
+  const std::uint64_t sum = fnv1a(data.data(), data.size() - 8);
+  std::memcpy(&data[data.size() - 8], &sum, sizeof sum);
+  write_text("v2.bin", data);
+  const BodyCheckpoint r = read_checkpoint(path("v2.bin"));
+  EXPECT_EQ(r.step, c.step);
+  EXPECT_TRUE(same_bits(r.gamma, c.gamma));
+  EXPECT_EQ(std::memcmp(r.impulse.data(), c.impulse.data(), sizeof c.impulse), 0);
+  EXPECT_EQ(r.outflow_impulse, (std::array<double, 3>{0, 0, 0}));
+  EXPECT_EQ(r.outflow_vorticity, (std::array<double, 3>{0, 0, 0}));
+  // A version 2 file with a version 3 body is refused (trailing data).
+  std::string longer = read_file(path("c.bin"));
+  longer[14] = '2';
+  const std::uint64_t sum2 = fnv1a(longer.data(), longer.size() - 8);
+  std::memcpy(&longer[longer.size() - 8], &sum2, sizeof sum2);
+  write_text("long.bin", longer);
+  EXPECT_NE(read_error("long.bin").find("trailing data"), std::string::npos)
+      << read_error("long.bin");
 }
 
 TEST_F(Checkpoint, CountsBeyondTheFileSizeAreRefused) {
@@ -202,7 +243,7 @@ TEST_F(Checkpoint, OlderFormatIsRefusedByVersion) {
   v1.append(64, '\0');
   write_text("v1.bin", v1);
   const std::string e = read_error("v1.bin");
-  EXPECT_NE(e.find("v1.bin: checkpoint is format version 1; this build reads version 2"),
+  EXPECT_NE(e.find("v1.bin: checkpoint is format version 1; this build reads versions 2 and 3"),
             std::string::npos)
       << e;
   write_text("text.bin", "not a checkpoint at all, just text");

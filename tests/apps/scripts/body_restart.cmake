@@ -107,3 +107,41 @@ run_or_fail("run continued after --stop-after" ${BODY} ${common} --steps 1
 read_lines_expecting(${DIR}/d/diagnostics.csv 3 stopped "stopped and continued run")
 expect_same_row(original stopped 1 "stopped and continued run")
 expect_same_row(original stopped 2 "stopped and continued run")
+# With an outflow (the sphere's size is sqrt(3), so 2 behind it): a restart continues to the same
+# rows, the outflow's column included; a restart with another outflow, or none, is refused by name.
+run_or_fail("run with an outflow" ${BODY} ${common} --outflow 2 --steps 2 --checkpoint-every 1
+  --output ${DIR}/e)
+file(STRINGS ${DIR}/e/diagnostics.csv with_outflow)
+list(GET with_outflow 0 header)
+if(NOT header MATCHES ",outflow$")
+  message(FATAL_ERROR "the CSV has no outflow column:\n${header}")
+endif()
+file(COPY ${DIR}/e/ DESTINATION ${DIR}/f)
+run_or_fail("restarted run with an outflow" ${BODY} ${common} --outflow 2 --steps 1
+  --restart ${DIR}/e/checkpoint-000001.bin --output ${DIR}/f)
+read_lines_expecting(${DIR}/f/diagnostics.csv 3 continued_outflow "restarted run with an outflow")
+expect_same_row(with_outflow continued_outflow 2 "restart with an outflow")
+foreach(case "--outflow;3|outflow = 2, this run has outflow = 3" "--outflow;0|this run has no outflow")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts -1 expect)
+  list(REMOVE_AT parts -1)
+  execute_process(COMMAND ${BODY} ${common} ${parts} --steps 1
+    --restart ${DIR}/e/checkpoint-000001.bin --output ${DIR}/refused-outflow RESULT_VARIABLE rc
+    ERROR_VARIABLE err)
+  string(FIND "${err}" "${expect}" at)
+  if(rc EQUAL 0 OR at LESS 0 OR EXISTS ${DIR}/refused-outflow)
+    message(FATAL_ERROR "restart with ${parts}: expected a refusal naming '${expect}', got rc ${rc}: "
+      "${err}")
+  endif()
+endforeach()
+# A CSV of other columns (another build's) is not continued: the run says so and writes no row.
+file(COPY ${DIR}/e/ DESTINATION ${DIR}/g)
+file(READ ${DIR}/g/diagnostics.csv text)
+string(REPLACE ",outflow\n" "\n" text "${text}")
+file(WRITE ${DIR}/g/diagnostics.csv "${text}")
+execute_process(COMMAND ${BODY} ${common} --outflow 2 --steps 1
+  --restart ${DIR}/e/checkpoint-000001.bin --output ${DIR}/g RESULT_VARIABLE rc ERROR_VARIABLE err)
+string(FIND "${err}" "its columns are not this build's" at)
+if(rc EQUAL 0 OR at LESS 0)
+  message(FATAL_ERROR "a CSV of other columns was continued (rc ${rc}): ${err}")
+endif()

@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include "body_step/body_flow_stages.hpp"
+#include "solver/text_excerpt.hpp"
 #include "vortex/bodies/shedding.hpp"
 #include "vortex/bodies/sheet.hpp"
 #include "vortex/bodies/wall_nearby.hpp"
@@ -56,6 +57,31 @@ void validate(const BodyFlowOptions& o) {
   if (!(o.wall_exact_reach > 0) || !std::isfinite(o.wall_exact_reach))
     throw std::invalid_argument(
         "body flow: wall_exact_reach must be positive and finite (largest panel diameters)");
+  if (!(o.outflow >= 0) || !std::isfinite(o.outflow))
+    throw std::invalid_argument("body flow: outflow must be >= 0 and finite (0: none)");
+  if (o.outflow > 0 && norm(Vec3{o.free_stream[0], o.free_stream[1], o.free_stream[2]}) == 0)
+    throw std::invalid_argument("body flow: an outflow needs a free stream (it lies downstream)");
+}
+
+double outflow_plane(const Surface& surface, const BodyFlowOptions& o) {
+  validate(o);
+  if (o.outflow == 0) return HUGE_VAL;
+  const Vec3 e = normalized(Vec3{o.free_stream[0], o.free_stream[1], o.free_stream[2]});
+  // The body's size (the diagonal of its vertices' bounding box) and its last point along e.
+  Vec3 lo{HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi = -lo;
+  double last = -HUGE_VAL;
+  for (const auto& v : surface.mesh.vertices) {
+    lo = {std::min(lo.x, v[0]), std::min(lo.y, v[1]), std::min(lo.z, v[2])};
+    hi = {std::max(hi.x, v[0]), std::max(hi.y, v[1]), std::max(hi.z, v[2])};
+    last = std::max(last, dot(Vec3{v[0], v[1], v[2]}, e));
+  }
+  const double size = norm(hi - lo);
+  if (o.outflow < size)
+    throw std::invalid_argument("body flow: outflow " + vortex::detail::number_text(o.outflow) +
+                                " lies closer than the body's size " +
+                                vortex::detail::number_text(size) +
+                                " (its bounding box's diagonal) behind it");
+  return last + o.outflow;
 }
 
 BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& particle_solver,
@@ -132,6 +158,11 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
     };
   validate(options_.vrm);
   validate(options_.control);
+  outflow_plane_ = outflow_plane(surface, options_);
+  if (options_.outflow > 0) {
+    const auto& u = options_.free_stream;
+    stream_direction_ = normalized(Vec3{u[0], u[1], u[2]});
+  }
   patches_ = shedding_patches(surface, options_.shedding.spacing);
   sheet_rule_ = bem_.op().rules().source;
   sheet_points_ = quadrature_points(surface, sheet_rule_);
@@ -324,6 +355,7 @@ BodyStepStats BodyFlow::step(ParticleSet& particles, double dt) {
     keep_in_fluid(particles, stats, true);
     stats.seconds_convect += since(convect_start) - (stats.seconds_bem - bem_before);
     diffuse(particles, dt / 2, stats, false);
+    if (options_.outflow > 0) leave_downstream(particles, stats);
     solve_sheet(particles);
     wall_pressure(dt, stats);
     wall_friction(particles, stats);
@@ -347,11 +379,20 @@ BodyStepStats BodyFlow::diffusion_substep(ParticleSet& particles, double dt) {
 }
 
 Vec3 BodyFlow::impulse(const ParticleSet& particles) const {
-  return particle_impulse(particles) + sheet_impulse(*surface_, bem_.gamma());
+  return particle_impulse(particles) + sheet_impulse(*surface_, bem_.gamma()) + outflow_impulse_;
 }
 
 Vec3 BodyFlow::total_vorticity(const ParticleSet& particles) const {
-  return sheet_total_vorticity(*surface_, bem_.gamma()) + particle_vorticity(particles);
+  return sheet_total_vorticity(*surface_, bem_.gamma()) + particle_vorticity(particles) +
+         outflow_vorticity_;
+}
+
+void BodyFlow::set_outflow(const Vec3& impulse, const Vec3& vorticity) {
+  for (double v : {impulse.x, impulse.y, impulse.z, vorticity.x, vorticity.y, vorticity.z})
+    if (!std::isfinite(v))
+      throw std::invalid_argument("body flow: the outflow's impulse and vorticity must be finite");
+  outflow_impulse_ = impulse;
+  outflow_vorticity_ = vorticity;
 }
 
 }  // namespace vortex::bodies

@@ -123,6 +123,8 @@ void write_checkpoint(const std::string& path, const BodyCheckpoint& c) {
   put_array(c.gamma);
   put(c.impulse);
   put(c.impulse_t0);
+  put(c.outflow_impulse);
+  put(c.outflow_vorticity);
   f.write(&hash, sizeof hash);
   f.commit();
 }
@@ -135,8 +137,9 @@ BodyCheckpoint read_checkpoint(const std::string& path) {
   // The version first, so that an older file is named as such rather than as damaged.
   const std::string version_text(data.data() + kPrefixBytes,
                                  strnlen(data.data() + kPrefixBytes, kHeaderBytes - kPrefixBytes));
-  if (version_text != std::to_string(kCheckpointVersion))
-    r.fail("is format version " + version_text + "; this build reads version " +
+  const bool version2 = version_text == "2";  // without the outflow's part
+  if (version_text != std::to_string(kCheckpointVersion) && !version2)
+    r.fail("is format version " + version_text + "; this build reads versions 2 and " +
            std::to_string(kCheckpointVersion) +
            " only (with the case's identity and a checksum): restart the run from t = 0 or with "
            "the build that wrote it");
@@ -170,6 +173,10 @@ BodyCheckpoint read_checkpoint(const std::string& path) {
   p.array(c.gamma, p.get<std::uint64_t>());
   c.impulse = p.get<std::array<double, 3>>();
   c.impulse_t0 = p.get<std::array<double, 3>>();
+  if (!version2) {
+    c.outflow_impulse = p.get<std::array<double, 3>>();
+    c.outflow_vorticity = p.get<std::array<double, 3>>();
+  }
   if (p.left() != 0) p.fail("has trailing data");
 
   if (step < 0) p.fail("has a negative step " + std::to_string(step));
@@ -178,6 +185,9 @@ BodyCheckpoint read_checkpoint(const std::string& path) {
     p.fail("has time " + exact_text(c.time) + ", not a finite time >= 0");
   if (!finite(c.impulse)) p.fail("has a non-finite impulse " + text3(c.impulse));
   if (!finite(c.impulse_t0)) p.fail("has a non-finite impulse at t = 0+ " + text3(c.impulse_t0));
+  if (!finite(c.outflow_impulse) || !finite(c.outflow_vorticity))
+    p.fail("has a non-finite impulse or vorticity of the outflow " + text3(c.outflow_impulse) +
+           ", " + text3(c.outflow_vorticity));
   if (c.gamma.size() != 2 * c.panels) p.fail("sheet size does not match its panel count");
   for (std::size_t i = 0; i < c.gamma.size(); ++i)
     if (!std::isfinite(c.gamma[i]))

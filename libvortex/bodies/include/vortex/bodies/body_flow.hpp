@@ -74,6 +74,12 @@ struct BodyFlowOptions {
   // The wall's diffusion: the half-space heat kernel for what is shed and for the particles next
   // to the wall (true), or one particle per patch at shedding.offset and free-space VRM moments.
   bool wall_diffusion = true;
+  // The wake's outflow (0: none): at the end of each step the particles farther downstream than
+  // this from the body's last point along the free stream leave the flow. Their impulse and
+  // vorticity are kept as the wake's that left (impulse(), total_vorticity()), so that the force
+  // from the impulse sees no jump: far downstream the wake's impulse no longer changes. It bounds
+  // the particles' count of long runs; at least the body's size (its bounding box's diagonal).
+  double outflow = 0;
   SheddingOptions shedding;  // spacing filled from `spacing` when 0
   VrmOptions vrm;            // spacing filled from `spacing` when 0; wall added
   // Spacing filled from `spacing` when 0. The survivors of each control in its grid's order
@@ -88,6 +94,10 @@ struct BodyFlowOptions {
 
 // Throws std::invalid_argument naming the bad option.
 void validate(const BodyFlowOptions& options);
+// Where the outflow lies along the free stream's direction (x . e beyond it leaves): `outflow`
+// behind the body's last point, or infinity without one. Throws std::invalid_argument as
+// validate() does, and for an outflow closer than the body's size.
+double outflow_plane(const Surface& surface, const BodyFlowOptions& options);
 
 // What one step did and cost.
 struct BodyStepStats {
@@ -95,6 +105,7 @@ struct BodyStepStats {
   int bem_iterations = 0;
   double bem_residual_max = 0;
   std::size_t shed = 0, reflected = 0, pushed = 0, inserted = 0, removed = 0;
+  std::size_t outflow = 0;  // particles that left through the outflow (BodyFlowOptions::outflow)
   Vec3 correction_impulse;  // impulse change from reflections, push-outs and merges
   // The particles' total vorticity (sum of their strengths) changes only by the sheet shed into
   // them and by the stretching; the VRM, the particle control and the wall's push-out keep it.
@@ -175,10 +186,17 @@ class BodyFlow {
   // The same into `out`, reusing its storage.
   void particle_velocity(const ParticleSet& particles, bool gradient, VelocityField& out);
 
-  // Linear impulse (per unit density) of the particles plus the current sheet.
+  // Linear impulse (per unit density) of the particles plus the current sheet, plus that of the
+  // particles that left through the outflow.
   Vec3 impulse(const ParticleSet& particles) const;
-  // Total vorticity of the particles plus the current sheet.
+  // Total vorticity of the particles plus the current sheet, plus that of the particles that left
+  // through the outflow.
   Vec3 total_vorticity(const ParticleSet& particles) const;
+  // What the particles that left through the outflow took with them, and (a checkpoint's) setting
+  // it on restart.
+  Vec3 outflow_impulse() const { return outflow_impulse_; }
+  Vec3 outflow_vorticity() const { return outflow_vorticity_; }
+  void set_outflow(const Vec3& impulse, const Vec3& vorticity);
 
   // The sheet: two tangential components per panel, and the last solve's statistics.
   const std::vector<double>& sheet() const;
@@ -210,6 +228,9 @@ class BodyFlow {
   // Reflection and push-out, with the wall points of the sub-step's start, or (`moved`) found
   // anew.
   void keep_in_fluid(ParticleSet& particles, BodyStepStats& stats, bool moved);
+  // The particles beyond the outflow plane taken out, their impulse and vorticity kept
+  // (outflow.cpp).
+  void leave_downstream(ParticleSet& particles, BodyStepStats& stats);
   // The strongest particle after the convection stage and its growth (strength_before_ holds the
   // strengths before it).
   void record_growth(const ParticleSet& particles, BodyStepStats& stats) const;
@@ -252,6 +273,10 @@ class BodyFlow {
   // by solve_sheet, set_sheet or a step's end, not by a stage).
   std::uint64_t solved_digest_ = 0;
   bool solved_known_ = false;
+  // The outflow: its plane (x . stream_direction_ beyond it leaves), and what has left so far.
+  Vec3 stream_direction_;
+  double outflow_plane_ = 0;
+  Vec3 outflow_impulse_, outflow_vorticity_;
 };
 
 }  // namespace vortex::bodies

@@ -4,11 +4,12 @@
 // the preconditioner are rebuilt from the mesh on restart; the sheet warm-starts the next solve,
 // so a restarted run repeats the original to rounding.
 //
-// Format version 2 (host byte order): a 16-byte header "vortex-body-ck2", the case's identity
+// Format version 3 (host byte order): a 16-byte header "vortex-body-ck3", the case's identity
 // (named text fields: the body, a digest of its mesh, Re, dt, the stream and the options that
-// change the physics), the step, time, panel count, particles, sheet and impulses, and last a
-// 64-bit FNV-1a checksum of every byte before it. A restart is refused unless the identity
-// matches the run's field by field.
+// change the physics), the step, time, panel count, particles, sheet and impulses, the impulse
+// and vorticity of the particles that left through the outflow, and last a 64-bit FNV-1a checksum
+// of every byte before it. Version 2, the same without the outflow's part, is read too (none left
+// then). A restart is refused unless the identity matches the run's field by field.
 
 #include <array>
 #include <cstdint>
@@ -20,7 +21,7 @@
 
 namespace vortex::bodies {
 
-constexpr int kCheckpointVersion = 2;
+constexpr int kCheckpointVersion = 3;
 
 // One field of the case a checkpoint belongs to, as text, e.g. {"re", "300"}.
 struct CheckpointField {
@@ -38,12 +39,14 @@ struct BodyCheckpoint {
   std::vector<double> gamma;           // 2 per panel
   std::array<double, 3> impulse{};     // at `time`
   std::array<double, 3> impulse_t0{};  // at t = 0+
+  // What the particles that left through the outflow took (BodyFlow::outflow_impulse ...).
+  std::array<double, 3> outflow_impulse{}, outflow_vorticity{};
 };
 
 void write_checkpoint(const std::string& path, const BodyCheckpoint& c);
-// Throws vortex::FileError naming the file and what is wrong: another format version, a checksum
-// mismatch, counts that the file's size cannot hold, a negative step, a time that is not finite
-// and >= 0, non-finite impulses, particles or sheet.
+// Throws vortex::FileError naming the file and what is wrong: a format version other than 2 or 3, a
+// checksum mismatch, counts that the file's size cannot hold, a negative step, a time that is not
+// finite and >= 0, non-finite impulses, particles or sheet.
 BodyCheckpoint read_checkpoint(const std::string& path);
 // Throws vortex::FileError naming `path`, the first field that differs and both values, e.g.
 // "checkpoint was written with re = 100, this run has re = 300".
