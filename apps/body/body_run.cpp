@@ -196,7 +196,8 @@ int run_simulation(const Settings& s, const SolverOptions& so) {
   const bool restart = !s.restart.empty();
   const bodies::BodyCheckpoint ck = restart ? read_restart(s, c) : bodies::BodyCheckpoint{};
   const bodies::BodyFlowOptions options = flow_options(s, c.nu, c.h, so.backend);
-  bodies::outflow_plane(c.surface, options);  // an outflow inside the body's size: nothing written
+  bodies::validate(options);  // bad options or an outflow inside the body's size: nothing written
+  bodies::outflow_plane(c.surface, options);
   // A path that cannot be written fails here, before the first step.
   check_output_paths(s.output, s.json);
   Solver solver(so);

@@ -27,6 +27,7 @@
 #include "vortex/gpu/check.hpp"
 #include "vortex/gpu/local_launch.hpp"
 #include "vortex/multipole/expansion_scale.hpp"
+#include "vortex/multipole/m2l_packed_w.hpp"
 #include "vortex/multipole/m2l_rotation.hpp"
 
 namespace vortex::gpu {

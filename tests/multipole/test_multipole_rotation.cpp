@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "vortex/multipole/m2l.hpp"
+#include "vortex/multipole/m2l_packed_w.hpp"
 #include "vortex/multipole/m2l_rotation.hpp"
 
 namespace mp = vortex::multipole;

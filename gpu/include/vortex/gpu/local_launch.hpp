@@ -26,7 +26,7 @@
 #include "vortex/math/hd.hpp"
 #include "vortex/math/local_choice.hpp"
 #include "vortex/math/tree_node.hpp"
-#include "vortex/multipole/m2l_rotation.hpp"
+#include "vortex/multipole/m2l_packed_w.hpp"
 
 namespace vortex::gpu {
 

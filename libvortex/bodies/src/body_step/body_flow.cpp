@@ -64,7 +64,6 @@ void validate(const BodyFlowOptions& o) {
 }
 
 double outflow_plane(const Surface& surface, const BodyFlowOptions& o) {
-  validate(o);
   if (o.outflow == 0) return HUGE_VAL;
   const Vec3 e = normalized(Vec3{o.free_stream[0], o.free_stream[1], o.free_stream[2]});
   // The body's size (the diagonal of its vertices' bounding box) and its last point along e.
@@ -159,10 +158,6 @@ BodyFlow::BodyFlow(const Surface& surface, const BemOptions& bem, Solver& partic
   validate(options_.vrm);
   validate(options_.control);
   outflow_plane_ = outflow_plane(surface, options_);
-  if (options_.outflow > 0) {
-    const auto& u = options_.free_stream;
-    stream_direction_ = normalized(Vec3{u[0], u[1], u[2]});
-  }
   patches_ = shedding_patches(surface, options_.shedding.spacing);
   sheet_rule_ = bem_.op().rules().source;
   sheet_points_ = quadrature_points(surface, sheet_rule_);

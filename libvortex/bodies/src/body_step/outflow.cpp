@@ -10,7 +10,8 @@ namespace vortex::bodies {
 // In one pass, in the particles' order: those beyond the plane summed (in that order, so that a
 // restarted run sums alike) and the others moved down over them, keeping their order.
 void BodyFlow::leave_downstream(ParticleSet& particles, BodyStepStats& stats) {
-  const Vec3& e = stream_direction_;
+  const auto& u = options_.free_stream;
+  const Vec3 e = normalized(Vec3{u[0], u[1], u[2]});
   const std::size_t n = particles.size();
   std::size_t kept = 0;
   Vec3 impulse, vorticity;

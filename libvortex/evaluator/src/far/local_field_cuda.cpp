@@ -9,6 +9,7 @@
 #include "backend/cpu_stages.hpp"
 #include "vortex/gpu/check.hpp"
 #include "vortex/multipole/m2l.hpp"
+#include "vortex/multipole/m2l_packed_w.hpp"
 #include "vortex/multipole/m2l_rotation.hpp"
 
 namespace vortex::detail {

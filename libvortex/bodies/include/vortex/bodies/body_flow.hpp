@@ -94,9 +94,9 @@ struct BodyFlowOptions {
 
 // Throws std::invalid_argument naming the bad option.
 void validate(const BodyFlowOptions& options);
-// Where the outflow lies along the free stream's direction (x . e beyond it leaves): `outflow`
-// behind the body's last point, or infinity without one. Throws std::invalid_argument as
-// validate() does, and for an outflow closer than the body's size.
+// Where the outflow of options that validate() accepts lies along the free stream's direction
+// (x . e beyond it leaves): `outflow` behind the body's last point, or infinity without one.
+// Throws std::invalid_argument for an outflow closer than the body's size.
 double outflow_plane(const Surface& surface, const BodyFlowOptions& options);
 
 // What one step did and cost.
@@ -273,8 +273,7 @@ class BodyFlow {
   // by solve_sheet, set_sheet or a step's end, not by a stage).
   std::uint64_t solved_digest_ = 0;
   bool solved_known_ = false;
-  // The outflow: its plane (x . stream_direction_ beyond it leaves), and what has left so far.
-  Vec3 stream_direction_;
+  // The outflow: its plane (outflow_plane), and what has left so far.
   double outflow_plane_ = 0;
   Vec3 outflow_impulse_, outflow_vorticity_;
 };
