@@ -119,6 +119,10 @@ void check(const Settings& s) {
     throw std::invalid_argument("--checkpoint-every and --projections must be >= 0");
   if (s.projection_cells < 2 || s.projection_cells > 4096)
     throw std::invalid_argument("--projection-cells must be in 2..4096");
+  if (s.field_grid != 0) require("--field-grid", s.field_grid, kFieldGrid, "cells, or 0");
+  if (s.field_grid != 0 && s.projections == 0)
+    throw std::invalid_argument(
+        "--field-grid writes at the steps of --projections K: give --projections too");
   if (!(s.diameter >= 0) || !(s.spacing >= 0) || !(s.wall_core >= 0) || !(s.sheet_core >= 0) ||
       !(s.shed_core >= 0))
     throw std::invalid_argument("--diameter, --spacing and the core radii must be >= 0");

@@ -40,7 +40,8 @@ const char* kHeader =
     "wall_impulse_y,wall_impulse_z,impulse_budget_error,seconds_bem_rhs,seconds_bem_products,"
     "seconds_bem_preconditioner,bem_products,sheet_vorticity_x,sheet_vorticity_y,sheet_vorticity_z,"
     "seconds_shed,seconds_keep_in_fluid,shed_vorticity_x,shed_vorticity_y,shed_vorticity_z,"
-    "stretch_vorticity_x,stretch_vorticity_y,stretch_vorticity_z,outflow";
+    "stretch_vorticity_x,stretch_vorticity_y,stretch_vorticity_z,outflow,wake_x,wake_y,wake_z,"
+    "wake_strength";
 
 // Why the last write failed (errno, where the stream library left it).
 std::string write_reason() {
@@ -218,7 +219,8 @@ void BodyOutput::write_row(const StepRecord& r) {
        << r.sheet_vorticity.x << ',' << r.sheet_vorticity.y << ',' << r.sheet_vorticity.z << ','
        << st.seconds_shed << ',' << st.seconds_keep_in_fluid << ',' << st.vorticity_shed.x << ','
        << st.vorticity_shed.y << ',' << st.vorticity_shed.z << ',' << st.vorticity_stretch.x << ','
-       << st.vorticity_stretch.y << ',' << st.vorticity_stretch.z << ',' << st.outflow << '\n'
+       << st.vorticity_stretch.y << ',' << st.vorticity_stretch.z << ',' << st.outflow << ','
+       << r.wake.x << ',' << r.wake.y << ',' << r.wake.z << ',' << r.wake_strength << '\n'
        << std::flush;
   check_csv();
   cd_.push_back(c.cd);

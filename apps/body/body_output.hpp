@@ -33,6 +33,8 @@ struct StepRecord {
   double max_strength = 0;             // the largest |Gamma| of a particle after the step
   bodies::Vec3 strongest;              // where that particle is
   double strongest_wall_distance = 0;  // and its signed distance from the wall
+  bodies::Vec3 wake;         // the centre of |Gamma| past the body (field_grid.hpp, wake_centre)
+  double wake_strength = 0;  // and the |Gamma| there
 };
 
 // Bytes per particle (0 for none).

@@ -33,6 +33,8 @@ constexpr Range kBemTolerance{1e-14, 0.1};  // below, double precision cannot re
 constexpr Range kBemCluster{1, 256};
 constexpr Range kBemCoarse{-1, 256};
 constexpr Range kProjectionCells{2, 4096};
+// --field-grid: points along the longest side, or 0 (none); 1024 is 2e9 points at most.
+constexpr Range kFieldGrid{8, 1024};
 constexpr Range kBenchRepeats{0, 1000};
 constexpr Range kBenchSample{1, 1e6};
 constexpr Range kSeconds{0, 1e9};

@@ -10,6 +10,7 @@
 
 #include "body_case.hpp"
 #include "body_output.hpp"
+#include "field_grid.hpp"
 #include "memory_check.hpp"
 #include "projections.hpp"
 #include "vortex/bodies/bem_solver.hpp"
@@ -113,6 +114,9 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
     rec.strongest = {p.x[at], p.y[at], p.z[at]};
     rec.strongest_wall_distance = flow.wall().closest(rec.strongest).distance;
   }
+  const WakeCentre wake = wake_centre(p, flow.bem().surface(), free_stream(s));
+  rec.wake = wake.centre;
+  rec.wake_strength = wake.strength;
   return rec;
 }
 
@@ -161,10 +165,13 @@ StepTotals run_steps(const Settings& s, const BodyCase& c, bodies::BodyFlow& flo
     if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
     const bool checkpointed = s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0;
     if (checkpointed) save_checkpoint(s, c, flow, r);
-    if (s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step) &&
-        write_projections(r.particles, s.output, r.step, s.projection_cells) && !s.no_plot &&
-        !plot_projections(s.output, r.step, r.time))
+    const bool projected =
+        s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step);
+    if (projected && write_projections(r.particles, s.output, r.step, s.projection_cells) &&
+        !s.no_plot && !plot_projections(s.output, r.step, r.time))
       std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no projection picture\n");
+    if (projected && s.field_grid > 0)
+      write_field_grid(r.particles, flow, free_stream(s), s.output, r.step, r.time, s.field_grid);
     const auto now = Clock::now();
     if (!s.quiet && s.progress > 0 &&
         (r.step == last_step ||

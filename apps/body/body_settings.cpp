@@ -144,6 +144,11 @@ void add_output_options(cli::OptionParser& p, Settings& s) {
         s.projections);
   p.add("--projection-cells", "N",
         "bins along the particles' longest extent" + valid(kProjectionCells), s.projection_cells);
+  p.add("--field-grid", "N",
+        "at the steps of --projections, Q, |omega| and the velocity on a grid of N cells along "
+        "the wake's longest side (field-<step>.vtk, for iso-surfaces; 0: none)" +
+            valid(kFieldGrid, "", true),
+        s.field_grid);
   p.add("--bench-diffusion", "K",
         "with --restart: time K diffusion sub-steps (dt/2), each from the checkpoint's particles, "
         "print their median times and a digest of the result, and stop" +

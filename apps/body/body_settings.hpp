@@ -43,7 +43,7 @@ struct Settings {
   bool bem_only = false, dense = false, wall_cores = false;
   // Output.
   std::string output = "vortex-body-out", json, restart, case_file;
-  int every = 1, checkpoint_every = 0, projections = 0, projection_cells = 120;
+  int every = 1, checkpoint_every = 0, projections = 0, projection_cells = 120, field_grid = 0;
   int bench_diffusion = 0;  // > 0: time this many diffusion sub-steps of the restart state
   int bench_velocity = 0;   // > 0: time this many velocity evaluations of the restart state
   int bench_bem = 0;        // > 0: time this many boundary-element solves (t = 0+ or the restart)

@@ -17,7 +17,8 @@ foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching relaxation-ra
     shed-layer-thin re-large dt-small speed-large shed-core-small memory merge-distance
     remove-threshold every-negative wall-exact-reach outflow-negative outflow-close
     case-bool-for-number case-bool-for-string case-number-for-string case-string-for-number
-    case-string-for-flag case-unknown-key case-repeated-key case-unicode-escape)
+    case-string-for-flag case-unknown-key case-repeated-key case-unicode-escape field-grid-small
+    field-grid-alone)
   add_test(NAME app.body.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
     -DBODY=$<TARGET_FILE:vortex-body> -DDIR=${VORTEX_BODY_TEST_DIR}/bad-${kind} -DKIND=${kind}
     -P ${VORTEX_APP_SCRIPTS}/body_ring_bad_input.cmake)
@@ -70,4 +71,20 @@ if(VORTEX_TEST_PYTHON3)
     ${VORTEX_APP_SCRIPTS}/body_impulse_budget.py $<TARGET_FILE:vortex-body>
     ${VORTEX_BODY_TEST_DIR}/impulse-budget)
   set_tests_properties(app.body.impulse-budget PROPERTIES TIMEOUT 120)
+  # --field-grid: Q and |omega| against central differences of the written velocity, the far
+  # field, the body's points, the wake centre, and the run unchanged by the sampling.
+  # (numpy: the first Python that has it, else the one found, which then fails and says why)
+  set(field_python ${VORTEX_TEST_PYTHON3})
+  foreach(python ${VORTEX_TEST_PYTHON3} /usr/bin/python3)
+    execute_process(COMMAND ${python} -c "import numpy" RESULT_VARIABLE no_numpy
+      OUTPUT_QUIET ERROR_QUIET)
+    if(no_numpy EQUAL 0)
+      set(field_python ${python})
+      break()
+    endif()
+  endforeach()
+  add_test(NAME app.body.field-grid COMMAND ${field_python}
+    ${VORTEX_APP_SCRIPTS}/body_field_grid.py $<TARGET_FILE:vortex-body>
+    ${VORTEX_BODY_TEST_DIR}/field-grid)
+  set_tests_properties(app.body.field-grid PROPERTIES TIMEOUT 180)
 endif()

@@ -113,7 +113,7 @@ run_or_fail("run with an outflow" ${BODY} ${common} --outflow 2 --steps 2 --chec
   --output ${DIR}/e)
 file(STRINGS ${DIR}/e/diagnostics.csv with_outflow)
 list(GET with_outflow 0 header)
-if(NOT header MATCHES ",outflow$")
+if(NOT header MATCHES ",outflow,wake_x,wake_y,wake_z,wake_strength$")
   message(FATAL_ERROR "the CSV has no outflow column:\n${header}")
 endif()
 file(COPY ${DIR}/e/ DESTINATION ${DIR}/f)
@@ -137,7 +137,7 @@ endforeach()
 # A CSV of other columns (another build's) is not continued: the run says so and writes no row.
 file(COPY ${DIR}/e/ DESTINATION ${DIR}/g)
 file(READ ${DIR}/g/diagnostics.csv text)
-string(REPLACE ",outflow\n" "\n" text "${text}")
+string(REPLACE ",wake_strength\n" "\n" text "${text}")
 file(WRITE ${DIR}/g/diagnostics.csv "${text}")
 execute_process(COMMAND ${BODY} ${common} --outflow 2 --steps 1
   --restart ${DIR}/e/checkpoint-000001.bin --output ${DIR}/g RESULT_VARIABLE rc ERROR_VARIABLE err)

@@ -185,6 +185,11 @@ class BodyFlow {
   VelocityField particle_velocity(const ParticleSet& particles, bool gradient);
   // The same into `out`, reusing its storage.
   void particle_velocity(const ParticleSet& particles, bool gradient, VelocityField& out);
+  // Velocity (and gradient) at any points from the particles and the current sheet (the free
+  // stream not added): a field sampled away from the particles. Points on the wall or inside the
+  // body get the regularized sheet's field there, which is not the flow's.
+  void velocity_at(const ParticleSet& particles, PointsView points, bool gradient,
+                   VelocityField& out);
 
   // Linear impulse (per unit density) of the particles plus the current sheet, plus that of the
   // particles that left through the outflow.
@@ -221,6 +226,9 @@ class BodyFlow {
   // The particles with their cores as the wall sees them (at most the wall core), in place: their
   // own arrays and wall_sigma_.
   SourcesView as_seen_by_wall(const ParticleSet& particles);
+  // The particles followed by the sheet's quadrature points as sources, in sources_
+  // (flow_velocity.cpp).
+  const ParticleSet& particles_and_sheet(const ParticleSet& particles);
   const std::vector<Vec3>* near_wall_velocity(SourcesView view);
   const BemStats& solve_for(const ParticleSet& particles);
   bool sheet_solved_for(const ParticleSet& particles) const;
