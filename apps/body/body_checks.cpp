@@ -123,6 +123,14 @@ void check(const Settings& s) {
   if (s.field_grid != 0 && s.projections == 0)
     throw std::invalid_argument(
         "--field-grid writes at the steps of --projections K: give --projections too");
+  // The grid's points, their velocity and gradient in double, the file's floats and the solver's
+  // targets: 565 bytes a point measured (discoid rehearsal, CPU), at most N^3 points (a cubic box).
+  if (s.field_grid > 0) {
+    const long double points = std::pow(static_cast<long double>(s.field_grid), 3);
+    cli::require_memory("--field-grid " + std::to_string(s.field_grid) + " (at most " +
+                            short_text(points) + " points of 600 bytes)",
+                        600 * points);
+  }
   if (!(s.diameter >= 0) || !(s.spacing >= 0) || !(s.wall_core >= 0) || !(s.sheet_core >= 0) ||
       !(s.shed_core >= 0))
     throw std::invalid_argument("--diameter, --spacing and the core radii must be >= 0");

@@ -18,7 +18,7 @@ foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching relaxation-ra
     remove-threshold every-negative wall-exact-reach outflow-negative outflow-close
     case-bool-for-number case-bool-for-string case-number-for-string case-string-for-number
     case-string-for-flag case-unknown-key case-repeated-key case-unicode-escape field-grid-small
-    field-grid-alone)
+    field-grid-alone field-grid-memory)
   add_test(NAME app.body.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
     -DBODY=$<TARGET_FILE:vortex-body> -DDIR=${VORTEX_BODY_TEST_DIR}/bad-${kind} -DKIND=${kind}
     -P ${VORTEX_APP_SCRIPTS}/body_ring_bad_input.cmake)
