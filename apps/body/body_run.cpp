@@ -149,6 +149,15 @@ struct StepTotals {
   double residual_max;
 };
 
+// The projections of the particles of r (and with --field-grid the field on its grid).
+void write_projected(const Settings& s, bodies::BodyFlow& flow, const RunState& r) {
+  if (write_projections(r.particles, s.output, r.step, s.projection_cells) && !s.no_plot &&
+      !plot_projections(s.output, r.step, r.time))
+    std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no projection picture\n");
+  if (s.field_grid > 0)
+    write_field_grid(r.particles, flow, free_stream(s), s.output, r.step, r.time, s.field_grid);
+}
+
 // The time steps, with their rows, frames, checkpoints, projections and progress lines, until
 // the last step or the wall-time limit (--stop-after, which leaves a checkpoint).
 StepTotals run_steps(const Settings& s, const BodyCase& c, bodies::BodyFlow& flow, RunState& r,
@@ -165,13 +174,8 @@ StepTotals run_steps(const Settings& s, const BodyCase& c, bodies::BodyFlow& flo
     if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
     const bool checkpointed = s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0;
     if (checkpointed) save_checkpoint(s, c, flow, r);
-    const bool projected =
-        s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step);
-    if (projected && write_projections(r.particles, s.output, r.step, s.projection_cells) &&
-        !s.no_plot && !plot_projections(s.output, r.step, r.time))
-      std::fprintf(stderr, "vortex-body: warning: gnuplot failed, no projection picture\n");
-    if (projected && s.field_grid > 0)
-      write_field_grid(r.particles, flow, free_stream(s), s.output, r.step, r.time, s.field_grid);
+    if (s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step))
+      write_projected(s, flow, r);
     const auto now = Clock::now();
     if (!s.quiet && s.progress > 0 &&
         (r.step == last_step ||
@@ -215,6 +219,8 @@ int run_simulation(const Settings& s, const SolverOptions& so) {
   if (!s.quiet) print_header(s, c, so.backend);
   warn_coarse_panels(s, c.surface, c.h);
   if (!restart && (s.bem_only || !s.quiet)) report_bem(s, flow, r);
+  // A checkpoint's own projections and field, without a step.
+  if (restart && s.steps == 0 && !s.bem_only && s.projections > 0) write_projected(s, flow, r);
   const StepTotals totals = run_steps(s, c, flow, r, out, start);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   // Every output checked before the summary says the run completed.

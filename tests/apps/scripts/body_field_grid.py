@@ -7,7 +7,8 @@ references of its own:
 - the velocity far from the sphere against the free stream (a dipole of the sphere's size and the
   wake decay by then), and `wall_distance` against the exact sphere's;
 - the CSV's wake centre lies past the sphere's last point along the stream, and the run's
-  diagnostics equal a run without the field (sampling the field does not change the flow).
+  diagnostics equal a run without the field (sampling the field does not change the flow), and
+  the field written from the last step's checkpoint (--restart, --steps 0) equals the run's own.
 
     body_field_grid.py VORTEX_BODY OUT_DIR
 """
@@ -71,7 +72,19 @@ def run(body, out, extra):
 def main():
     body, out = sys.argv[1], sys.argv[2]
     failed = []
-    rows = run(body, os.path.join(out, "with"), ["--field-grid", "64"])
+    rows = run(body, os.path.join(out, "with"), ["--field-grid", "64", "--checkpoint-every", "3"])
+    with_dir = os.path.join(out, "with")
+    again = os.path.join(out, "from-checkpoint")
+    os.makedirs(again, exist_ok=True)
+    r = subprocess.run([body] + RUN[:RUN.index("--steps")] + [
+        "--steps", "0", "--angle", "0", "--every", "0", "--projections", "1", "--field-grid", "64",
+        "--quiet", "--no-plot", "--backend", "cpu", "--threads", "1", "--output", again, "--restart",
+        os.path.join(with_dir, "checkpoint-000003.bin")], capture_output=True, text=True)
+    name = "field-000003.vtk"
+    if r.returncode != 0 or not os.path.exists(os.path.join(again, name)):
+        failed.append(f"the field from the checkpoint was not written: {r.stdout} {r.stderr}")
+    elif open(os.path.join(again, name), "rb").read() != open(os.path.join(with_dir, name), "rb").read():
+        failed.append("the field from the checkpoint differs from the run's")
     plain = run(body, os.path.join(out, "without"), [])
     for a, b in zip(rows, plain):
         for key in a:
