@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Iso-surfaces of the Q criterion from vortex-body's field files, as pictures.
 
-    scripts/plots/isosurfaces.py OUT [--q LEVEL] [--size W H] [--step STEP ...]
+    scripts/plots/isosurfaces.py OUT [--q LEVEL] [--size W H] [--step STEP ...] [--stack PNG]
 
 For every OUT/field-<step>.vtk (vortex-body --projections K --field-grid N), or the steps given,
 writes OUT/isosurfaces-<step>.png: the surface Q = LEVEL (default: 5 % of the largest Q in the
 fluid) coloured by the height z, and the body in grey, seen from above and from below, both
-oblique, as the founding paper's Figure 10 shows the discoid's wake. Needs VTK's Python module
+oblique, as the founding paper's Figure 10 shows the discoid's wake. --stack also writes the
+pictures one above the other, the earliest on top, into one PNG. OUT/isosurfaces.csv gets, per
+step, the level and the area-weighted centre of the largest connected piece of the surface (on
+the discoid, the loop of the starting vortex), a path of the wake's main structure. Needs VTK's Python module
 (Debian: python3-vtk9) and a display; on a machine without one, run it under xvfb-run.
 """
 import argparse
@@ -81,7 +84,27 @@ def surface_actor(data, name, values, level, colour_by_height):
         mapper.ScalarVisibilityOff()
         actor.GetProperty().SetColor(0.55, 0.55, 0.55)
     actor.SetMapper(mapper)
-    return actor, contour.GetOutput().GetNumberOfCells()
+    return actor, contour.GetOutput()
+
+
+def largest_piece_centre(surface):
+    """The area-weighted centre of the largest connected piece of a triangulated surface."""
+    pieces = vtk.vtkPolyDataConnectivityFilter()
+    pieces.SetInputData(surface)
+    pieces.SetExtractionModeToLargestRegion()
+    pieces.Update()
+    clean = vtk.vtkCleanPolyData()
+    clean.SetInputConnection(pieces.GetOutputPort())
+    clean.Update()
+    poly = clean.GetOutput()
+    if poly.GetNumberOfCells() == 0:
+        return None, 0.0
+    points = numpy_support.vtk_to_numpy(poly.GetPoints().GetData())
+    cells = numpy_support.vtk_to_numpy(poly.GetPolys().GetData()).reshape(-1, 4)[:, 1:]
+    a, b, c = points[cells[:, 0]], points[cells[:, 1]], points[cells[:, 2]]
+    area = 0.5 * np.linalg.norm(np.cross(b - a, c - a), axis=1)
+    centre = ((a + b + c) / 3 * area[:, None]).sum(axis=0) / area.sum()
+    return centre, area.sum()
 
 
 def title_of(path):
@@ -97,8 +120,10 @@ def render(path, png, level, size):
         level = 0.05 * q_max
     if not level > 0:
         print(f"isosurfaces.py: {path}: no positive Q in the fluid, nothing drawn")
-        return False
-    wake, cells = surface_actor(data, "Q", q, level, True)
+        return None
+    wake, surface = surface_actor(data, "Q", q, level, True)
+    cells = surface.GetNumberOfCells()
+    centre, area = largest_piece_centre(surface)
     wall = numpy_support.vtk_to_numpy(data.GetPointData().GetArray("wall_distance"))
     body, _ = surface_actor(data, "wall_distance", wall.astype(np.float64), 0.0, False)
     window = vtk.vtkRenderWindow()
@@ -121,25 +146,44 @@ def render(path, png, level, size):
         camera.Azimuth(-30)
         camera.Elevation(elevation)
         camera.OrthogonalizeViewUp()
+        renderer.ResetCamera()  # the wake and the body fill the view from this direction
+        camera.Zoom(1.15)
         renderer.ResetCameraClippingRange()
         text = vtk.vtkTextActor()
         label = "from above" if k == 0 else "from below"
         text.SetInput(f"{title_of(path)}: Q = {level:.4g}, {label}" if k == 0 else label)
         text.GetTextProperty().SetColor(0, 0, 0)
         text.GetTextProperty().SetFontSize(16)
-        text.SetPosition(10, 10)
+        text.SetPosition(10, size[1] - 30)
         renderer.AddActor2D(text)
         window.AddRenderer(renderer)
     window.Render()
     shot = vtk.vtkWindowToImageFilter()
     shot.SetInput(window)
     shot.Update()
+    write_png(shot.GetOutput(), png)
+    print(f"{png}: Q = {level:.4g} ({cells} triangles; largest Q in the fluid {q_max:.4g})")
+    picture = vtk.vtkImageData()
+    picture.DeepCopy(shot.GetOutput())
+    return picture, level, centre, area
+
+
+def write_png(image, png):
     writer = vtk.vtkPNGWriter()
     writer.SetFileName(png)
-    writer.SetInputConnection(shot.GetOutputPort())
+    writer.SetInputData(image)
     writer.Write()
-    print(f"{png}: Q = {level:.4g} ({cells} triangles; largest Q in the fluid {q_max:.4g})")
-    return True
+
+
+def stack(pictures, png):
+    """The pictures one above the other, the first on top (an image's rows go up in VTK)."""
+    append = vtk.vtkImageAppend()
+    append.SetAppendAxis(1)
+    for picture in reversed(pictures):
+        append.AddInputData(picture)
+    append.Update()
+    write_png(append.GetOutput(), png)
+    print(f"{png}: {len(pictures)} pictures")
 
 
 def main():
@@ -148,6 +192,7 @@ def main():
     parser.add_argument("--q", type=float, default=None, help="the level of Q (default: 5 %% of the largest)")
     parser.add_argument("--size", type=int, nargs=2, default=(1400, 600), metavar=("W", "H"))
     parser.add_argument("--step", type=int, nargs="*", default=None, help="steps to draw (default: all)")
+    parser.add_argument("--stack", default=None, help="also the pictures one above the other in this PNG")
     args = parser.parse_args()
     if args.q is not None and not args.q > 0:
         sys.exit("isosurfaces.py: --q must be positive")
@@ -159,9 +204,23 @@ def main():
         files = [f for f in files if os.path.basename(f) in wanted]
     if not files:
         sys.exit(f"isosurfaces.py: no field-<step>.vtk in {args.out} (vortex-body --field-grid N)")
+    pictures, rows = [], ["step,t,q_level,largest_x,largest_y,largest_z,largest_area"]
     for path in files:
         step = re.search(r"field-(\d+)\.vtk$", path).group(1)
-        render(path, os.path.join(args.out, f"isosurfaces-{step}.png"), args.q, tuple(args.size))
+        drawn = render(path, os.path.join(args.out, f"isosurfaces-{step}.png"), args.q,
+                       tuple(args.size))
+        if drawn is None:
+            continue
+        picture, level, centre, area = drawn
+        pictures.append(picture)
+        if centre is not None:
+            t = re.search(r"t = (\S+)", title_of(path)).group(1)
+            rows.append(f"{int(step)},{t},{level:.6g},{centre[0]:.6g},{centre[1]:.6g},"
+                        f"{centre[2]:.6g},{area:.6g}")
+    with open(os.path.join(args.out, "isosurfaces.csv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+    if args.stack and pictures:
+        stack(pictures, args.stack)
 
 
 if __name__ == "__main__":
