@@ -172,7 +172,9 @@ StepTotals run_steps(const Settings& s, const BodyCase& c, bodies::BodyFlow& flo
     t.solves += rec.stats.bem_solves;
     t.residual_max = std::max(t.residual_max, rec.stats.bem_residual_max);
     if (s.every > 0 && r.step % s.every == 0) out.write_frame(r.step, r.time, r.particles, flow);
-    const bool checkpointed = s.checkpoint_every > 0 && r.step % s.checkpoint_every == 0;
+    // Also at the last step, so that a run asked for more steps later continues from its end.
+    const bool checkpointed =
+        s.checkpoint_every > 0 && (r.step % s.checkpoint_every == 0 || r.step == last_step);
     if (checkpointed) save_checkpoint(s, c, flow, r);
     if (s.projections > 0 && (r.step % s.projections == 0 || r.step == last_step))
       write_projected(s, flow, r);

@@ -135,7 +135,8 @@ void add_output_options(cli::OptionParser& p, Settings& s) {
   cli::add_shared(p, SharedOption::Output, s.output);
   cli::add_shared(p, SharedOption::Json, s.json);
   cli::add_shared(p, SharedOption::Every, s.every);
-  p.add("--checkpoint-every", "K", "write a checkpoint every K steps (0: never); valid: >= 0",
+  p.add("--checkpoint-every", "K",
+        "write a checkpoint every K steps and at the last (0: never); valid: >= 0",
         s.checkpoint_every);
   p.add("--restart", "FILE", "continue from a checkpoint", s.restart, "-");
   p.add("--projections", "K",

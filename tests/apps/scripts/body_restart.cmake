@@ -1,6 +1,6 @@
-# A short run with checkpoints, then a restart from the first checkpoint: the continued run
-# repeats the forces of the original to rounding (the CSV rows are identical); restarts of
-# another case are refused.
+# A short run with checkpoints (every K steps and at the last), then a restart from the first
+# checkpoint: the continued run repeats the forces of the original to rounding (the CSV rows are
+# identical); restarts of another case are refused.
 include(${CMAKE_CURRENT_LIST_DIR}/run_checks.cmake)
 file(REMOVE_RECURSE ${DIR})
 # Fails unless line `line` of the CSV lines in lists `a` and `b` agrees in every column but the
@@ -144,4 +144,16 @@ execute_process(COMMAND ${BODY} ${common} --outflow 2 --steps 1
 string(FIND "${err}" "its columns are not this build's" at)
 if(rc EQUAL 0 OR at LESS 0)
   message(FATAL_ERROR "a CSV of other columns was continued (rc ${rc}): ${err}")
+endif()
+# --checkpoint-every writes at the run's last step too, where the step is not a multiple of it:
+# a longer run continues from the end.
+run_or_fail("run ending between checkpoints" ${BODY} ${common} --steps 3 --checkpoint-every 2
+  --output ${DIR}/h)
+foreach(step 000002 000003)
+  if(NOT EXISTS ${DIR}/h/checkpoint-${step}.bin)
+    message(FATAL_ERROR "--steps 3 --checkpoint-every 2 wrote no checkpoint-${step}.bin")
+  endif()
+endforeach()
+if(EXISTS ${DIR}/h/checkpoint-000001.bin)
+  message(FATAL_ERROR "--checkpoint-every 2 wrote a checkpoint at step 1")
 endif()
