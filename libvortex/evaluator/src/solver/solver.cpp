@@ -12,6 +12,7 @@
 #include <string>
 
 #include "backend/backend.hpp"
+#include "solver/field_out.hpp"
 #include "solver/thread_scope.hpp"
 #include "vortex/out_of_memory.hpp"
 
@@ -19,81 +20,15 @@ namespace vortex {
 
 namespace {
 
+using detail::component_name;
+using detail::first_non_finite;
+using detail::NonFinite;
+using detail::scatter;
+using detail::size_for_overwrite;
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Sizes a field whose every value is about to be written: no zeroing pass.
-void size_for_overwrite(VelocityField& f, std::size_t n, bool gradient) {
-  for (auto& c : f.u) c.resize(n);
-  for (auto& c : f.du) c.resize(gradient ? n : 0);
-  f.has_gradient = gradient;
-}
-
-// Results from the backend's order to the caller's: entry i goes to perm[i] (or to i without a
-// permutation). Then from internal units to the caller's.
-void scatter(const detail::ComponentView& v, const std::size_t* perm, std::size_t n, bool gradient,
-             detail::Units units, VelocityField& out) {
-  size_for_overwrite(out, n, gradient);
-  const int nc = gradient ? 12 : 3;
-  auto dst = [&](int c) { return c < 3 ? out.u[c].data() : out.du[c - 3].data(); };
-  // Two factors a component (Units::factors), applied as the values are copied: times 1 is exact.
-  double f1[12], f2[12];
-  for (int c = 0; c < nc; ++c) units.factors(c < 3 ? 0 : 1, f1[c], f2[c]);
-  const bool scaled = units.length != 0 || units.strength != 0;
-  if (!perm) {
-#pragma omp parallel for schedule(static) collapse(2)
-    for (int c = 0; c < nc; ++c)
-      for (int part = 0; part < 16; ++part) {
-        const std::size_t lo = n * part / 16, hi = n * (part + 1) / 16;
-        double* to = dst(c);
-        const double* from = v.component[c];
-        if (!scaled)
-          std::memcpy(to + lo, from + lo, (hi - lo) * sizeof(double));
-        else
-          for (std::size_t i = lo; i < hi; ++i) to[i] = from[i] * f1[c] * f2[c];
-      }
-    return;
-  }
-  double* d[12];
-  for (int c = 0; c < nc; ++c) d[c] = dst(c);
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t j = perm[i];
-    for (int c = 0; c < nc; ++c) d[c][j] = v.component[c][i] * f1[c] * f2[c];
-  }
-}
-
-// The first entry of the field that is not finite: its component (0..11) and target, or -1.
-struct NonFinite {
-  int component = -1;
-  std::size_t target = 0;
-};
-NonFinite first_non_finite(const VelocityField& f) {
-  const int nc = f.has_gradient ? 12 : 3;
-  auto values = [&](int c) -> const std::vector<double>& { return c < 3 ? f.u[c] : f.du[c - 3]; };
-  // One parallel pass over every component; the serial search only when something is wrong.
-  bool bad = false;
-#pragma omp parallel for schedule(static) collapse(2) reduction(|| : bad)
-  for (int c = 0; c < nc; ++c)
-    for (int part = 0; part < 16; ++part) {
-      const std::vector<double>& v = values(c);
-      const std::size_t lo = v.size() * part / 16, hi = v.size() * (part + 1) / 16;
-      for (std::size_t i = lo; i < hi; ++i) bad = bad || !std::isfinite(v[i]);
-    }
-  if (!bad) return {};
-  for (int c = 0; c < nc; ++c)
-    for (std::size_t i = 0; i < values(c).size(); ++i)
-      if (!std::isfinite(values(c)[i])) return {c, i};
-  return {};
-}
-
-std::string component_name(int c) {
-  static const char* names[12] = {"u_x",     "u_y",     "u_z",     "du_x/dx", "du_x/dy", "du_x/dz",
-                                  "du_y/dx", "du_y/dy", "du_y/dz", "du_z/dx", "du_z/dy", "du_z/dz"};
-  return names[c];
 }
 
 // Internal-unit copies of the sources and targets of a direct sum (O(N) against its O(N^2)).
@@ -251,15 +186,15 @@ void Solver::evaluate_into(SourcesView sources, PointsView targets, bool gradien
     const NonFinite again = state_->non_finite;
     if (again.component < 0) return;
     result = VelocityField{};
-    throw std::overflow_error("vortex::Solver: " + component_name(again.component) + " at target " +
-                              std::to_string(again.target) +
+    throw std::overflow_error(std::string("vortex::Solver: ") + component_name(again.component) +
+                              " at target " + std::to_string(again.target) +
                               " is not finite in float or in double: the field there is beyond "
                               "double's range");
   }
   const NonFinite b = bad;
   result = VelocityField{};
-  throw std::overflow_error("vortex::Solver: " + component_name(b.component) + " at target " +
-                            std::to_string(b.target) +
+  throw std::overflow_error(std::string("vortex::Solver: ") + component_name(b.component) +
+                            " at target " + std::to_string(b.target) +
                             " is not finite: the field there is beyond double's range");
 }
 
@@ -393,8 +328,8 @@ EvaluationStats Solver::evaluate_on_device(const DeviceSources& sources,
       }
     }
     if (!retried)
-      throw std::overflow_error("vortex::Solver::evaluate_on_device: " + component_name(component) +
-                                " at target " + std::to_string(target) +
+      throw std::overflow_error(std::string("vortex::Solver::evaluate_on_device: ") +
+                                component_name(component) + " at target " + std::to_string(target) +
                                 " is not finite: the field there is beyond double's range");
   }
   stats.tree_build = "device";

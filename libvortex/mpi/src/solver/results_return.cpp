@@ -4,38 +4,21 @@
 #include <stdexcept>
 #include <string>
 
+#include "solver/field_out.hpp"
+
 namespace vortex::mpi::detail {
 
 namespace {
 
-void size_field(VelocityField& f, std::size_t n, bool gradient) {
-  for (auto& c : f.u) c.resize(n);
-  for (auto& c : f.du) c.resize(gradient ? n : 0);
-  f.has_gradient = gradient;
-}
-
 double* component(VelocityField& f, int c) {
   return c < 3 ? f.u[c].data() : f.du[c - 3].data();
-}
-
-const char* component_name(int c) {
-  static const char* names[12] = {"u_x",     "u_y",     "u_z",     "du_x/dx", "du_x/dy", "du_x/dz",
-                                  "du_y/dx", "du_y/dy", "du_y/dz", "du_z/dx", "du_z/dy", "du_z/dz"};
-  return names[c];
 }
 
 }  // namespace
 
 void write_results(const vortex::detail::ComponentView& v, const std::size_t*, std::size_t n,
                    bool gradient, vortex::detail::Units units, VelocityField& out) {
-  size_field(out, n, gradient);
-  const int nc = gradient ? 12 : 3;
-  for (int c = 0; c < nc; ++c) {
-    double f1, f2;
-    units.factors(c < 3 ? 0 : 1, f1, f2);
-    double* to = component(out, c);
-    for (std::size_t i = 0; i < n; ++i) to[i] = v.component[c][i] * f1 * f2;
-  }
+  vortex::detail::scatter(v, nullptr, n, gradient, units, out);
 }
 
 namespace {
@@ -84,7 +67,7 @@ void send_home(const Comm& comm, const vortex::detail::ComponentView& view,
                            std::to_string(received) + " results for " + std::to_string(n) +
                            " targets");
   const Result<N>* back = reinterpret_cast<const Result<N>*>(buffers.back.data());
-  size_field(out, n, nc == 12);
+  vortex::detail::size_for_overwrite(out, n, nc == 12);
   // Two factors a component, applied one after the other: their product may be out of range.
   double f1[12], f2[12];
   for (int c = 0; c < nc; ++c) units.factors(c < 3 ? 0 : 1, f1[c], f2[c]);
@@ -110,25 +93,15 @@ void return_results(const Comm& comm, const vortex::detail::ComponentView& v,
 }
 
 bool all_finite(const VelocityField& f) {
-  const int nc = f.has_gradient ? 12 : 3;
-  for (int c = 0; c < nc; ++c) {
-    const std::vector<double>& v = c < 3 ? f.u[c] : f.du[c - 3];
-    for (const double x : v)
-      if (!std::isfinite(x)) return false;
-  }
-  return true;
+  return vortex::detail::first_non_finite(f).component < 0;
 }
 
 void throw_if_not_finite(const VelocityField& f) {
-  const int nc = f.has_gradient ? 12 : 3;
-  for (int c = 0; c < nc; ++c) {
-    const std::vector<double>& v = c < 3 ? f.u[c] : f.du[c - 3];
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (!std::isfinite(v[i]))
-        throw std::overflow_error(std::string("vortex::mpi: ") + component_name(c) + " at target " +
-                                  std::to_string(i) +
-                                  " is not finite: the field there is beyond double's range");
-  }
+  const vortex::detail::NonFinite bad = vortex::detail::first_non_finite(f);
+  if (bad.component < 0) return;
+  throw std::overflow_error(
+      std::string("vortex::mpi: ") + vortex::detail::component_name(bad.component) + " at target " +
+      std::to_string(bad.target) + " is not finite: the field there is beyond double's range");
 }
 
 }  // namespace vortex::mpi::detail
