@@ -137,6 +137,7 @@ void check(const Settings& s) {
   require("--min-wall", s.min_wall, kFraction, "units of h");
   require("--wall-exact-reach", s.wall_exact_reach, kWallReach, "largest panel diameters");
   require("--outflow", s.outflow, kOutflow, "a length downstream of the body");
+  if (s.max_growth != 0) require("--max-growth", s.max_growth, kMaxGrowth, "a factor, or 0");
   cli::check_shared(cli::SharedOption::MergeDistance, s.merge_distance);
   cli::check_shared(cli::SharedOption::RemoveThreshold, s.remove_threshold);
   require("--bem-tolerance", s.bem_tolerance, kBemTolerance, "GMRES's relative residual");

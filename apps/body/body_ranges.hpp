@@ -29,6 +29,8 @@ constexpr Range kFraction{0, 1, false, true};  // --min-wall (units of h)
 constexpr Range kWallReach{0.1, 100};
 // --outflow, a length: 0 (none), or at least the body's size (which the flow checks).
 constexpr Range kOutflow{0, 1e6};
+// --max-growth: a factor above 1, or 0 (never).
+constexpr Range kMaxGrowth{1, 1e300, true};
 constexpr Range kBemTolerance{1e-14, 0.1};  // below, double precision cannot reach it
 constexpr Range kBemCluster{1, 256};
 constexpr Range kBemCoarse{-1, 256};

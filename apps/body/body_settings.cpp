@@ -91,6 +91,11 @@ void add_particle_options(cli::OptionParser& p, Settings& s) {
         "the body's units, at least the body's size (0: none)" +
             valid(kOutflow),
         s.outflow);
+  p.add("--max-growth", "G",
+        "stop with an error when a step's convection grows the strongest particle's |Gamma| more "
+        "than G times: the stretching has outrun the time step (0: never)" +
+            valid(kMaxGrowth, "", true),
+        s.max_growth);
   cli::add_shared(p, SharedOption::MergeDistance, s.merge_distance);
   cli::add_shared(p, SharedOption::MergeInto, s.merge_into);
   cli::add_shared(p, SharedOption::RemoveThreshold, s.remove_threshold);
@@ -283,6 +288,7 @@ bodies::BodyFlowOptions flow_options(const Settings& s, double nu, double h, Bac
   o.wall_exact = !s.wall_cores;
   o.wall_exact_reach = s.wall_exact_reach;
   o.outflow = s.outflow;
+  o.max_growth = s.max_growth;
   o.wall_diffusion = s.shedding == "kernel";
   o.shedding.offset = s.shed_offset;
   o.shedding.layer = s.shed_layer;

@@ -28,6 +28,7 @@ struct Settings {
   double min_wall = 0.2;
   double wall_exact_reach = 1.5;  // BodyFlowOptions::wall_exact_reach (largest panel diameters)
   double outflow = 0;             // BodyFlowOptions::outflow, a length (0: none)
+  double max_growth = 100;        // BodyFlowOptions::max_growth (0: never)
   double merge_distance = 0.5, remove_threshold = 1e-5;
   std::string merge_into = "neighbours";  // neighbours or partner (ParticleControlOptions)
   std::string stretching = "classical";   // classical, transpose, none (BodyFlowOptions)

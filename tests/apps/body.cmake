@@ -18,7 +18,7 @@ foreach(kind re dt missing-mesh open-mesh inverted-mesh stretching relaxation-ra
     remove-threshold every-negative wall-exact-reach outflow-negative outflow-close
     case-bool-for-number case-bool-for-string case-number-for-string case-string-for-number
     case-string-for-flag case-unknown-key case-repeated-key case-unicode-escape field-grid-small
-    field-grid-alone field-grid-memory)
+    field-grid-alone field-grid-memory max-growth-one)
   add_test(NAME app.body.bad-input.${kind} COMMAND ${CMAKE_COMMAND}
     -DBODY=$<TARGET_FILE:vortex-body> -DDIR=${VORTEX_BODY_TEST_DIR}/bad-${kind} -DKIND=${kind}
     -P ${VORTEX_APP_SCRIPTS}/body_ring_bad_input.cmake)
@@ -35,6 +35,10 @@ endif()
 add_test(NAME app.body.restart COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vortex-body>
   -DDIR=${VORTEX_BODY_TEST_DIR}/restart -P ${VORTEX_APP_SCRIPTS}/body_restart.cmake)
 set_tests_properties(app.body.restart PROPERTIES TIMEOUT 300)
+
+add_test(NAME app.body.blow-up COMMAND ${CMAKE_COMMAND} -DBODY=$<TARGET_FILE:vortex-body>
+  -DDIR=${VORTEX_BODY_TEST_DIR}/blow-up -P ${VORTEX_APP_SCRIPTS}/body_blow_up.cmake)
+set_tests_properties(app.body.blow-up PROPERTIES TIMEOUT 120)
 
 add_test(NAME app.body.discoid-script COMMAND ${CMAKE_COMMAND} -DBUILD=$<TARGET_FILE_DIR:vortex-body>
   -DSCRIPT=${PROJECT_SOURCE_DIR}/scripts/discoid.sh -DDIR=${VORTEX_BODY_TEST_DIR}/discoid

@@ -1,12 +1,14 @@
 // A step of the flow past a sphere at a coarse resolution: particles end in the fluid, the total
 // vorticity of particles and sheet stays near zero, the impulse grows against the stream (a
-// positive drag), the stages' times nest; forces from the impulse; checkpoints read back what was
-// written and reject damaged files.
+// positive drag), the stages' times nest; the growth guard's limits; forces from the impulse;
+// checkpoints read back what was written and reject damaged files.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
+#include <string>
 
 #include "support/scratch_dir.hpp"
 #include "vortex/bodies/bem_solver.hpp"
@@ -123,6 +125,29 @@ TEST(BodyFlow, StepFromTheSolvedSheetEqualsOneThatSolvesAgain) {
   ASSERT_EQ(pa.size(), pb.size());
   EXPECT_EQ(digest(pa), digest(pb));
   EXPECT_EQ(a.bem().gamma(), b.bem().gamma());
+}
+
+// The growth guard's limit: above 1 and finite, or 0 (never); anything else is refused by name.
+TEST(BodyFlow, MaxGrowthOutsideItsRangeIsRefused) {
+  BodyFlowOptions o;
+  o.nu = 0.02;
+  o.spacing = 0.1;
+  EXPECT_NO_THROW(validate(o));  // the default, 100
+  for (const double good : {0.0, 1.0001, 1e300}) {
+    o.max_growth = good;
+    EXPECT_NO_THROW(validate(o)) << good;
+  }
+  for (const double bad : {-1.0, 0.5, 1.0, std::nan(""), HUGE_VAL}) {
+    o.max_growth = bad;
+    try {
+      validate(o);
+      ADD_FAILURE() << "accepted max_growth " << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("max_growth must be above 1 and finite"),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(Forces, CoefficientsFromTheImpulse) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include <omp.h>
@@ -59,6 +60,8 @@ void validate(const BodyFlowOptions& o) {
         "body flow: wall_exact_reach must be positive and finite (largest panel diameters)");
   if (!(o.outflow >= 0) || !std::isfinite(o.outflow))
     throw std::invalid_argument("body flow: outflow must be >= 0 and finite (0: none)");
+  if (!(o.max_growth == 0 || o.max_growth > 1) || !std::isfinite(o.max_growth))
+    throw std::invalid_argument("body flow: max_growth must be above 1 and finite (0: never)");
   if (o.outflow > 0 && norm(Vec3{o.free_stream[0], o.free_stream[1], o.free_stream[2]}) == 0)
     throw std::invalid_argument("body flow: an outflow needs a free stream (it lies downstream)");
 }
@@ -309,6 +312,18 @@ void BodyFlow::record_growth(const ParticleSet& particles, BodyStepStats& stats)
   const double before = strength_before_[at];
   stats.convect_growth = before > 0 ? largest / before : HUGE_VAL;
   stats.convect_growth_at = {particles.x[at], particles.y[at], particles.z[at]};
+  if (options_.max_growth > 0 && stats.convect_growth > options_.max_growth) {
+    const Vec3& x = stats.convect_growth_at;
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "body flow: the convection grew the strongest particle's |Gamma| %.4g times in "
+                  "one step (to %.4g at (%.4g, %.4g, %.4g); largest |grad u| %.4g), above "
+                  "max_growth %.4g: the stretching has outrun the time step; take a smaller time "
+                  "step, larger cores or finer panels",
+                  stats.convect_growth, largest, x.x, x.y, x.z, stats.max_velocity_gradient,
+                  options_.max_growth);
+    throw std::runtime_error(text);
+  }
 }
 
 BodyStepStats BodyFlow::diffusion_substep(ParticleSet& particles, double dt) {
