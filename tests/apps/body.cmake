@@ -75,6 +75,12 @@ if(VORTEX_TEST_PYTHON3)
     ${VORTEX_APP_SCRIPTS}/body_impulse_budget.py $<TARGET_FILE:vortex-body>
     ${VORTEX_BODY_TEST_DIR}/impulse-budget)
   set_tests_properties(app.body.impulse-budget PROPERTIES TIMEOUT 120)
+  # scripts/studies/discoid-convergence.py: the observed order and Richardson estimate of made-up
+  # series that follow f* + C h^p exactly.
+  add_test(NAME app.body.convergence-script COMMAND ${VORTEX_TEST_PYTHON3}
+    ${VORTEX_APP_SCRIPTS}/convergence_check.py
+    ${PROJECT_SOURCE_DIR}/scripts/studies/discoid-convergence.py ${VORTEX_BODY_TEST_DIR}/convergence)
+  set_tests_properties(app.body.convergence-script PROPERTIES TIMEOUT 60)
   # --field-grid: Q and |omega| against central differences of the written velocity, the far
   # field, the body's points, the wake centre, and the run unchanged by the sampling.
   # (numpy: the first Python that has it, else the one found, which then fails and says why)
