@@ -119,13 +119,13 @@ void check(const Settings& s) {
     throw std::invalid_argument("--checkpoint-every and --projections must be >= 0");
   if (s.projection_cells < 2 || s.projection_cells > 4096)
     throw std::invalid_argument("--projection-cells must be in 2..4096");
-  if (s.field_grid != 0) require("--field-grid", s.field_grid, kFieldGrid, "cells, or 0");
-  if (s.field_grid != 0 && s.projections == 0)
-    throw std::invalid_argument(
-        "--field-grid writes at the steps of --projections K: give --projections too");
-  // The grid's points, their velocity and gradient in double, the file's floats and the solver's
-  // targets: 565 bytes a point measured (discoid rehearsal, CPU), at most N^3 points (a cubic box).
-  if (s.field_grid > 0) {
+  if (s.field_grid != 0) {
+    require("--field-grid", s.field_grid, kFieldGrid, "cells, or 0");
+    if (s.projections == 0)
+      throw std::invalid_argument(
+          "--field-grid writes at the steps of --projections K: give --projections too");
+    // The grid's points, their velocity and gradient in double, the file's floats and the
+    // solver's targets: 565 bytes a point measured (discoid rehearsal, CPU), at most N^3 points.
     const long double points = std::pow(static_cast<long double>(s.field_grid), 3);
     cli::require_memory("--field-grid " + std::to_string(s.field_grid) + " (at most " +
                             short_text(points) + " points of 600 bytes)",

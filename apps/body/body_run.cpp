@@ -83,7 +83,8 @@ void warn_coarse_panels(const Settings& s, const bodies::Surface& surface, doubl
 }
 
 // One time step and its CSV row.
-StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, double area) {
+StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, double area,
+                   const WakePlane& wake_past) {
   StepRecord rec;
   rec.stats = flow.step(r.particles, s.dt);
   const bodies::Vec3 impulse = flow.impulse(r.particles);
@@ -114,7 +115,7 @@ StepRecord advance(const Settings& s, bodies::BodyFlow& flow, RunState& r, doubl
     rec.strongest = {p.x[at], p.y[at], p.z[at]};
     rec.strongest_wall_distance = flow.wall().closest(rec.strongest).distance;
   }
-  const WakeCentre wake = wake_centre(p, flow.bem().surface(), free_stream(s));
+  const WakeCentre wake = wake_centre(p, wake_past);
   rec.wake = wake.centre;
   rec.wake_strength = wake.strength;
   return rec;
@@ -165,8 +166,9 @@ StepTotals run_steps(const Settings& s, const BodyCase& c, bodies::BodyFlow& flo
   StepTotals t{0, 0, flow.bem().stats().residual};
   auto last_progress = Clock::now();
   const long last_step = r.step + (s.bem_only ? 0 : s.steps);
+  const WakePlane wake_past = wake_plane(c.surface, free_stream(s));
   while (r.step < last_step) {
-    const StepRecord rec = advance(s, flow, r, M_PI * c.diameter * c.diameter / 4);
+    const StepRecord rec = advance(s, flow, r, M_PI * c.diameter * c.diameter / 4, wake_past);
     out.write_row(rec);
     t.iterations += rec.stats.bem_iterations;
     t.solves += rec.stats.bem_solves;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "projections.hpp"
 #include "vortex/bodies/bem_solver.hpp"
 #include "vortex/bodies/wall.hpp"
 #include "vortex/file_io.hpp"
@@ -17,20 +18,6 @@ namespace vortex::body_app {
 namespace {
 
 using bodies::Vec3;
-
-// The body's last point along the unit vector e: the vertex of the largest x . e.
-Vec3 last_along(const bodies::Surface& surface, const Vec3& e) {
-  Vec3 last{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-  double reach = -HUGE_VAL;
-  for (const auto& v : surface.mesh.vertices) {
-    const Vec3 x{v[0], v[1], v[2]};
-    if (dot(x, e) > reach) {
-      reach = dot(x, e);
-      last = x;
-    }
-  }
-  return last;
-}
 
 // Legacy VTK binary data are big-endian 32-bit floats.
 void append_big_endian(std::string& out, float value) {
@@ -54,13 +41,8 @@ bool write_field_grid(const ParticleSet& p, bodies::BodyFlow& flow, const Vec3& 
   const std::size_t n = p.size();
   if (n == 0 || cells < 2) return false;
   // The box: the particles' and the body's, padded by three of the largest cores.
-  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-  const std::vector<double>* pos[3] = {&p.x, &p.y, &p.z};
-  for (int a = 0; a < 3; ++a) {
-    const auto [mn, mx] = std::minmax_element(pos[a]->begin(), pos[a]->end());
-    lo[a] = *mn;
-    hi[a] = *mx;
-  }
+  double lo[3], hi[3];
+  particle_box(p, lo, hi);
   for (const auto& v : flow.bem().surface().mesh.vertices)
     for (int a = 0; a < 3; ++a) {
       lo[a] = std::min(lo[a], v[a]);
@@ -102,8 +84,9 @@ bool write_field_grid(const ParticleSet& p, bodies::BodyFlow& flow, const Vec3& 
     // The signed distance within `reach` of the wall, else +-reach: its zero is the body's
     // surface, drawn smooth by a contour.
     const Vec3 x{grid.x[k], grid.y[k], grid.z[k]};
-    const double r = std::min(std::abs(flow.wall().distance_bound(x, reach)), reach);
-    wall[k] = static_cast<float>(flow.wall().inside(x) ? -r : r);
+    double r = flow.wall().distance_bound(x, reach);  // signed within reach
+    if (!(std::abs(r) < reach)) r = flow.wall().inside(x) ? -reach : reach;
+    wall[k] = static_cast<float>(r);
   }
   char head[512];
   std::snprintf(head, sizeof head,
@@ -134,12 +117,20 @@ bool write_field_grid(const ParticleSet& p, bodies::BodyFlow& flow, const Vec3& 
   return true;
 }
 
-WakeCentre wake_centre(const ParticleSet& p, const bodies::Surface& surface, const Vec3& stream) {
+WakePlane wake_plane(const bodies::Surface& surface, const Vec3& stream) {
+  WakePlane plane;
+  if (!(norm(stream) > 0) || surface.mesh.vertices.empty()) return plane;
+  plane.e = normalized(stream);
+  plane.last = bodies::last_point_along(surface, plane.e);
+  plane.defined = true;
+  return plane;
+}
+
+WakeCentre wake_centre(const ParticleSet& p, const WakePlane& wake) {
   WakeCentre w;
-  if (!(norm(stream) > 0) || surface.mesh.vertices.empty()) return w;
-  const Vec3 e = normalized(stream);
-  const Vec3 last = last_along(surface, e);
-  const double plane = dot(last, e);
+  if (!wake.defined) return w;
+  const Vec3& e = wake.e;
+  const double plane = dot(wake.last, e);
   Vec3 moment;
   for (std::size_t i = 0; i < p.size(); ++i) {
     const Vec3 x{p.x[i], p.y[i], p.z[i]};
@@ -148,7 +139,7 @@ WakeCentre wake_centre(const ParticleSet& p, const bodies::Surface& surface, con
     w.strength += s;
     moment += s * x;
   }
-  w.centre = w.strength > 0 ? (1 / w.strength) * moment : last;
+  w.centre = w.strength > 0 ? (1 / w.strength) * moment : wake.last;
   return w;
 }
 

@@ -21,15 +21,21 @@ bool write_field_grid(const ParticleSet& particles, bodies::BodyFlow& flow,
                       const bodies::Vec3& stream, const std::string& dir, long step, double time,
                       int cells);
 
+// The plane normal to the stream through the body's last point along it (found once a run: the
+// body does not move); none without a free stream.
+struct WakePlane {
+  bodies::Vec3 e, last;  // the stream's direction, the body's last point
+  bool defined = false;
+};
+WakePlane wake_plane(const bodies::Surface& surface, const bodies::Vec3& stream);
+
 // Where the wake's vorticity is beyond the body: the centre of |Gamma| of the particles past the
-// plane normal to the stream through the body's last point along it, and their sum of |Gamma|.
-// Where none lies past it, the centre is the body's last point and the sum 0; without a free
-// stream, both are 0.
+// plane, and their sum of |Gamma|. Where none lies past it, the centre is the body's last point and
+// the sum 0; without a plane, both are 0.
 struct WakeCentre {
   bodies::Vec3 centre;
   double strength = 0;
 };
-WakeCentre wake_centre(const ParticleSet& particles, const bodies::Surface& surface,
-                       const bodies::Vec3& stream);
+WakeCentre wake_centre(const ParticleSet& particles, const WakePlane& plane);
 
 }  // namespace vortex::body_app

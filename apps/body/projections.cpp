@@ -24,16 +24,21 @@ std::string grid_path(const std::string& dir, int axis, long step) {
 
 }  // namespace
 
-bool write_projections(const ParticleSet& p, const std::string& dir, long step, int cells) {
-  const std::size_t n = p.size();
-  if (n == 0 || cells < 2) return false;
+void particle_box(const ParticleSet& p, double lo[3], double hi[3]) {
   const std::vector<double>* pos[3] = {&p.x, &p.y, &p.z};
-  double lo[3], hi[3];
   for (int a = 0; a < 3; ++a) {
     const auto [mn, mx] = std::minmax_element(pos[a]->begin(), pos[a]->end());
     lo[a] = *mn;
     hi[a] = *mx;
   }
+}
+
+bool write_projections(const ParticleSet& p, const std::string& dir, long step, int cells) {
+  const std::size_t n = p.size();
+  if (n == 0 || cells < 2) return false;
+  const std::vector<double>* pos[3] = {&p.x, &p.y, &p.z};
+  double lo[3], hi[3];
+  particle_box(p, lo, hi);
   const double extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-12});
   const double cell = extent / cells;
   for (int axis = 2; axis >= 0; --axis) {  // along z, y, x, the paper's order

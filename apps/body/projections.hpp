@@ -10,6 +10,10 @@
 
 namespace vortex::body_app {
 
+// The particles' bounding box: lo[a] and hi[a] the least and largest coordinate along axis a
+// (a non-empty set).
+void particle_box(const ParticleSet& particles, double lo[3], double hi[3]);
+
 // Writes the three grids of step `step` into `dir`, `cells` bins along the longest extent of the
 // particles (square bins); returns false for an empty set (nothing written).
 bool write_projections(const ParticleSet& particles, const std::string& dir, long step, int cells);

@@ -12,7 +12,8 @@ the panels' edges, the two panels' values averaged), prints the sheet's total ag
 grad phi (Laplace-Beltrami with panel unknowns, two-point fluxes, conjugate gradients) and the
 rest, and prints the gradient part's share of gamma's L2 norm over the surface. A solenoidal
 field gives a share near 0 (0.3 % for n x grad psi on the discoid rehearsal's mesh), a gradient
-field near 1 (the per-panel gradient's reconstruction is within about 12 % on that mesh's rim).
+field near 1 (1.12 for a gradient on that mesh, whose gradient part's total came out 0.293
+against 0.373: the per-panel reconstruction is rough).
 Needs numpy and VTK's Python module (Debian: python3-numpy, python3-vtk9).
 """
 import glob

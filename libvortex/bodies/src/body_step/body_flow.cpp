@@ -66,17 +66,29 @@ void validate(const BodyFlowOptions& o) {
     throw std::invalid_argument("body flow: an outflow needs a free stream (it lies downstream)");
 }
 
+Vec3 last_point_along(const Surface& surface, const Vec3& e) {
+  Vec3 last{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  double reach = -HUGE_VAL;
+  for (const auto& v : surface.mesh.vertices) {
+    const Vec3 x{v[0], v[1], v[2]};
+    if (dot(x, e) > reach) {
+      reach = dot(x, e);
+      last = x;
+    }
+  }
+  return last;
+}
+
 double outflow_plane(const Surface& surface, const BodyFlowOptions& o) {
   if (o.outflow == 0) return HUGE_VAL;
   const Vec3 e = normalized(Vec3{o.free_stream[0], o.free_stream[1], o.free_stream[2]});
-  // The body's size (the diagonal of its vertices' bounding box) and its last point along e.
+  // The body's size: the diagonal of its vertices' bounding box.
   Vec3 lo{HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi = -lo;
-  double last = -HUGE_VAL;
   for (const auto& v : surface.mesh.vertices) {
     lo = {std::min(lo.x, v[0]), std::min(lo.y, v[1]), std::min(lo.z, v[2])};
     hi = {std::max(hi.x, v[0]), std::max(hi.y, v[1]), std::max(hi.z, v[2])};
-    last = std::max(last, dot(Vec3{v[0], v[1], v[2]}, e));
   }
+  const double last = dot(last_point_along(surface, e), e);
   const double size = norm(hi - lo);
   if (o.outflow < size)
     throw std::invalid_argument("body flow: outflow " + vortex::detail::number_text(o.outflow) +

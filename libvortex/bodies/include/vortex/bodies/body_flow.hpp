@@ -81,9 +81,9 @@ struct BodyFlowOptions {
   // the particles' count of long runs; at least the body's size (its bounding box's diagonal).
   double outflow = 0;
   // A step whose convection grows the strongest particle's |Gamma| more than this many times
-  // throws std::runtime_error (0: never): the stretching has outrun the time step (the recorded
-  // runs grow it at most 3.7 times a step, a blow-up hundreds to thousands of times), and the
-  // forces and strengths after it would be numbers of no flow.
+  // throws std::runtime_error (0: never): the stretching has outrun the time step (the runs kept
+  // in docs/data grow it at most 3.7 times a step; the one blow-up recorded, 24 and then 1681
+  // times), and the forces and strengths after it would be numbers of no flow.
   double max_growth = 100;
   SheddingOptions shedding;  // spacing filled from `spacing` when 0
   VrmOptions vrm;            // spacing filled from `spacing` when 0; wall added
@@ -99,6 +99,9 @@ struct BodyFlowOptions {
 
 // Throws std::invalid_argument naming the bad option.
 void validate(const BodyFlowOptions& options);
+// The body's last point along the unit vector e: the vertex of the largest x . e (the first of
+// equals); infinities for a mesh without vertices.
+Vec3 last_point_along(const Surface& surface, const Vec3& e);
 // Where the outflow of options that validate() accepts lies along the free stream's direction
 // (x . e beyond it leaves): `outflow` behind the body's last point, or infinity without one.
 // Throws std::invalid_argument for an outflow closer than the body's size.
