@@ -22,13 +22,16 @@ second route's force integrated over time against -Delta I, along the stream and
 
 The stream is --angle A (degrees from x toward z, speed 1) or --stream UX,UY,UZ; the lift is
 along the part of z across the stream, as vortex-body takes it (x, then y, when z is along the
-stream). The dynamic pressure comes from the CSV: the force along the stream over C_D."""
+stream). The dynamic pressure comes from the CSV: the force along the stream over C_D. A CSV
+without the columns, or with a value that is not a finite number, exits with status 2 naming the
+line and column (scripts/diagnostics_csv.py)."""
 
 import argparse
-import csv
 import math
 import statistics
 import sys
+
+from diagnostics_csv import read_columns
 
 
 def vec(text):
@@ -65,28 +68,13 @@ def lift_direction(e):
     raise ValueError("no direction across the stream")
 
 
+# The second route's columns, where the CSV has them.
+SECOND_ROUTE = ["cd_pressure", "cl_pressure", "cd_friction", "cl_friction", "ix", "iy", "iz"]
+
+
 def read_rows(path):
     need = ["t", "fx", "fy", "fz", "cd", "vorticity_x", "vorticity_y", "vorticity_z"]
-    try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        sys.exit(f"body-force-origins: cannot read {path}: {e.strerror}")
-    if not rows:
-        sys.exit(f"body-force-origins: {path} has no rows")
-    missing = [c for c in need if c not in rows[0]]
-    if missing:
-        sys.exit(f"body-force-origins: {path} has no column {', '.join(missing)}")
-    out = []
-    for k, row in enumerate(rows, start=2):
-        try:
-            values = {c: float(row[c]) for c in need}
-        except (TypeError, ValueError):
-            sys.exit(f"body-force-origins: {path}, line {k}: a value of {need} is not a number")
-        if not all(math.isfinite(v) for v in values.values()):
-            sys.exit(f"body-force-origins: {path}, line {k}: a value is not finite")
-        out.append(values)
-    return out
+    return read_columns(path, need, optional=SECOND_ROUTE, who="body-force-origins")
 
 
 def main():
@@ -155,7 +143,7 @@ def main():
     if a.check is not None and max(spreads) > a.check:
         print(f"a spread exceeds {a.check:g} %")
         status = 1
-    routes = second_route(a.csv, rows, first, means[0], q, e, lift)
+    routes = second_route(rows, first, means[0], q, e, lift)
     if a.check_routes is not None:
         if routes is None:
             sys.exit("body-force-origins: --check-routes: the CSV has no second route's columns")
@@ -165,18 +153,12 @@ def main():
     return status
 
 
-def second_route(path, rows, first, impulse_means, q, e, lift):
+def second_route(rows, first, impulse_means, q, e, lift):
     """Prints the second route's means and budget; returns its C_D and C_L differences in percent
     of the impulse route's C_D, or None without its columns."""
-    names = ["cd_pressure", "cl_pressure", "cd_friction", "cl_friction", "ix", "iy", "iz"]
-    with open(path, newline="") as f:
-        raw = list(csv.DictReader(f))
-    if any(c not in raw[0] for c in names):
+    if any(c not in rows[0] for c in SECOND_ROUTE):
         return None
-    try:
-        extra = [{c: float(r[c]) for c in names} for r in raw]
-    except (TypeError, ValueError):
-        sys.exit(f"body-force-origins: {path}: a value of {names} is not a number")
+    extra = rows
     cd = [x["cd_pressure"] + x["cd_friction"] for x in extra]
     cl = [x["cl_pressure"] + x["cl_friction"] for x in extra]
     mean_cd, mean_cl = statistics.fmean(cd[first:]), statistics.fmean(cl[first:])

@@ -97,4 +97,10 @@ if(VORTEX_TEST_PYTHON3)
     ${VORTEX_APP_SCRIPTS}/body_field_grid.py $<TARGET_FILE:vortex-body>
     ${VORTEX_BODY_TEST_DIR}/field-grid)
   set_tests_properties(app.body.field-grid PROPERTIES TIMEOUT 180)
+  # scripts/studies/disc-normal.py: the drag, side forces and their frequency of a made-up run,
+  # by both routes; bad CSVs refused.
+  add_test(NAME app.body.disc-normal-script COMMAND ${field_python}
+    ${VORTEX_APP_SCRIPTS}/disc_normal_check.py ${PROJECT_SOURCE_DIR}/scripts/studies/disc-normal.py
+    ${VORTEX_BODY_TEST_DIR}/disc-normal)
+  set_tests_properties(app.body.disc-normal-script PROPERTIES TIMEOUT 60)
 endif()
