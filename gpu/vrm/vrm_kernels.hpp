@@ -65,7 +65,8 @@ struct RoundArrays {
 // The owners' solves of a batch (vrm_solve.cu), in order on one stream: their neighbour lists
 // (leaving out the particles whose `distance`, where given, is below 0), the first iterations,
 // the unfinished owners resumed, the fallback's solves; and, where asked, the free lattice nodes of
-// the owners without a solution. Each marks its end with the event after it (may be null).
+// the owners without a solution (not of those with a particle left out within R). Each marks its
+// end with the event after it (may be null).
 struct SolveLaunch {
   GridView grid, added;
   RoundArrays arrays;

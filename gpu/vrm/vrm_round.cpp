@@ -314,9 +314,9 @@ vrm::RoundBatchResult VrmRoundKernel::solve(const VrmRoundBatch& in) {
   if (m.held + in.count > m.capacity)
     throw std::invalid_argument("VRM on the GPU: the batches hold more owners than loaded for");
   const std::size_t first = m.held;
-  // The free nodes of the owners without a solution, where no wall leaves particles out of their
-  // lists (the host's proposals count every particle within R) and a mask holds R's nodes.
-  const bool nodes = in.distance == nullptr && m.node_words > 0 && in.count > 0;
+  // The free nodes of the owners without a solution, where a mask holds R's nodes (an owner whose
+  // list left out a particle inside the body is left to the host, whose proposals count it).
+  const bool nodes = m.node_words > 0 && in.count > 0;
   m.start.record(m.stream);
   m.upload_batch(in, first);
   m.uploaded.record(m.stream);

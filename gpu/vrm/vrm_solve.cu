@@ -230,15 +230,24 @@ __global__ void vrm_fallback_kernel(RoundArrays a) {
 
 // Where the owners left without a solution may take new particles: one thread per owner, its free
 // lattice nodes (vortex/math/vrm_nodes.hpp) among its neighbours in its slots, as a mask of
-// `words` words, listed at the next place of the list (the host reads them by owner).
-__global__ void vrm_free_nodes_kernel(RoundArrays a, int count, double h, double radius,
-                                      double hole, int words, std::int32_t* __restrict__ listed,
+// `words` words, listed at the next place of the list (the host reads them by owner). The host's
+// proposals count every particle within R: where the lists left out the particles inside the
+// body (`distance` given), an owner with one of them within R is left to the host.
+__global__ void vrm_free_nodes_kernel(GridView grid, RoundArrays a, int count, double h,
+                                      double radius, double hole,
+                                      const double* __restrict__ distance, int words,
+                                      std::int32_t* __restrict__ listed,
                                       std::uint64_t* __restrict__ masks, int* __restrict__ total) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= count || a.outcome[t] != vrm::kRoundNoSolution) return;
   const std::int32_t i = a.owners[t];
   const std::int32_t* nb = a.slot_neighbors + static_cast<std::size_t>(t) * kMax;
   const double x = a.x[i], y = a.y[i], z = a.z[i];
+  if (distance != nullptr) {
+    bool left_out = false;
+    grid_query(grid, x, y, z, radius, [&](std::int32_t j) { left_out |= distance[j] < 0; });
+    if (left_out) return;
+  }
   const vrm::NodeCube cube = vrm::node_cube(x, y, z, h, radius);
   std::uint64_t mask[vrm::kMaxNodeWords] = {};
   vrm::free_nodes(
@@ -275,7 +284,8 @@ void launch_solves(const SolveLaunch& l, const SolveEvents& e, cudaStream_t s) {
   VORTEX_CUDA_CHECK(cudaEventRecord(e.fallen_back, s));
   if (l.node_words > 0) {
     vrm_free_nodes_kernel<<<blocks_for(n), kThreads, 0, s>>>(
-        l.arrays, n, l.h, l.radius, l.hole, l.node_words, l.free_owner, l.free_nodes, l.free_count);
+        l.grid, l.arrays, n, l.h, l.radius, l.hole, l.distance, l.node_words, l.free_owner,
+        l.free_nodes, l.free_count);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_free_nodes_kernel");
   }
 }
