@@ -1,5 +1,6 @@
 """The rows of a vortex-body diagnostics CSV, read for the scripts that analyse a run
-(scripts/body-force-origins.py, scripts/studies/disc-normal.py).
+(scripts/body-force-origins.py, scripts/studies/disc-normal.py,
+scripts/studies/discoid-convergence.py).
 
     from diagnostics_csv import read_columns
     rows = read_columns(path, ["t", "cd"], optional=["cd_pressure"], who="my-script")
@@ -28,7 +29,8 @@ def read_columns(path, need, optional=(), who="diagnostics"):
         fail(who, f"{path} has no rows")
     missing = [c for c in need if c not in rows[0]]
     if missing:
-        fail(who, f"{path} has no column {', '.join(missing)}")
+        fail(who, f"{path} is not a vortex-body diagnostics CSV: it has no column "
+                  f"{', '.join(missing)}")
     columns = list(need) + [c for c in optional if c in rows[0]]
     out = []
     for line, row in enumerate(rows, start=2):

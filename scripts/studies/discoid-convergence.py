@@ -14,32 +14,30 @@ estimate f1 - (f2 - f1) h1^p / (h2^p - h1^p); with two runs, or where the change
 monotonically, it prints the change between the two finest only.
 """
 import argparse
-import csv
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from diagnostics_csv import read_columns  # noqa: E402  (scripts/diagnostics_csv.py)
 
 
 def last_quarter(path):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    if not rows:
-        sys.exit(f"discoid-convergence.py: {path}: no rows")
-    try:
-        t_end = float(rows[-1]["t"])
-        keep = [r for r in rows if float(r["t"]) >= 0.75 * t_end - 1e-9]
+    need = ["t", "cd", "cl", "n_particles", "vorticity_y"]
+    second = ["cd_pressure", "cd_friction", "cl_pressure", "cl_friction"]
+    rows = read_columns(path, need, optional=second, who="discoid-convergence.py")
+    t_end = rows[-1]["t"]
+    keep = [r for r in rows if r["t"] >= 0.75 * t_end - 1e-9]
 
-        def mean(key):
-            return sum(float(r[key]) for r in keep) / len(keep)
+    def mean(key):
+        return sum(r[key] for r in keep) / len(keep)
 
-        out = {"t_end": t_end, "rows": len(keep), "cd": mean("cd"), "cl": mean("cl"),
-               "n": int(rows[-1]["n_particles"]),
-               "omega_y": float(rows[-1]["vorticity_y"])}
-        if "cd_pressure" in rows[0]:
-            out["cd2"] = mean("cd_pressure") + mean("cd_friction")
-            out["cl2"] = mean("cl_pressure") + mean("cl_friction")
-        return out
-    except (KeyError, ValueError) as e:
-        sys.exit(f"discoid-convergence.py: {path}: not a vortex-body diagnostics CSV ({e})")
+    out = {"t_end": t_end, "rows": len(keep), "cd": mean("cd"), "cl": mean("cl"),
+           "n": int(rows[-1]["n_particles"]), "omega_y": rows[-1]["vorticity_y"]}
+    if all(c in rows[0] for c in second):
+        out["cd2"] = mean("cd_pressure") + mean("cd_friction")
+        out["cl2"] = mean("cl_pressure") + mean("cl_friction")
+    return out
 
 
 def observed_order(h, f):
