@@ -37,21 +37,16 @@ void VrmStep::start_device_round(DeviceRound& round) {
   });
 }
 
-// A later round's owners on the device (those that asked for insertions), with the particles
-// inserted since as neighbours too; their lists come back, and the host records the solved ones
-// in its round (take_later_device_result) and hands them over with its own. The owners the first
-// round gave the device: beyond the wall's reach, or none of whose paths within R the wall can
-// block (farther than R/2 from it), whose lists leave out the particles inside the body and which
-// keep their own moments.
+// A later round's owners of the far batch (those that asked for insertions) on the device, with
+// the particles inserted since as neighbours too; their lists come back, and the host records
+// the solved ones in its round (take_later_device_result) and hands them over with its own.
+// Beyond the wall's reach, as before, and so are their neighbours within R.
 void VrmStep::later_round_on_device(VrmStats& stats) {
   std::vector<std::int32_t>& owners = ws_.later_owners;
-  const bool wall = !ws_.distance.empty();
   place_in_order(
       n0_,
       [&](std::size_t i) {
-        const auto k = static_cast<std::ptrdiff_t>(i);
-        return ws_.state[i] == kUnsolved &&
-               (beyond_wall(k) || (wall && !may_block(k, 0.5 * radius_)));
+        return ws_.state[i] == kUnsolved && beyond_wall(static_cast<std::ptrdiff_t>(i));
       },
       [&](std::size_t count) { owners.resize(count); },
       [&](std::size_t i, std::size_t rank) {
@@ -63,21 +58,8 @@ void VrmStep::later_round_on_device(VrmStats& stats) {
   if (ws_.later_place.size() < n0_) ws_.later_place.resize(n0_, -1);
   for (std::size_t t = 0; t < later_count_; ++t)
     ws_.later_place[owners[t]] = static_cast<std::int32_t>(t);
-  std::vector<std::int32_t>& rows = ws_.later_rows;
-  std::vector<double>& moments = ws_.later_moments;
-  rows.assign(later_count_, -1);
-  moments.clear();
-  for (std::size_t t = 0; t < later_count_; ++t) {
-    if (!ws_.custom[owners[t]]) continue;
-    rows[t] = static_cast<std::int32_t>(moments.size() / 10);
-    const auto b = detail::moment_target(ws_.target[owners[t]]);
-    moments.insert(moments.end(), b.begin(), b.end());
-  }
-  const bool own = !moments.empty();
   ws_.device->add_particles(n_added_ > 0 ? ws_.added.view() : GridView{}, p_, n0_);
-  later_ = ws_.device->solve(owners.data(), later_count_, own ? rows.data() : nullptr,
-                             own ? moments.data() : nullptr, moments.size() / 10,
-                             wall ? ws_.distance.data() : nullptr, true);
+  later_ = ws_.device->solve(owners.data(), later_count_, nullptr, nullptr, 0, nullptr, true);
   for (std::size_t k = 0; k < later_.free_count; ++k)
     keep_free_nodes(owners[later_.free_owner[k]],
                     later_.free_nodes + k * static_cast<std::size_t>(node_words_));

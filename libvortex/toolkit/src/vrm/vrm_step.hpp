@@ -251,9 +251,6 @@ struct VrmWorkspace::Impl {
   // apart by that batch's owner at the place).
   std::vector<std::int32_t> later_place;
   std::vector<std::int32_t> later_owners;  // the device's batch of a later round
-  // Its owners' rows of own moments (-1: the free ones) and those rows (10 values a row).
-  std::vector<std::int32_t> later_rows;
-  std::vector<double> later_moments;
   // The device's first round: the owners beyond the wall's reach, the others.
   DeviceBatch far_batch, near;
   std::vector<double> device_gx, device_gy, device_gz;  // per particle: what the device handed over
