@@ -71,6 +71,12 @@ struct SolveLaunch {
   GridView grid, added;
   RoundArrays arrays;
   int count = 0;
+  // The first iterations take the owners by their neighbour count (a stable sort of the owners'
+  // places), so that a warp's threads run passes of like length: count entries each of keys,
+  // sorted keys, places and `order`, and order_temp_bytes(count) of scratch.
+  std::int32_t *order_keys = nullptr, *sorted_keys = nullptr, *places = nullptr, *order = nullptr;
+  void* order_temp = nullptr;
+  std::size_t order_temp_bytes = 0;
   double radius = 0, h = 0, hole = 0;
   const double* distance = nullptr;
   int resume_blocks = 0, fallback_blocks = 0;
@@ -84,6 +90,9 @@ struct SolveEvents {
   cudaEvent_t listed, first_done, resumed, fallen_back;
 };
 void launch_solves(const SolveLaunch& launch, const SolveEvents& events, cudaStream_t stream);
+
+// Bytes of scratch the sort of `count` owners by their neighbour count takes.
+std::size_t order_temp_bytes(int count);
 
 // Blocks of the resume and fallback kernels that run at once on the device (their grids).
 void resident_solve_blocks(int& resume_blocks, int& fallback_blocks);

@@ -86,6 +86,8 @@ struct VrmRoundKernel::Impl {
   DeviceBuffer<std::int32_t> owners, sizes, slot_of, slot_neighbors, moment_row;
   DeviceBuffer<double> residual, slot_fractions, own_moments, distance, sum_x, sum_y, sum_z, saved;
   DeviceBuffer<std::int32_t> queue, deferred;
+  DeviceBuffer<std::int32_t> order_keys, sorted_keys, places, order;  // the first kernel's order
+  DeviceBuffer<unsigned char> order_temp;
   DeviceBuffer<int> counters;             // by Counter
   DeviceBuffer<std::int32_t> free_owner;  // the owners listed with free nodes, and their masks
   DeviceBuffer<std::uint64_t> free_nodes;
@@ -238,6 +240,12 @@ void VrmRoundKernel::Impl::launch(const VrmRoundBatch& in, std::size_t first, bo
   l.distance = in.distance ? distance.data() : nullptr;
   l.resume_blocks = resume_blocks;
   l.fallback_blocks = fallback_blocks;
+  l.order_keys = order_keys.reserve(in.count);
+  l.sorted_keys = sorted_keys.reserve(in.count);
+  l.places = places.reserve(in.count);
+  l.order = order.reserve(in.count);
+  l.order_temp_bytes = order_temp_bytes(l.count);
+  l.order_temp = order_temp.reserve(l.order_temp_bytes > 0 ? l.order_temp_bytes : 1);
   if (nodes) {
     l.node_words = node_words;
     l.free_owner = free_owner.reserve(in.count);

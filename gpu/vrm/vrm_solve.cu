@@ -1,6 +1,9 @@
 // The owners' solves of the VRM's first round on the GPU (vrm_kernels.hpp): their neighbour
-// lists, the dual solve's first iterations, the unfinished owners resumed, the fallback's solves,
-// and the free lattice nodes of the owners without a solution.
+// lists, the dual solve's first iterations (the owners taken by their neighbour counts), the
+// unfinished owners resumed, the fallback's solves, and the free lattice nodes of the owners
+// without a solution.
+
+#include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
 
@@ -133,11 +136,29 @@ __global__ void vrm_list_kernel(GridView grid, GridView added, RoundArrays a, in
   a.sizes[t] = m;
 }
 
-// One thread per listed owner: its neighbours' offsets in units of h; the shared dual solve's start
-// and its first iterations. An owner not done by then is saved and queued for vrm_resume_kernel.
-__global__ void vrm_round_kernel(RoundArrays a, int count) {
+// Each owner's key for the order of the first iterations: its neighbour count (at most kMax; 0
+// for a crowded owner, which they skip), its place beside it.
+__global__ void vrm_order_keys_kernel(RoundArrays a, int count, std::int32_t* __restrict__ keys,
+                                      std::int32_t* __restrict__ places) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= count || a.outcome[t] == vrm::kRoundCrowded) return;
+  if (t >= count) return;
+  keys[t] = a.outcome[t] == vrm::kRoundCrowded ? 0 : a.sizes[t];
+  places[t] = t;
+}
+
+// Bits of the sort's keys: neighbour counts 0 to kMax.
+constexpr int kOrderBits = 7;
+static_assert(kMax < (1 << kOrderBits), "a neighbour count must fit the sort's bits");
+
+// One thread per listed owner, the owners taken in `order` (by neighbour count, so that the
+// passes over the neighbours of a warp's owners are of like length): its neighbours' offsets in
+// units of h; the shared dual solve's start and its first iterations. An owner not done by then is
+// saved and queued for vrm_resume_kernel.
+__global__ void vrm_round_kernel(RoundArrays a, int count, const std::int32_t* __restrict__ order) {
+  const int at = blockIdx.x * blockDim.x + threadIdx.x;
+  if (at >= count) return;
+  const int t = order[at];
+  if (a.outcome[t] == vrm::kRoundCrowded) return;
   const std::int32_t i = a.owners[t];
   const std::int32_t* nb = a.slot_neighbors + static_cast<std::size_t>(t) * kMax;
   const int m = a.sizes[t];
@@ -273,7 +294,12 @@ void launch_solves(const SolveLaunch& l, const SolveEvents& e, cudaStream_t s) {
                                                      l.distance);
   VORTEX_CUDA_CHECK_LAUNCH("vrm_list_kernel");
   VORTEX_CUDA_CHECK(cudaEventRecord(e.listed, s));
-  vrm_round_kernel<<<blocks_for(n), kThreads, 0, s>>>(l.arrays, n);
+  vrm_order_keys_kernel<<<blocks_for(n), kThreads, 0, s>>>(l.arrays, n, l.order_keys, l.places);
+  VORTEX_CUDA_CHECK_LAUNCH("vrm_order_keys_kernel");
+  std::size_t bytes = l.order_temp_bytes;
+  VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+      l.order_temp, bytes, l.order_keys, l.sorted_keys, l.places, l.order, n, 0, kOrderBits, s));
+  vrm_round_kernel<<<blocks_for(n), kThreads, 0, s>>>(l.arrays, n, l.order);
   VORTEX_CUDA_CHECK_LAUNCH("vrm_round_kernel");
   VORTEX_CUDA_CHECK(cudaEventRecord(e.first_done, s));
   vrm_resume_kernel<<<l.resume_blocks, kThreads, 0, s>>>(l.arrays);
@@ -288,6 +314,15 @@ void launch_solves(const SolveLaunch& l, const SolveEvents& e, cudaStream_t s) {
         l.free_nodes, l.free_count);
     VORTEX_CUDA_CHECK_LAUNCH("vrm_free_nodes_kernel");
   }
+}
+
+std::size_t order_temp_bytes(int count) {
+  std::size_t bytes = 0;
+  VORTEX_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+      nullptr, bytes, static_cast<const std::int32_t*>(nullptr),
+      static_cast<std::int32_t*>(nullptr), static_cast<const std::int32_t*>(nullptr),
+      static_cast<std::int32_t*>(nullptr), count, 0, kOrderBits));
+  return bytes;
 }
 
 void resident_solve_blocks(int& resume_blocks, int& fallback_blocks) {
