@@ -102,6 +102,8 @@ void GridSearch::rebuild(PointsView p, double cell) {
   const auto n = static_cast<std::ptrdiff_t>(p.size());
   std::int32_t lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, hi[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
   bool bad = false;
+  // Each point's cell, kept with its index (the keys, or the comparison sort, read them).
+  order_.resize(n);
   // clang-format off
 #pragma omp parallel for if (n > 20000) reduction(|| : bad) reduction(min : lo[:3]) \
     reduction(max : hi[:3])
@@ -112,6 +114,7 @@ void GridSearch::rebuild(PointsView p, double cell) {
       bad = true;
       continue;
     }
+    order_[q] = {c[0], c[1], c[2], static_cast<std::int32_t>(q)};
     for (int d = 0; d < 3; ++d) {
       lo[d] = std::min(lo[d], c[d]);
       hi[d] = std::max(hi[d], c[d]);
@@ -130,8 +133,7 @@ void GridSearch::rebuild(PointsView p, double cell) {
     values_.resize(n);
 #pragma omp parallel for if (n > 20000)
     for (std::ptrdiff_t q = 0; q < n; ++q) {
-      std::int32_t c[3];
-      cell_of(p, q, cell, c);
+      const std::array<std::int32_t, 4>& c = order_[q];
       keys_[q] = (static_cast<std::uint64_t>(c[0] - lo[0]) << (width[1] + width[2])) |
                  (static_cast<std::uint64_t>(c[1] - lo[1]) << width[2]) |
                  static_cast<std::uint64_t>(c[2] - lo[2]);
@@ -155,13 +157,6 @@ void GridSearch::rebuild(PointsView p, double cell) {
         },
         rows_);
   } else {
-    order_.resize(n);
-#pragma omp parallel for if (n > 20000)
-    for (std::ptrdiff_t q = 0; q < n; ++q) {
-      std::int32_t c[3];
-      cell_of(p, q, cell, c);
-      order_[q] = {c[0], c[1], c[2], static_cast<std::int32_t>(q)};
-    }
     detail::parallel_sort(order_, sort_buffer_, sort_bounds_);
 #pragma omp parallel for if (n > 20000)
     for (std::ptrdiff_t s = 0; s < n; ++s) index_[s] = order_[s][3];
