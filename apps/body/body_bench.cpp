@@ -63,8 +63,8 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const ParticleSe
         "  of them: grid %.4f s; device upload %.4f, solves %.4f, hand-over %.4f, download %.4f s; "
         "insertions %.4f s; host's first pass %.4f s, its pass over the owners given back %.4f s "
         "(%zu without a solution, %zu deferred, %zu of them with too many neighbours), its other "
-        "passes (the later rounds; all, without the GPU) %.4f s; %zu owners' free nodes found on "
-        "the GPU\n",
+        "passes (the later rounds; all, without the GPU) %.4f s, of it the later rounds' calls of "
+        "the GPU %.4f s (%d rounds in all); %zu owners' free nodes found on the GPU\n",
         k + 1, st.seconds_diffuse, st.seconds_vrm, st.seconds_vrm_wall, st.seconds_control,
         st.vrm.device_solved, from.size(), st.vrm.device_far, st.vrm.device_later, st.inserted,
         st.vrm.seconds_setup, st.vrm.seconds_wall, st.vrm.seconds_device, st.vrm.seconds_rounds,
@@ -74,7 +74,7 @@ void bench_diffusion(const Settings& s, bodies::BodyFlow& flow, const ParticleSe
         st.vrm.device_unsolved, st.vrm.device_deferred, st.vrm.device_crowded,
         st.vrm.seconds_rounds - st.vrm.seconds_host_first - st.vrm.seconds_returned -
             st.vrm.seconds_insert,
-        st.vrm.device_proposed);
+        st.vrm.seconds_later_device, st.vrm.rounds, st.vrm.device_proposed);
     const VrmKernelSeconds& d = st.vrm.device_kernels;
     std::printf(
         "  the device's solves by kernel: lists %.4f, first iterations %.4f, resumed %.4f, "

@@ -125,9 +125,10 @@ struct VrmStats {
   // insertions (the proposed nodes made particles, their wall distances and search).
   double seconds_grid = 0, seconds_upload = 0, seconds_solve = 0, seconds_handover = 0,
          seconds_download = 0, seconds_insert = 0;
-  // Of seconds_rounds, with the device: the host's first pass (beside the device's round) and its
-  // passes over the owners the device gave back.
-  double seconds_host_first = 0, seconds_returned = 0;
+  // Of seconds_rounds, with the device: the host's first pass (beside the device's round), its
+  // passes over the owners the device gave back, and the later rounds' calls of the device (their
+  // owners picked, uploaded, solved and read back, the host waiting).
+  double seconds_host_first = 0, seconds_returned = 0, seconds_later_device = 0;
   VrmKernelSeconds device_kernels;  // of seconds_solve: the device's kernels
 };
 

@@ -2,6 +2,7 @@
 // thread, what it gives back, the later rounds' owners.
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <future>
@@ -42,6 +43,11 @@ void VrmStep::start_device_round(DeviceRound& round) {
 // the solved ones in its round (take_later_device_result) and hands them over with its own.
 // Beyond the wall's reach, as before, and so are their neighbours within R.
 void VrmStep::later_round_on_device(VrmStats& stats) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto charge = [&] {
+    stats.seconds_later_device +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   std::vector<std::int32_t>& owners = ws_.later_owners;
   place_in_order(
       n0_,
@@ -54,7 +60,7 @@ void VrmStep::later_round_on_device(VrmStats& stats) {
       },
       n0_ > 20000);
   later_count_ = std::min(owners.size(), capacity_);  // the rest stay on the host
-  if (later_count_ == 0) return;
+  if (later_count_ == 0) return charge();
   if (ws_.later_place.size() < n0_) ws_.later_place.resize(n0_, -1);
   for (std::size_t t = 0; t < later_count_; ++t)
     ws_.later_place[owners[t]] = static_cast<std::int32_t>(t);
@@ -72,6 +78,7 @@ void VrmStep::later_round_on_device(VrmStats& stats) {
     solved_count += later_.outcome[t] == vrm::kRoundSolved;
   stats.device_solved += solved_count;
   stats.device_later += solved_count;
+  charge();
 }
 
 // Whether owner i is beyond the reach of every wall hook (all are, without a wall): the far
