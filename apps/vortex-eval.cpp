@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <vector>
 
 #include "app_main.hpp"
 #include "cli.hpp"
@@ -72,12 +71,9 @@ bool parse_settings(int argc, char** argv, EvalSettings& s) {
 // cloud it does not fit is found here.
 int check_accuracy(const EvalSettings& s, const ParticleSet& sources, PointsView targets,
                    const VelocityField& field) {
-  const std::vector<std::size_t> indices = sample_indices(targets.size(), s.check, 1);
-  if (indices.empty()) return 0;
-  const Points sample = gather_points(targets, indices);
-  const VelocityField reference =
-      reference_field(sources, PointsView(sample), s.gradient, s.solver.core, s.solver.threads);
-  const FieldErrors e = compare_fields(field, reference, indices);
+  const FieldErrors e =
+      sampled_errors(sources, targets, field, s.check, s.solver.core, 1, s.solver.threads);
+  if (e.n_sampled == 0) return 0;
   const TreeOptions& t = s.solver.tree;
   const bool set_by_hand =
       t.order != 0 || t.theta != 0 || t.kappa != 0 || t.target_bucket != 0 || t.source_bucket != 0;

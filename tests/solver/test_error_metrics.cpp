@@ -120,3 +120,28 @@ TEST(ReferenceField, MatchesTheLongDoubleOracleOnASample) {
     EXPECT_LT(compare_fields(self, ref, indices).gradient_rel_l2, 1e-14);
   }
 }
+
+// sampled_errors: the errors at a sample of targets against the long-double oracle there; a field
+// off by a known factor at every target gives that factor as its mean error.
+TEST(SampledErrors, AgainstTheLongDoubleOracleAndAKnownError) {
+  const ParticleSet p = random_cube(500, 12);
+  const Points targets = gather_points(p, sample_indices(p.size(), 300, 4));
+  const VelocityField exact =
+      vortex::testing::reference_direct(p, targets, Core::Exponential, true);
+  VelocityField off = exact;
+  for (int c = 0; c < 3; ++c)
+    for (double& v : off.u[c]) v *= 1 + 3e-4;
+  for (int c = 0; c < 9; ++c)
+    for (double& v : off.du[c]) v *= 1 - 2e-3;
+  const FieldErrors e = sampled_errors(p, targets, off, 40, Core::Exponential, 5, 1);
+  EXPECT_EQ(e.n_sampled, 40u);
+  EXPECT_TRUE(e.has_gradient);
+  EXPECT_NEAR(e.velocity_mean_rel, 3e-4, 1e-10);
+  EXPECT_NEAR(e.gradient_mean_rel, 2e-3, 1e-10);
+  EXPECT_LT(sampled_errors(p, targets, exact, 40, Core::Exponential, 5, 1).velocity_mean_rel,
+            1e-13);
+  // Every target when the sample is larger; nothing for no targets; sizes must agree.
+  EXPECT_EQ(sampled_errors(p, targets, off, 10000, Core::Exponential).n_sampled, 300u);
+  EXPECT_EQ(sampled_errors(p, Points{}, VelocityField{}, 10, Core::Exponential).n_sampled, 0u);
+  EXPECT_THROW(sampled_errors(p, p, off, 10, Core::Exponential), std::invalid_argument);
+}

@@ -43,4 +43,12 @@ Points gather_points(PointsView points, const std::vector<std::size_t>& indices)
 VelocityField reference_field(const ParticleSet& sources, PointsView targets, bool gradient,
                               Core core, int threads = 0);
 
+// An evaluation's errors at `sample` of its targets (sample_indices with the seed) against the
+// reference there: a check of a result on a cloud the tolerance model may not fit
+// (docs/methods/tolerance.md). `field` holds the values at every target; the gradient is compared
+// where it has one. Costs sample x sources pair interactions on the CPU.
+FieldErrors sampled_errors(const ParticleSet& sources, PointsView targets,
+                           const VelocityField& field, std::size_t sample, Core core,
+                           std::uint64_t seed = 1, int threads = 0);
+
 }  // namespace vortex

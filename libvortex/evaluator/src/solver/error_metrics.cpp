@@ -126,4 +126,18 @@ VelocityField reference_field(const ParticleSet& sources, PointsView targets, bo
   return solver.evaluate(sources, targets, gradient);
 }
 
+FieldErrors sampled_errors(const ParticleSet& sources, PointsView targets,
+                           const VelocityField& field, std::size_t sample, Core core,
+                           std::uint64_t seed, int threads) {
+  if (field.size() != targets.size())
+    throw std::invalid_argument("sampled_errors: " + std::to_string(field.size()) + " values for " +
+                                std::to_string(targets.size()) + " targets");
+  const std::vector<std::size_t> indices = sample_indices(targets.size(), sample, seed);
+  if (indices.empty()) return {};
+  const Points points = gather_points(targets, indices);
+  const VelocityField reference =
+      reference_field(sources, PointsView(points), field.has_gradient, core, threads);
+  return compare_fields(field, reference, indices);
+}
+
 }  // namespace vortex
