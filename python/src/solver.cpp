@@ -2,6 +2,7 @@
 
 #include "vortex/solver.hpp"
 #include "solver_calls.hpp"
+#include "vortex/error_metrics.hpp"
 
 namespace vortex::python {
 
@@ -136,6 +137,35 @@ void bind_solver(py::module_& m) {
           py::arg("threads") = 0, py::arg("tolerance") = 0.0);
   bind_engine_methods(cls);
   m.def("cuda_available", &cuda_available, "Whether a CUDA device can be used by this build");
+  m.def(
+      "sampled_errors",
+      [](const py::object& positions, const py::object& strengths, const py::object& sigma,
+         const py::object& velocity, const py::object& gradient, const py::object& targets,
+         std::size_t sample, const std::string& core, std::uint64_t seed, int threads) {
+        strided::Staging staging;
+        const StagedCall c = stage_arrays(staging, positions, strengths, sigma, targets);
+        const VelocityField field = field_from_arrays(velocity, gradient);
+        if (field.size() != c.targets.size())
+          throw py::value_error("velocity has " + std::to_string(field.size()) + " rows for " +
+                                std::to_string(c.targets.size()) + " targets");
+        FieldErrors e;
+        {
+          py::gil_scoped_release release;
+          e = sampled_errors(c.sources, c.targets, field, sample, parse_core(core), seed, threads);
+        }
+        return py::dict("velocity_mean_rel"_a = e.velocity_mean_rel,
+                        "gradient_mean_rel"_a = e.gradient_mean_rel,
+                        "velocity_rel_l2"_a = e.velocity_rel_l2,
+                        "gradient_rel_l2"_a = e.gradient_rel_l2, "sampled"_a = e.n_sampled,
+                        "has_gradient"_a = e.has_gradient);
+      },
+      py::arg("positions"), py::arg("strengths"), py::arg("sigma"), py::arg("velocity"),
+      py::kw_only(), py::arg("gradient") = py::none(), py::arg("targets") = py::none(),
+      py::arg("sample") = 1000, py::arg("core") = "exponential", py::arg("seed") = 1,
+      py::arg("threads") = 0,
+      "The errors of an evaluation (velocity (M, 3), optional gradient (M, 3, 3), at the particles "
+      "or at targets (M, 3)) at `sample` of its targets against the double direct sum on the CPU: "
+      "mean relative and relative L2 errors (see docs/methods/tolerance.md)");
 }
 
 // The C++ Solver behind a Python Solver (for the time integrator).

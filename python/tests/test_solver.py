@@ -178,3 +178,26 @@ def test_solver_keeps_no_copy_of_float64_columns(cube):
     column = 8 * n
     assert in_place < column / 4, in_place
     assert staged >= 6 * column, staged
+
+
+def test_sampled_errors_against_the_numpy_reference(cube, cube_reference):
+    """vortex.sampled_errors: a treecode's errors at sampled targets as the numpy reference gives
+    them there, a known error found exactly, every target when the sample is larger."""
+    positions, strengths, sigma = cube
+    f = vortex.Solver(backend="cpu").evaluate(*cube, gradient=True)
+    u, du = cube_reference
+    e = vortex.sampled_errors(positions, strengths, sigma, f.velocity, gradient=f.gradient,
+                              sample=5000)
+    assert e["sampled"] == len(u) and e["has_gradient"]
+    assert e["velocity_mean_rel"] == pytest.approx(mean_relative(f.velocity, u), rel=1e-8)
+    assert e["gradient_mean_rel"] == pytest.approx(mean_relative(f.gradient, du), rel=1e-8)
+    off = vortex.sampled_errors(positions, strengths, sigma, u * (1 + 1e-3), sample=200)
+    assert off["sampled"] == 200 and not off["has_gradient"]
+    assert off["velocity_mean_rel"] == pytest.approx(1e-3, rel=1e-6)
+    # At other targets, and the rows must match them.
+    targets = positions[:100] + 0.01
+    g = vortex.Solver(backend="cpu").evaluate(*cube, targets=targets)
+    t = vortex.sampled_errors(positions, strengths, sigma, g.velocity, targets=targets, sample=50)
+    assert t["sampled"] == 50 and t["velocity_mean_rel"] < 2e-4
+    with pytest.raises(ValueError, match="rows"):
+        vortex.sampled_errors(positions, strengths, sigma, g.velocity)

@@ -30,6 +30,7 @@ from ._vortex import (
     random_cube,
     read_field_vtp,
     read_pvd,
+    sampled_errors,
     two_scale_cube,
     vortex_ring,
     vrm_diffuse,
@@ -40,7 +41,8 @@ __all__ = [
     "Field", "FileError", "Particles", "PvdWriter", "Solver", "TimeIntegrator",
     "control_particles", "cuda_available", "diagnostics", "ellipsoid_sheet", "plummer_sphere",
     "pse_diffuse", "random_cube", "read_field_vtp", "read_particles", "read_points", "read_pvd",
-    "two_scale_cube", "vortex_ring", "vrm_diffuse", "write_field_csv", "write_particles",
+    "sampled_errors", "two_scale_cube", "vortex_ring", "vrm_diffuse", "write_field_csv",
+    "write_particles",
 ]
 
 Field = _namedtuple("Field", ["velocity", "gradient", "stats"])

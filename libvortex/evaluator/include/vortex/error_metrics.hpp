@@ -40,15 +40,14 @@ std::vector<std::size_t> sample_indices(std::size_t n, std::size_t sample, std::
 Points gather_points(PointsView points, const std::vector<std::size_t>& indices);
 
 // The reference: Method::Direct, Backend::Cpu, Precision::Double, with the given core and threads.
-VelocityField reference_field(const ParticleSet& sources, PointsView targets, bool gradient,
-                              Core core, int threads = 0);
+VelocityField reference_field(SourcesView sources, PointsView targets, bool gradient, Core core,
+                              int threads = 0);
 
 // An evaluation's errors at `sample` of its targets (sample_indices with the seed) against the
 // reference there: a check of a result on a cloud the tolerance model may not fit
 // (docs/methods/tolerance.md). `field` holds the values at every target; the gradient is compared
 // where it has one. Costs sample x sources pair interactions on the CPU.
-FieldErrors sampled_errors(const ParticleSet& sources, PointsView targets,
-                           const VelocityField& field, std::size_t sample, Core core,
-                           std::uint64_t seed = 1, int threads = 0);
+FieldErrors sampled_errors(SourcesView sources, PointsView targets, const VelocityField& field,
+                           std::size_t sample, Core core, std::uint64_t seed = 1, int threads = 0);
 
 }  // namespace vortex

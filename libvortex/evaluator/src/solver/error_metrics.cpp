@@ -114,8 +114,8 @@ Points gather_points(PointsView points, const std::vector<std::size_t>& indices)
   return out;
 }
 
-VelocityField reference_field(const ParticleSet& sources, PointsView targets, bool gradient,
-                              Core core, int threads) {
+VelocityField reference_field(SourcesView sources, PointsView targets, bool gradient, Core core,
+                              int threads) {
   SolverOptions options;
   options.core = core;
   options.method = Method::Direct;
@@ -123,12 +123,13 @@ VelocityField reference_field(const ParticleSet& sources, PointsView targets, bo
   options.precision = Precision::Double;
   options.threads = threads;
   Solver solver(options);
-  return solver.evaluate(sources, targets, gradient);
+  VelocityField out;
+  solver.evaluate(sources, targets, gradient, out);
+  return out;
 }
 
-FieldErrors sampled_errors(const ParticleSet& sources, PointsView targets,
-                           const VelocityField& field, std::size_t sample, Core core,
-                           std::uint64_t seed, int threads) {
+FieldErrors sampled_errors(SourcesView sources, PointsView targets, const VelocityField& field,
+                           std::size_t sample, Core core, std::uint64_t seed, int threads) {
   if (field.size() != targets.size())
     throw std::invalid_argument("sampled_errors: " + std::to_string(field.size()) + " values for " +
                                 std::to_string(targets.size()) + " targets");
