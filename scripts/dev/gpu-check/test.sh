@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Stage test: every test of BUILD by ctest (8 at a time, 300 s each), the failures and how many of
-# the GPU suites passed, were skipped (no device) or failed, to the summary; the log in ctest.log.
+# Stage test: every test of BUILD by ctest (8 at a time, 300 s each, TEST_THREADS OpenMP threads
+# each), the failures and how many of the GPU suites passed, were skipped (no device) or failed, to
+# the summary; the log in ctest.log.
 #
-#   TEST_REGEX  ctest -R filter (default: every test)
+#   TEST_REGEX    ctest -R filter (default: every test)
+#   TEST_THREADS  OpenMP threads a test (default 2: with OpenMP's default, eight tests of 16
+#                 threads each on 16 cores made four boundary-element tests take 116-232 s each on
+#                 2026-11-29, against under 1 s each on the 2-core CI machine)
 
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$(dirname "$0")/common.sh"
 TEST_REGEX=${TEST_REGEX:-}
 
 start=$SECONDS
-ctest --test-dir "$BUILD" -j8 --timeout 300 --output-on-failure ${TEST_REGEX:+-R "$TEST_REGEX"} \
+OMP_NUM_THREADS=${TEST_THREADS:-2} ctest --test-dir "$BUILD" -j8 --timeout 300 --output-on-failure ${TEST_REGEX:+-R "$TEST_REGEX"} \
   >"$OUT/ctest.log" 2>&1
 rc=$?
 note "ctest: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
