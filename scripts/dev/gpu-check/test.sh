@@ -4,16 +4,18 @@
 # the summary; the log in ctest.log.
 #
 #   TEST_REGEX    ctest -R filter (default: every test)
-#   TEST_THREADS  OpenMP threads a test (default 2: with OpenMP's default, eight tests of 16
-#                 threads each on 16 cores made four boundary-element tests take 116-232 s each on
-#                 2026-11-29, against under 1 s each on the 2-core CI machine)
+#   TEST_THREADS  OpenMP threads a test (default 2; idle threads asleep, OMP_WAIT_POLICY passive,
+#                 as in CI): eight tests of 16 spinning threads each on 16 cores made four
+#                 boundary-element tests take 116-232 s each on 2026-11-29, against under 1 s each
+#                 on the 2-core CI machine
 
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$(dirname "$0")/common.sh"
 TEST_REGEX=${TEST_REGEX:-}
 
 start=$SECONDS
-OMP_NUM_THREADS=${TEST_THREADS:-2} ctest --test-dir "$BUILD" -j8 --timeout 300 --output-on-failure ${TEST_REGEX:+-R "$TEST_REGEX"} \
+OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} OMP_NUM_THREADS=${TEST_THREADS:-2} \
+  ctest --test-dir "$BUILD" -j8 --timeout 300 --output-on-failure ${TEST_REGEX:+-R "$TEST_REGEX"} \
   >"$OUT/ctest.log" 2>&1
 rc=$?
 note "ctest: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
