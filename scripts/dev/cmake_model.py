@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """A small CMake reader for scripts/dev/check_includes.py: the targets of the project's list files,
 their sources, include folders and links. Standard library only."""
 
