@@ -136,13 +136,13 @@ __global__ void vrm_list_kernel(GridView grid, GridView added, RoundArrays a, in
   a.sizes[t] = m;
 }
 
-// Each owner's key for the order of the first iterations: its neighbour count (at most kMax; 0
-// for a crowded owner, which they skip), its place beside it.
+// Each owner's key for the order of the first iterations: its neighbour count as the lists left it
+// (at most kMax; 0 for a crowded owner, which they skip), its place beside it.
 __global__ void vrm_order_keys_kernel(RoundArrays a, int count, std::int32_t* __restrict__ keys,
                                       std::int32_t* __restrict__ places) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= count) return;
-  keys[t] = a.outcome[t] == vrm::kRoundCrowded ? 0 : a.sizes[t];
+  keys[t] = a.sizes[t];
   places[t] = t;
 }
 

@@ -145,9 +145,6 @@ void bind_solver(py::module_& m) {
         strided::Staging staging;
         const StagedCall c = stage_arrays(staging, positions, strengths, sigma, targets);
         const VelocityField field = field_from_arrays(velocity, gradient);
-        if (field.size() != c.targets.size())
-          throw py::value_error("velocity has " + std::to_string(field.size()) + " rows for " +
-                                std::to_string(c.targets.size()) + " targets");
         FieldErrors e;
         {
           py::gil_scoped_release release;
