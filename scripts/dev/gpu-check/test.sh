@@ -6,8 +6,8 @@
 #   TEST_REGEX    ctest -R filter (default: every test)
 #   TEST_THREADS  OpenMP threads a test (default 2; idle threads asleep, OMP_WAIT_POLICY passive,
 #                 as in CI, so that eight tests share the 16 cores). In a run of 2026-11-29 with
-#                 OpenMP's defaults (16 spinning threads a test) four boundary-element tests took
-#                 116-232 s each, against under 1 s each on the 2-core CI machine.
+#                 OpenMP's defaults (16 spinning threads a test) five boundary-element tests took
+#                 116-232 s each, against under 2 s each on the 2-core CI machine.
 
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$(dirname "$0")/common.sh"
