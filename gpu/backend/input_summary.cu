@@ -105,6 +105,20 @@ __global__ void occupancy_kernel(const unsigned* counts, long long cells, double
   }
 }
 
+__global__ void coarse_pairs_kernel(const unsigned* counts, int k, double* sums) {
+  const int kc = layout_grid::coarse_cells_per_side(k);
+  const long long cells = static_cast<long long>(kc) * kc * kc;
+  double pairs = 0;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; c < cells;
+       c += stride) {
+    const double m = layout_grid::coarse_count(counts, k, static_cast<std::size_t>(c));
+    pairs += m * (m - 1);
+  }
+  pairs = block_reduce(pairs, SumOp{});
+  if (threadIdx.x == 0) atomicAdd(sums + 3, pairs);
+}
+
 __global__ void reset_words_kernel(unsigned long long* words) {
   if (threadIdx.x < kWords) {
     const int w = threadIdx.x;
@@ -167,20 +181,26 @@ InputSummary InputSummarizer::summarize(const DeviceInput& in, cudaStream_t stre
   g.scale = in.num_sources < 2 ? 0.0 : layout_grid::cell_scale(g.k, s.lo, s.hi);
   const long long cells = static_cast<long long>(g.k) * g.k * g.k;
   unsigned* counts = counts_.reserve(cells);
-  double* sums = sums_.reserve(3);
-  double* host_sums = host_sums_.reserve(3);
+  double* sums = sums_.reserve(4);
+  double* host_sums = host_sums_.reserve(4);
   VORTEX_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells * sizeof(unsigned), stream));
-  VORTEX_CUDA_CHECK(cudaMemsetAsync(sums, 0, 3 * sizeof(double), stream));
+  VORTEX_CUDA_CHECK(cudaMemsetAsync(sums, 0, 4 * sizeof(double), stream));
   layout_kernel<<<blocks_for(in.num_sources), kThreads, 0, stream>>>(in, g, counts, sums);
   VORTEX_CUDA_CHECK_LAUNCH("layout_kernel");
   occupancy_kernel<<<blocks_for(cells), kThreads, 0, stream>>>(counts, cells, sums);
   VORTEX_CUDA_CHECK_LAUNCH("occupancy_kernel");
+  const int kc = layout_grid::coarse_cells_per_side(g.k);
+  coarse_pairs_kernel<<<blocks_for(static_cast<long long>(kc) * kc * kc), kThreads, 0, stream>>>(
+      counts, g.k, sums);
+  VORTEX_CUDA_CHECK_LAUNCH("coarse_pairs_kernel");
   VORTEX_CUDA_CHECK(
-      cudaMemcpyAsync(host_sums, sums, 3 * sizeof(double), cudaMemcpyDeviceToHost, stream));
+      cudaMemcpyAsync(host_sums, sums, 4 * sizeof(double), cudaMemcpyDeviceToHost, stream));
   VORTEX_CUDA_CHECK(cudaStreamSynchronize(stream));
   s.mean_offset_in_sigmas = host_sums[0] / static_cast<double>(in.num_sources);
   s.occupied = g.scale > 0 ? host_sums[1] : 0;
   s.squares = g.scale > 0 ? host_sums[2] : 0;
+  s.cells_per_side = g.k;
+  s.coarse_pairs = g.scale > 0 ? host_sums[3] : 0;
   return s;
 }
 

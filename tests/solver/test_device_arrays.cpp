@@ -76,9 +76,17 @@ SolverOptions cuda_tree() {
 
 TEST(DeviceArrays, SameFieldAsHostArraysBitForBit) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  for (const bool clustered : {false, true}) {
-    const std::size_t n = 30000;
-    const ParticleSet p = clustered ? plummer_sphere(n, 3) : random_cube(n, 3);
+  // A cube, a Plummer sphere and a thin ring (a filament of 200,000 whose cores span 64 spacings:
+  // the layout's dimension makes its defaults double, docs/methods/tolerance.md).
+  RingOptions filament;
+  filament.layers = 0;
+  filament.stations = 200000;
+  filament.core_radius = 0.001;  // sigma = overlap core_radius / 0.5 = 0.002
+  filament.overlap = 1;
+  for (const int set : {0, 1, 2}) {
+    const ParticleSet p = set == 2 ? vortex_ring(filament)
+                                   : (set == 1 ? plummer_sphere(30000, 3) : random_cube(30000, 3));
+    const std::size_t n = p.size();
     const DeviceParticles d(p);
     for (const bool gradient : {false, true}) {
       Solver host(cuda_tree()), device(cuda_tree());
@@ -91,13 +99,14 @@ TEST(DeviceArrays, SameFieldAsHostArraysBitForBit) {
       EXPECT_EQ(stats.tree.theta, expected.stats.tree.theta);
       EXPECT_EQ(stats.tree.source_bucket, expected.stats.tree.source_bucket);
       EXPECT_EQ(stats.precision, expected.stats.precision);
+      if (set == 2) EXPECT_EQ(stats.precision, "double");
       EXPECT_EQ(stats.tree_build, "device");
       for (int c = 0; c < (gradient ? 12 : 3); ++c) {
         const std::vector<double> got = out.arrays[c].host(n);
         const std::vector<double>& want = c < 3 ? expected.u[c] : expected.du[c - 3];
         std::size_t differ = 0;
         for (std::size_t i = 0; i < n; ++i) differ += got[i] != want[i];
-        EXPECT_EQ(differ, 0u) << "component " << c << (clustered ? " plummer" : " cube");
+        EXPECT_EQ(differ, 0u) << "component " << c << " set " << set;
       }
     }
   }

@@ -25,7 +25,11 @@ struct InputSummary {
   double min_sigma = 0;
   double target_lo[3] = {0, 0, 0}, target_hi[3] = {0, 0, 0};  // the targets' bounding box
   double mean_offset_in_sigmas = 0;
-  double occupied = 0, squares = 0;  // layout grid: occupied cells, sum of squared counts
+  // Layout grid: occupied cells, sum of squared counts, cells a side, and sum of n (n - 1) over
+  // the coarse cells (layout_grid::coarse_count).
+  double occupied = 0, squares = 0;
+  int cells_per_side = 0;
+  double coarse_pairs = 0;
 };
 
 class InputSummarizer {
@@ -35,7 +39,7 @@ class InputSummarizer {
 
  private:
   DeviceBuffer<unsigned long long> words_;  // first bad indices, box as order bits
-  DeviceBuffer<double> sums_;               // offset sum, occupied, squares
+  DeviceBuffer<double> sums_;               // offset sum, occupied, squares, coarse pairs
   DeviceBuffer<unsigned> counts_;           // layout grid
   PinnedBuffer<unsigned long long> host_words_;
   PinnedBuffer<double> host_sums_;

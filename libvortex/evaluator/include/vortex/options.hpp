@@ -63,12 +63,15 @@ struct SolverOptions {
 // none is given is picked for its tolerance instead (core_kappa in tolerance.hpp).
 double default_kappa(Core core);
 // What the tolerance's error model knows of the sources (layout_of in tolerance.hpp): how many
-// there are and how unevenly they fill their bounding box.
+// there are, how unevenly they fill their bounding box, and how many dimensions they fill.
 struct SourceLayout {
   std::size_t num_sources = 0;  // 0: none known (the error model then assumes no growth)
   // The mean density around a source over the mean density of the occupied space, both on a grid
   // of about 64 sources a cell, less the grid's counting noise: 1 for a uniform set.
   double contrast = 1;
+  // How the pairs of sources that share a cell grow from that grid to one of cells twice as wide:
+  // 3 for a volume, 2 for a sheet, 1 for a filament (layout_grid::dimension).
+  double dimension = 3;
 };
 
 // The tree options with every 0 replaced by the pick for `tolerance` (0: kDefaultTolerance) on

@@ -22,11 +22,15 @@ constexpr double kDefaultTolerance = 2e-4;
 // distance from that middle in units of their own sigma, fitted to float runs at orders where
 // the expansions' error is negligible (docs/journal/performance-to-2026-11-27.md, "Tolerance"): a
 // thin sheet of 1e6 particles (R = 376) reached 8.7e-6 in the gradient, a cube of 20,000 (R =
-// 13) 6.1e-7.
-double float_rounding_error(double mean_offset_in_sigmas);
+// 13) 6.1e-7. On an even filament (layout dimension near 1) the velocity is a small remainder of
+// large contributions from both sides, which multiplies the rounding by about R / 5 (a ring of
+// 200,000 particles, R = 100 to 500: 10 to 86 times the model's error): the factor
+// max(1, R / 5) scaled as the filament factor of layout_growth.
+double float_rounding_error(double mean_offset_in_sigmas, const SourceLayout& layout = {});
 
 // Precision::Auto computes in float, with a tolerance, when float's rounding takes at most this
-// share of it; the expansions get the rest.
+// share of it; the expansions get the rest. CUDA's defaults (no tolerance) take float, unless on
+// a filament (filament_share) its rounding would take more than this share of kDefaultTolerance.
 constexpr double kFloatShare = 0.25;
 
 // Largest relative deviation of the core from the singular kernel at rho = r / sigma, in F and in
@@ -41,10 +45,18 @@ double core_kappa(Core core, double deviation);
 // cubic cells over their bounding box, about 64 sources a cell (at most 128 cells a side):
 // D = K sum_c n_c^2 / N^2 - K / N over the K occupied cells c holding n_c sources (the mean count
 // around a source over the mean count of an occupied cell, less the 1/mean that a uniform random
-// filling adds), at least 1. One pass over the sources.
+// filling adds), at least 1; and their dimension, how the pairs of sources that share a cell grow
+// from that grid to one of cells twice as wide (layout_grid::dimension: 3 for a volume, 1 for a
+// filament). One pass over the sources.
 SourceLayout layout_of(SourcesView sources);
 
-// The error model's growth factor G for a layout (above): 1 for a uniform one.
+// How much of an even filament the layout is, in [0, 1]: 1 at dimension 1.25 and below, 0 from
+// 1.75 up (sheets measure 1.9 to 2.2), and 0 for a clustered set (contrast 3 or more), whose
+// dimension measures its clusters. docs/methods/tolerance.md, "Filaments".
+double filament_share(const SourceLayout& layout);
+
+// The error model's growth factor G for a layout (above): 1 for a uniform one; larger with N, for
+// a clustered set, and for an even filament (dimension below 1.75).
 double layout_growth(const SourceLayout& layout);
 
 // The error model above: predicted mean relative error (velocity or gradient, the larger) of the

@@ -90,9 +90,12 @@ SourceFacts device_input_facts_cuda(CudaWorkspace& ws, SourcesView s, PointsView
   facts.given_units = units_from(half_width, summary.max_strength, summary.max_sigma);
   facts.given_range = float_range_from(summary.lo, summary.hi, summary.min_sigma, summary.target_lo,
                                        summary.target_hi);
-  if (summary.occupied > 0)
-    facts.given_layout.contrast =
-        layout_grid::contrast(summary.occupied, summary.squares, static_cast<double>(s.size()));
+  if (summary.occupied > 0) {
+    const double n = static_cast<double>(s.size());
+    facts.given_layout.contrast = layout_grid::contrast(summary.occupied, summary.squares, n);
+    facts.given_layout.dimension =
+        layout_grid::dimension(summary.squares - n, summary.coarse_pairs, summary.cells_per_side);
+  }
   return facts;
 }
 

@@ -102,12 +102,26 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
                           (r.arithmetic == Arithmetic::Float || options.tolerance > 0);
   const bool range_holds = !auto_float || float_holds(facts.range());
   if (!range_holds) r.arithmetic = Arithmetic::Double;
+  // The layout (one pass over host sources), read once where needed.
+  bool have_layout = false;
+  SourceLayout layout_read;
+  const auto layout = [&]() -> const SourceLayout& {
+    if (!have_layout) layout_read = facts.layout(), have_layout = true;
+    return layout_read;
+  };
   double budget = options.tolerance;
   if (budget > 0 && options.precision != Precision::Double && range_holds) {
-    const double rounding = float_rounding_error(facts.mean_offset_in_sigmas());
+    const double rounding = float_rounding_error(facts.mean_offset_in_sigmas(), layout());
     if (options.precision == Precision::Auto)
       r.arithmetic = rounding <= kFloatShare * budget ? Arithmetic::Float : Arithmetic::Double;
     if (r.arithmetic == Arithmetic::Float) budget = std::max(budget - rounding, 0.1 * budget);
+  } else if (auto_float && range_holds && r.arithmetic == Arithmetic::Float &&
+             filament_share(layout()) > 0 &&
+             float_rounding_error(facts.mean_offset_in_sigmas(), layout()) >
+                 kFloatShare * kDefaultTolerance) {
+    // The defaults' float on a filament would not keep their accuracy (elsewhere its rounding
+    // takes at most a few per cent of it: no pass over the sources to ask).
+    r.arithmetic = Arithmetic::Double;
   }
   if (options.method == Method::Tree) {
     // The layout only matters where order or theta are left to the error model, or CUDA's leaf
@@ -115,8 +129,8 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
     const bool picked = options.tree.order == 0 || options.tree.theta == 0 ||
                         (backend == Backend::Cuda &&
                          (options.tree.target_bucket == 0 || options.tree.source_bucket == 0));
-    const SourceLayout layout = picked ? facts.layout() : SourceLayout{facts.num_sources, 1};
-    r.tree = resolve_tree_options(options.tree, options.core, backend, budget, layout);
+    const SourceLayout given = picked ? layout() : SourceLayout{facts.num_sources, 1};
+    r.tree = resolve_tree_options(options.tree, options.core, backend, budget, given);
   } else
     r.tree = TreeOptions{0, 0, 0, 0, 0, 0};
   r.tree_build = backend == Backend::Cuda && options.tree_build != TreeBuild::Host

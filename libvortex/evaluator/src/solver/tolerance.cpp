@@ -38,6 +38,18 @@ constexpr double kClusteredGrowthPower = 0.43;
 // have the cube's errors at the cube's parameters, while N (1 - 1 / D) took a tenth to two thirds
 // of them for a Plummer core (docs/journal/2026-11-29-tolerance-contrast.md).
 constexpr double kUniformContrast = 3;
+// Filaments (a line or a thin ring of particles, one across, of even spacing: dimension near 1)
+// erred up to 3.9 times more than the model says at every tolerance (1e-3 to 1e-6, N = 2e4 to
+// 2e5, exponential core; docs/methods/tolerance.md): the self-induced velocity on a filament is a
+// small remainder of large contributions from both sides. The model's error is raised by up to
+// this factor (5 still left a ring of 2e5 at 1.4 times 1e-6), fully at dimension
+// kFilamentDimension and below (filaments measure 1.0 to 1.2), none from kSheetDimension up
+// (sheets measure 1.9 to 2.2).
+constexpr double kFilamentFactor = 8;
+constexpr double kFilamentDimension = 1.25;
+constexpr double kSheetDimension = 1.75;
+// Float's rounding on a filament: multiplied by about R / kFilamentCancellation (tolerance.hpp).
+constexpr double kFilamentCancellation = 5;
 
 // float_rounding_error = a + b 2^-24 R.
 constexpr double kFloatBase = 6e-7;   // a
@@ -131,8 +143,10 @@ double core_kappa(Core core, double deviation) {
   return hi;
 }
 
-double float_rounding_error(double mean_offset_in_sigmas) {
-  return kFloatBase + kFloatSlope * 0x1.0p-24 * mean_offset_in_sigmas;
+double float_rounding_error(double mean_offset_in_sigmas, const SourceLayout& layout) {
+  const double cancellation = std::pow(std::max(1.0, mean_offset_in_sigmas / kFilamentCancellation),
+                                       filament_share(layout));
+  return (kFloatBase + kFloatSlope * 0x1.0p-24 * mean_offset_in_sigmas) * cancellation;
 }
 
 SourceLayout layout_of(SourcesView s) {
@@ -186,21 +200,23 @@ SourceLayout layout_of(SourcesView s) {
       ++counts[c];
     }
   }
-  double occupied = 0, squares = 0;
-  for (const std::uint32_t c : count) {
-    if (c == 0) continue;
-    occupied += 1;
-    squares += static_cast<double>(c) * c;
-  }
-  layout.contrast = layout_grid::contrast(occupied, squares, static_cast<double>(n));
+  layout_grid::count_statistics(count.data(), k, static_cast<double>(n), layout.contrast,
+                                layout.dimension);
   return layout;
+}
+
+double filament_share(const SourceLayout& layout) {
+  if (!(layout.contrast < kUniformContrast)) return 0;
+  return std::clamp((kSheetDimension - layout.dimension) / (kSheetDimension - kFilamentDimension),
+                    0.0, 1.0);
 }
 
 double layout_growth(const SourceLayout& layout) {
   const double n = static_cast<double>(layout.num_sources);
   const double clustered = n * std::max(0.0, 1 - kUniformContrast / layout.contrast);
   return std::pow(std::max(1.0, n / kGrowthReference), kGrowthPower) *
-         std::pow(std::max(1.0, clustered / kGrowthReference), kClusteredGrowthPower);
+         std::pow(std::max(1.0, clustered / kGrowthReference), kClusteredGrowthPower) *
+         std::pow(kFilamentFactor, filament_share(layout));
 }
 
 double predicted_far_error(int order, double theta, const SourceLayout& layout) {
@@ -216,6 +232,11 @@ TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend back
   require_fraction(tolerance, "tolerance");
   const CostModel& cost = backend == Backend::Cuda ? kCudaCost : kCpuCost;
   TreeOptions best = given;
+  // Per-box orders make every far box about as accurate, relative to its own field, as one at the
+  // acceptance limit; on a filament the boxes' fields cancel (the velocity is a small remainder of
+  // them), so the sum of their errors outgrows the tolerance (a ring of 200,000 at p = 11, theta =
+  // 0.575: 3.2e-4 with them, 1.5e-4 at order p everywhere): a filament takes order p everywhere.
+  best.uniform_order = given.uniform_order || filament_share(layout) > 0;
   double best_cost = INFINITY, best_miss = INFINITY;
   // theta from 0.35 to 0.65, the range of the fit and a little beyond (or the given one); each
   // theta's smallest order (or the given one) whose predicted error is small enough.
@@ -227,7 +248,7 @@ TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend back
       // A point that misses the tolerance only competes when nothing reaches it (then the
       // least predicted error wins).
       const double miss = predicted_far_error(p, theta, layout) / tolerance;
-      const double c = miss > 1 ? INFINITY : cost(p, theta, given.uniform_order);
+      const double c = miss > 1 ? INFINITY : cost(p, theta, best.uniform_order);
       if (c < best_cost || (best_cost == INFINITY && miss < best_miss)) {
         best_cost = c;
         best_miss = miss;

@@ -24,8 +24,8 @@ void widen(double box[6], double x, double y, double z) {
   }
 }
 
-// The layout's density contrast (tolerance.hpp, layout_of) from every rank's counts on the grid of
-// the whole set.
+// The layout's density contrast and dimension (tolerance.hpp, layout_of) from every rank's counts
+// on the grid of the whole set.
 SourceLayout global_layout(const Comm& comm, SourcesView s, long long n, const double lo[3],
                            const double hi[3]) {
   SourceLayout layout;
@@ -38,13 +38,8 @@ SourceLayout global_layout(const Comm& comm, SourcesView s, long long n, const d
   for (std::size_t i = 0; i < s.size(); ++i)
     count[layout_grid::cell_of(s.x[i], s.y[i], s.z[i], lo, scale, k)] += 1;
   comm.allreduce(count.data(), static_cast<int>(count.size()), MPI_SUM);
-  double occupied = 0, squares = 0;
-  for (const double c : count) {
-    if (c == 0) continue;
-    occupied += 1;
-    squares += c * c;
-  }
-  layout.contrast = layout_grid::contrast(occupied, squares, static_cast<double>(n));
+  layout_grid::count_statistics(count.data(), k, static_cast<double>(n), layout.contrast,
+                                layout.dimension);
   return layout;
 }
 
