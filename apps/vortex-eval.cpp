@@ -96,8 +96,9 @@ int check_accuracy(const EvalSettings& s, const ParticleSet& sources, PointsView
   }
   std::fprintf(stderr,
                "\nvortex-eval: error: the accuracy check failed: the sampled mean error %.3g "
-               "exceeds the tolerance %g (the results are written to %s); where many targets lie "
-               "at one place the tolerance is not a bound on the mean: ask for a smaller "
+               "exceeds the tolerance %g (the results are written to %s); the tolerance is a "
+               "model, not a bound (where many targets lie at one place, on a flat sheet of "
+               "coherent strength, on random strengths on a lattice): ask for a smaller "
                "--tolerance\n",
                worst, tolerance, s.output_path.c_str());
   return kCheckFailed;
