@@ -69,6 +69,50 @@ TEST(LayoutDimension, FromKnownCounts) {
   EXPECT_EQ(layout_grid::dimension(10, 20, 1), 3.0);
 }
 
+// n particles at random in a ring tube (unit major radius, minor radius a), strengths along the
+// ring, core radius sigma: a core resolved across.
+ParticleSet ring_tube(std::size_t n, double a, double sigma, std::uint64_t seed) {
+  std::mt19937_64 draw(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  ParticleSet p;
+  const double share = 2 * kPi / static_cast<double>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double t = 2 * kPi * unit(draw), r = a * std::sqrt(unit(draw)), f = 2 * kPi * unit(draw);
+    const double rr = 1 + r * std::cos(f);
+    p.push_back(rr * std::cos(t), rr * std::sin(t), r * std::sin(f), -std::sin(t) * share,
+                std::cos(t) * share, 0, sigma);
+  }
+  return p;
+}
+
+// The spread across: samples on circles of radius a about the x axis (a cylinder) spread a /
+// sqrt(2) in y and z, more along x: the smallest eigenvalue's root over sigma.
+TEST(SpreadAcross, OfKnownSamples) {
+  constexpr int m = 64;
+  std::vector<double> x(m), y(m), z(m), sigma(m, 0.01);
+  const double a = 0.02;
+  for (int i = 0; i < m; ++i) {
+    const double t = 2 * kPi * (i % 16) / 16;
+    x[i] = 0.05 * (i / 16), y[i] = a * std::cos(t), z[i] = a * std::sin(t);
+  }
+  const double lo[3] = {-1, -1, -1};  // one cell holds all
+  EXPECT_NEAR(spread_across(x.data(), y.data(), z.data(), sigma.data(), m, lo, 0.5, 1),
+              a / std::sqrt(2.0) / 0.01, 1e-9);
+  // Scale-free: the same at 1e90 and 1e-90 (positions, sigma and the grid scaled together).
+  for (const double at : {1e90, 1e-90}) {
+    std::vector<double> xs = x, ys = y, zs = z, ss = sigma;
+    for (std::vector<double>* v : {&xs, &ys, &zs, &ss})
+      for (double& e : *v) e *= at;
+    const double los[3] = {-at, -at, -at};
+    EXPECT_NEAR(spread_across(xs.data(), ys.data(), zs.data(), ss.data(), m, los, 0.5 / at, 1),
+                a / std::sqrt(2.0) / 0.01, 1e-9)
+        << at;
+  }
+  for (double& v : z) v = 0;  // a plane curve: no spread
+  EXPECT_NEAR(spread_across(x.data(), y.data(), z.data(), sigma.data(), m, lo, 0.5, 1), 0, 1e-9);
+  EXPECT_EQ(spread_across(x.data(), y.data(), z.data(), sigma.data(), 3, lo, 0.5, 1), 0);
+}
+
 TEST(LayoutDimension, OfLinesSheetsAndVolumes) {
   EXPECT_NEAR(layout_of(random_line(20000, 0.01, 1)).dimension, 1.0, 0.2);
   EXPECT_NEAR(layout_of(thin_ring(200000, 0.002, 1)).dimension, 1.0, 0.25);
@@ -80,6 +124,14 @@ TEST(LayoutDimension, OfLinesSheetsAndVolumes) {
   SourceLayout volume = filament;
   volume.dimension = 3;
   EXPECT_GT(layout_growth(filament), 4 * layout_growth(volume));
+  EXPECT_LT(filament.spread, 0.1);  // one across: the ring's plane holds it
+  EXPECT_EQ(layout_of(random_line(20000, 0.01, 1)).spread, 0);
+  // A tube resolved across (minor radius 0.05, sigma 0.005): a filament by its dimension, not by
+  // its spread, so the model takes it as a volume.
+  const SourceLayout tube = layout_of(ring_tube(200000, 0.05, 0.005, 1));
+  EXPECT_LT(tube.dimension, 1.5);
+  EXPECT_GT(tube.spread, 3);
+  EXPECT_EQ(filament_share(tube), 0);
   for (const ParticleSet& p : {thin_sheet(100000, 1), random_cube(100000, 1),
                                plummer_sphere(100000, 1), two_scale_cube(100000, 1)}) {
     SourceLayout as_volume = layout_of(p);

@@ -72,6 +72,10 @@ struct SourceLayout {
   // How the pairs of sources that share a cell grow from that grid to one of cells twice as wide:
   // 3 for a volume, 2 for a sheet, 1 for a filament (layout_grid::dimension).
   double dimension = 3;
+  // Where the dimension says filament: how far sampled sources spread across it, in core radii
+  // (spread_across in tolerance.hpp): 0 for a line or a plane curve one particle across (and
+  // where not measured), several for a tube whose core many particles resolve.
+  double spread = 0;
 };
 
 // The tree options with every 0 replaced by the pick for `tolerance` (0: kDefaultTolerance) on

@@ -52,8 +52,22 @@ SourceLayout layout_of(SourcesView sources);
 
 // How much of an even filament the layout is, in [0, 1]: 1 at dimension 1.25 and below, 0 from
 // 1.75 up (sheets measure 1.9 to 2.2), and 0 for a clustered set (contrast 3 or more), whose
-// dimension measures its clusters. docs/methods/tolerance.md, "Filaments".
+// dimension measures its clusters; times 1 for a spread across it up to 0.5 core radii, 0 from 1
+// (a tube resolved across: its velocity is its own swirl, no small remainder). docs/methods/
+// tolerance.md, "Filaments".
 double filament_share(const SourceLayout& layout);
+
+// The sources that measure a filament's spread: every stride-th from the first, stride =
+// max(1, n / kSpreadSample), the same on the host and for device arrays.
+constexpr std::size_t kSpreadSample = 4096;
+std::size_t spread_stride(std::size_t num_sources);
+
+// The spread across a filament of m sampled sources (positions and sigma) on the layout grid
+// (lo, scale and k as in layout_grid::cell_of): in each cell of at least 4 samples, the root of
+// the smallest eigenvalue of their positions' covariance (0 for a line or a plane curve) over
+// their mean sigma; the mean over the samples in those cells (0 where no cell holds 4).
+double spread_across(const double* x, const double* y, const double* z, const double* sigma,
+                     std::size_t m, const double lo[3], double scale, int k);
 
 // The error model's growth factor G for a layout (above): 1 for a uniform one; larger with N, for
 // a clustered set, and for an even filament (dimension below 1.75).
