@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "vortex/tolerance.hpp"
+
 namespace vortex::cli {
 
 std::string describe_tree_options(const TreeOptions& t) {
@@ -19,7 +21,16 @@ std::string describe_tree_choice(const EvaluationStats& stats) {
     std::snprintf(tolerance, sizeof tolerance, "for tolerance %g", stats.tolerance);
   else
     std::snprintf(tolerance, sizeof tolerance, "the defaults (for tolerance 2e-4)");
-  return describe_tree_options(stats.tree) + ", " + stats.precision + ": " + tolerance;
+  std::string text = describe_tree_options(stats.tree) + ", " + stats.precision + ": " + tolerance;
+  if (filament_share(stats.layout) > 0) {
+    char filament[160];
+    std::snprintf(filament, sizeof filament,
+                  "; a filament (dimension %.2f, spread across %.2f core radii): order p at every "
+                  "far box",
+                  stats.layout.dimension, stats.layout.spread);
+    text += filament;
+  }
+  return text;
 }
 
 void SolverCli::add_to(OptionParser& parser, bool with_method_backend_precision) {

@@ -54,7 +54,11 @@ py::dict stats_dict(const EvaluationStats& s, const py::list& copied) {
       "target_leaves"_a = s.target_leaves, "source_nodes"_a = s.source_nodes,
       "near_items"_a = s.near_items, "far_items"_a = s.far_items,
       "near_item_max"_a = s.near_item_max, "far_item_max"_a = s.far_item_max,
-      "tree"_a = tree_dict(s.tree), "tolerance"_a = s.tolerance, "copied_inputs"_a = copied);
+      "tree"_a = tree_dict(s.tree), "tolerance"_a = s.tolerance,
+      "layout"_a =
+          py::dict("num_sources"_a = s.layout.num_sources, "contrast"_a = s.layout.contrast,
+                   "dimension"_a = s.layout.dimension, "spread"_a = s.layout.spread),
+      "copied_inputs"_a = copied);
 }
 
 py::dict options_dict(const SolverOptions& o) {

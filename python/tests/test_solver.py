@@ -60,6 +60,9 @@ def test_tolerance_is_reached_and_reported(cube, cube_reference):
         assert mean_relative(f.velocity, u) <= tolerance
         assert mean_relative(f.gradient, du) <= tolerance
         assert f.stats["tolerance"] == tolerance
+        assert f.stats["layout"]["num_sources"] == len(cube[0])
+        assert f.stats["layout"]["dimension"] > 2.5  # a volume, not a filament
+        assert not f.stats["tree"]["uniform_order"]
     assert f.stats["precision"] == "double"  # float cannot reach 1e-6
     assert vortex.Solver(tolerance=1e-4).options["tolerance"] == 1e-4
     for bad in (-1e-3, 1.0, float("nan")):

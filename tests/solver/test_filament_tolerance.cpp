@@ -164,6 +164,25 @@ TEST(FilamentTolerance, MeasuredErrorsWithinTheTolerance) {
     }
 }
 
+// The stats report the layout the model read and the filament's order p at every far box.
+TEST(FilamentTolerance, StatsReportTheLayout) {
+  const VelocityField ring =
+      Solver(cpu_tree(2e-4, Precision::Auto)).evaluate(thin_ring(20000, 0.01, 4), false);
+  EXPECT_EQ(ring.stats.layout.num_sources, 20000u);
+  EXPECT_LT(ring.stats.layout.dimension, 1.3);
+  EXPECT_GT(filament_share(ring.stats.layout), 0.99);
+  EXPECT_TRUE(ring.stats.tree.uniform_order);
+  const VelocityField cube =
+      Solver(cpu_tree(2e-4, Precision::Auto)).evaluate(random_cube(20000, 1), false);
+  EXPECT_GT(cube.stats.layout.dimension, 2.7);
+  EXPECT_EQ(filament_share(cube.stats.layout), 0);
+  EXPECT_FALSE(cube.stats.tree.uniform_order);
+  SolverOptions given = cpu_tree(0, Precision::Double);  // every tree option given: nothing read
+  given.tree.order = 6, given.tree.theta = 0.5, given.tree.kappa = 3;
+  given.tree.target_bucket = 32, given.tree.source_bucket = 64;
+  EXPECT_EQ(Solver(given).evaluate(random_cube(2000, 1), false).stats.layout.num_sources, 0u);
+}
+
 // Float's rounding on a filament of fine cores: Auto takes double, with a tolerance and (on CUDA)
 // without one; a cube of the same count keeps float.
 TEST(FilamentTolerance, FloatWhereItsRoundingHolds) {

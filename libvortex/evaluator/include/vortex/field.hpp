@@ -58,6 +58,10 @@ struct EvaluationStats {
   double device_fp32_peak = 0;     // the GPU's FP32 peak, flop/s (CUDA; 0 on the CPU)
   TreeOptions tree;      // the treecode's parameters as used (defaults resolved); zeros for direct
   double tolerance = 0;  // the tolerance they were picked for (0: the defaults, for 2e-4)
+  // The sources' layout as the tolerance's error model read it (vortex/tolerance.hpp, layout_of;
+  // num_sources 0 where the tree options were all given): their density contrast, dimension and
+  // spread across, which say a cluster or a filament.
+  SourceLayout layout;
 };
 
 // Velocity u and, when requested, the gradient du[3a+b] = du_a/dx_b, one entry per target in the

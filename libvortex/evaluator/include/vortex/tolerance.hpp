@@ -52,8 +52,8 @@ SourceLayout layout_of(SourcesView sources);
 
 // How much of an even filament the layout is, in [0, 1]: 1 at dimension 1.25 and below, 0 from
 // 1.75 up (sheets measure 1.9 to 2.2), and 0 for a clustered set (contrast 3 or more), whose
-// dimension measures its clusters; times 1 for a spread across it up to 0.5 core radii, 0 from 1
-// (a tube resolved across: its velocity is its own swirl, no small remainder). docs/methods/
+// dimension measures its clusters; times 1 for a spread across it up to 0.25 core radii, 0 from
+// 0.75 (a tube resolved across: its velocity is its own swirl, no small remainder). docs/methods/
 // tolerance.md, "Filaments".
 double filament_share(const SourceLayout& layout);
 

@@ -131,6 +131,7 @@ ResolvedOptions resolve_options(const SolverOptions& options, Backend backend,
                          (options.tree.target_bucket == 0 || options.tree.source_bucket == 0));
     const SourceLayout given = picked ? layout() : SourceLayout{facts.num_sources, 1};
     r.tree = resolve_tree_options(options.tree, options.core, backend, budget, given);
+    if (picked) r.layout = given;
   } else
     r.tree = TreeOptions{0, 0, 0, 0, 0, 0};
   r.tree_build = backend == Backend::Cuda && options.tree_build != TreeBuild::Host

@@ -25,6 +25,7 @@ struct ResolvedOptions {
   TreeBuild tree_build = TreeBuild::Host;  // Host or Device (Device only on CUDA)
   FarField far_field = FarField::Auto;     // the CPU's and the device-built CUDA treecode's
   int threads = 0;
+  SourceLayout layout;  // what the error model read of the sources (num_sources 0: not read)
 };
 
 // Precision::Auto is double on the CPU and float (with double accumulation) on CUDA (without a

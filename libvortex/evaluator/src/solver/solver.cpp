@@ -265,6 +265,7 @@ void Solver::sum_into(SourcesView sources, PointsView targets, bool gradient,
   }
   stats.tree = options.tree;
   stats.tolerance = options.tolerance;
+  stats.layout = options.layout;
   stats.times.total = seconds_since(start);
 }
 
@@ -335,6 +336,7 @@ EvaluationStats Solver::evaluate_on_device(const DeviceSources& sources,
   stats.tree_build = "device";
   stats.tree = options.tree;
   stats.tolerance = options.tolerance;
+  stats.layout = options.layout;
   stats.times.total = seconds_since(start);
   return stats;
 }

@@ -52,11 +52,11 @@ constexpr double kSheetDimension = 1.75;
 // Float's rounding on a filament: multiplied by about R / kFilamentCancellation (tolerance.hpp).
 constexpr double kFilamentCancellation = 5;
 // The spread across a filament (spread_across) up to which it counts whole, and from which not at
-// all, in core radii: a ring tube of minor radius 0.01 resolved by 200,000 particles at sigma =
-// 0.005 spreads 0.93 (its errors at the volume's parameters: 1.1e-5 at 2e-4), a line or a ring one
-// across 0.
-constexpr double kThinSpread = 0.5;
-constexpr double kResolvedSpread = 1;
+// all, in core radii: lines and rings one across spread 0 to 0.1; a ring tube of minor radius 0.01
+// resolved by 200,000 particles at sigma = 0.005 spreads 0.93 (its errors at the volume's
+// parameters: 1.1e-5 at 2e-4), the generator's ring of 19 particles across 0.78 (6e-6).
+constexpr double kThinSpread = 0.25;
+constexpr double kResolvedSpread = 0.75;
 
 // The smallest eigenvalue of the symmetric matrix [a00 a01 a02; a01 a11 a12; a02 a12 a22], by the
 // trigonometric form of the cubic's roots; at least 0.
@@ -313,8 +313,9 @@ TreeOptions tree_options_for_tolerance(double tolerance, Core core, Backend back
   // Per-box orders make every far box about as accurate, relative to its own field, as one at the
   // acceptance limit; on a filament the boxes' fields cancel (the velocity is a small remainder of
   // them), so the sum of their errors outgrows the tolerance (a ring of 200,000 at p = 11, theta =
-  // 0.575: 3.2e-4 with them, 1.5e-4 at order p everywhere): a filament takes order p everywhere.
-  best.uniform_order = given.uniform_order || filament_share(layout) > 0;
+  // 0.575: 3.2e-4 with them, 1.5e-4 at order p everywhere): a layout at least half a filament
+  // takes order p everywhere.
+  best.uniform_order = given.uniform_order || filament_share(layout) >= 0.5;
   double best_cost = INFINITY, best_miss = INFINITY;
   // theta from 0.35 to 0.65, the range of the fit and a little beyond (or the given one); each
   // theta's smallest order (or the given one) whose predicted error is small enough.

@@ -342,6 +342,7 @@ void DistributedSolver::evaluate_into(SourcesView sources, PointsView targets, b
   }
   local.tree = options.tree;
   local.tolerance = options.tolerance;
+  local.layout = options.layout;
   if (local.precision.empty()) local.precision = vd::to_string(options.arithmetic);
   out.stats = local;
   times.total = seconds_since(start);
