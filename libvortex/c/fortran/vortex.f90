@@ -45,6 +45,7 @@ module vortex
     character(kind=c_char) :: device(64)
     real(c_double) :: tolerance
     real(c_double) :: setup
+    real(c_double) :: layout_contrast, layout_dimension, layout_spread
   end type
 
   type, bind(c) :: c_sources

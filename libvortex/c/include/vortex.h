@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define VORTEX_C_API_VERSION 4
+#define VORTEX_C_API_VERSION 5
 /* The most CPU threads vortex_options.threads may ask for (larger counts are refused). */
 #define VORTEX_MAX_THREADS 1024
 
@@ -148,6 +148,10 @@ typedef struct vortex_stats {
   double tolerance; /* what the tree parameters were picked for (0: the defaults); API version 2 */
   double setup;     /* seconds of trees, lists and multipoles together (overlapped on the device);
                        API version 4 */
+  /* The sources' layout as the tolerance's error model read it (all 0 where every tree option
+     was given): density contrast, dimension (1 for a filament) and spread across a filament in
+     core radii; API version 5 */
+  double layout_contrast, layout_dimension, layout_spread;
 } vortex_stats;
 
 VORTEX_C_API int vortex_c_api_version(void);

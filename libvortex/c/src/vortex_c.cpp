@@ -111,6 +111,10 @@ void fill_stats(const vortex::EvaluationStats& e, int copied, vortex_stats& out)
   out.theta = e.tree.theta;
   out.kappa = e.tree.kappa;
   out.tolerance = e.tolerance;
+  const bool read = e.layout.num_sources > 0;  // else every tree option was given
+  out.layout_contrast = read ? e.layout.contrast : 0;
+  out.layout_dimension = read ? e.layout.dimension : 0;
+  out.layout_spread = read ? e.layout.spread : 0;
   out.copied_columns = copied;
   std::strncpy(out.device, e.device.c_str(), sizeof out.device - 1);
 }

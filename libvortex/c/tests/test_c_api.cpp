@@ -86,6 +86,12 @@ TEST(CApi, SeparateDoubleArraysAreReadInPlaceAndMatchCpp) {
   EXPECT_DOUBLE_EQ(stats.setup, stats.tree + stats.lists + stats.multipole);
   EXPECT_GT(stats.setup, 0.0);
   EXPECT_LE(stats.setup, stats.total);
+  // The layout the model read: the C++ stats' (a cube: a volume).
+  ASSERT_GT(ref.stats.layout.num_sources, 0u);
+  EXPECT_GT(stats.layout_dimension, 2.5);
+  EXPECT_EQ(stats.layout_contrast, ref.stats.layout.contrast);
+  EXPECT_EQ(stats.layout_dimension, ref.stats.layout.dimension);
+  EXPECT_EQ(stats.layout_spread, ref.stats.layout.spread);
 }
 
 TEST(CApi, InterleavedDoubleMatchesCppDirectSum) {
@@ -239,7 +245,7 @@ TEST(CApi, UniformOrderEqualsTheCppOptionAndIsReported) {
   vortex_options o = cpu_tree();
   o.uniform_order = 2;
   expect_rejected(o, "uniform_order");
-  EXPECT_EQ(vortex_c_api_version(), 4);
+  EXPECT_EQ(vortex_c_api_version(), 5);
 }
 
 // A thread count past the limit is refused when the handle is made, before any thread starts.
