@@ -25,9 +25,10 @@ std::string describe_tree_choice(const EvaluationStats& stats) {
   if (filament_share(stats.layout) > 0) {
     char filament[160];
     std::snprintf(filament, sizeof filament,
-                  "; a filament (dimension %.2f, spread across %.2f core radii): order p at every "
-                  "far box",
-                  stats.layout.dimension, stats.layout.spread);
+                  "; %s filament (dimension %.2f, spread across %.2f core radii)%s",
+                  filament_share(stats.layout) < 1 ? "in part a" : "a", stats.layout.dimension,
+                  stats.layout.spread,
+                  stats.tree.uniform_order ? ": order p at every far box" : "");
     text += filament;
   }
   return text;

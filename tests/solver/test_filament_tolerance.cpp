@@ -86,31 +86,35 @@ ParticleSet ring_tube(std::size_t n, double a, double sigma, std::uint64_t seed)
 }
 
 // The spread across: samples on circles of radius a about the x axis (a cylinder) spread a /
-// sqrt(2) in y and z, more along x: the smallest eigenvalue's root over sigma.
+// sqrt(2) in y and z, more along x: the smallest eigenvalue's root over sigma. Samples are
+// (x, y, z, sigma) a source, as spread_sample gathers them.
 TEST(SpreadAcross, OfKnownSamples) {
   constexpr int m = 64;
-  std::vector<double> x(m), y(m), z(m), sigma(m, 0.01);
   const double a = 0.02;
+  std::vector<double> sample;
   for (int i = 0; i < m; ++i) {
     const double t = 2 * kPi * (i % 16) / 16;
-    x[i] = 0.05 * (i / 16), y[i] = a * std::cos(t), z[i] = a * std::sin(t);
+    sample.insert(sample.end(), {0.05 * (i / 16), a * std::cos(t), a * std::sin(t), 0.01});
   }
   const double lo[3] = {-1, -1, -1};  // one cell holds all
-  EXPECT_NEAR(spread_across(x.data(), y.data(), z.data(), sigma.data(), m, lo, 0.5, 1),
-              a / std::sqrt(2.0) / 0.01, 1e-9);
+  EXPECT_NEAR(spread_across(sample.data(), m, lo, 0.5, 1), a / std::sqrt(2.0) / 0.01, 1e-9);
   // Scale-free: the same at 1e90 and 1e-90 (positions, sigma and the grid scaled together).
   for (const double at : {1e90, 1e-90}) {
-    std::vector<double> xs = x, ys = y, zs = z, ss = sigma;
-    for (std::vector<double>* v : {&xs, &ys, &zs, &ss})
-      for (double& e : *v) e *= at;
+    std::vector<double> scaled = sample;
+    for (double& e : scaled) e *= at;
     const double los[3] = {-at, -at, -at};
-    EXPECT_NEAR(spread_across(xs.data(), ys.data(), zs.data(), ss.data(), m, los, 0.5 / at, 1),
-                a / std::sqrt(2.0) / 0.01, 1e-9)
+    EXPECT_NEAR(spread_across(scaled.data(), m, los, 0.5 / at, 1), a / std::sqrt(2.0) / 0.01, 1e-9)
         << at;
   }
-  for (double& v : z) v = 0;  // a plane curve: no spread
-  EXPECT_NEAR(spread_across(x.data(), y.data(), z.data(), sigma.data(), m, lo, 0.5, 1), 0, 1e-9);
-  EXPECT_EQ(spread_across(x.data(), y.data(), z.data(), sigma.data(), 3, lo, 0.5, 1), 0);
+  for (int i = 0; i < m; ++i) sample[4 * i + 2] = 0;  // a plane curve: no spread
+  EXPECT_NEAR(spread_across(sample.data(), m, lo, 0.5, 1), 0, 1e-9);
+  EXPECT_EQ(spread_across(sample.data(), 3, lo, 0.5, 1), 0);
+  // The gather: every stride-th source of host arrays, from the first.
+  const ParticleSet line = random_line(10, 0.01, 1);
+  const std::vector<double> every_third = spread_sample(line, 3);
+  ASSERT_EQ(every_third.size(), 16u);  // sources 0, 3, 6, 9
+  EXPECT_EQ(every_third[4], line.x[3]);
+  EXPECT_EQ(every_third[15], line.sigma[9]);
 }
 
 TEST(LayoutDimension, OfLinesSheetsAndVolumes) {

@@ -5,6 +5,7 @@
 // reach the tolerance the cheapest is taken. The models and their data: docs/methods/tolerance.md.
 
 #include <cstddef>
+#include <vector>
 
 #include "vortex/options.hpp"
 #include "vortex/particles.hpp"
@@ -58,16 +59,17 @@ SourceLayout layout_of(SourcesView sources);
 double filament_share(const SourceLayout& layout);
 
 // The sources that measure a filament's spread: every stride-th from the first, stride =
-// max(1, n / kSpreadSample), the same on the host and for device arrays.
+// max(1, n / kSpreadSample), the same on the host and for device arrays; spread_sample gathers
+// them from host arrays as (x, y, z, sigma) a source.
 constexpr std::size_t kSpreadSample = 4096;
 std::size_t spread_stride(std::size_t num_sources);
+std::vector<double> spread_sample(SourcesView sources, std::size_t stride);
 
-// The spread across a filament of m sampled sources (positions and sigma) on the layout grid
+// The spread across a filament of m sampled sources (x, y, z, sigma a source) on the layout grid
 // (lo, scale and k as in layout_grid::cell_of): in each cell of at least 4 samples, the root of
 // the smallest eigenvalue of their positions' covariance (0 for a line or a plane curve) over
 // their mean sigma; the mean over the samples in those cells (0 where no cell holds 4).
-double spread_across(const double* x, const double* y, const double* z, const double* sigma,
-                     std::size_t m, const double lo[3], double scale, int k);
+double spread_across(const double* sample, std::size_t m, const double lo[3], double scale, int k);
 
 // The error model's growth factor G for a layout (above): 1 for a uniform one; larger with N, for
 // a clustered set, and for an even filament (dimension below 1.75).

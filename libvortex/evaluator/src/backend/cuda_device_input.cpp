@@ -97,18 +97,17 @@ SourceFacts device_input_facts_cuda(CudaWorkspace& ws, SourcesView s, PointsView
     facts.given_layout.dimension =
         layout_grid::dimension(summary.squares - n, summary.coarse_pairs, summary.cells_per_side);
     if (filament_share(facts.given_layout) > 0) {
-      // The host's sample (spread_stride) copied back, measured by the host's code.
+      // The host's sample (spread_sample) copied back, measured by the host's code.
       const std::size_t stride = spread_stride(s.size()), m = (s.size() + stride - 1) / stride;
       std::vector<double> sample(4 * m);
       const double* arrays[4] = {s.x, s.y, s.z, s.sigma};
       for (int a = 0; a < 4; ++a)
-        VORTEX_CUDA_CHECK(cudaMemcpy2D(sample.data() + a * m, sizeof(double), arrays[a],
+        VORTEX_CUDA_CHECK(cudaMemcpy2D(sample.data() + a, 4 * sizeof(double), arrays[a],
                                        stride * sizeof(double), sizeof(double), m,
                                        cudaMemcpyDeviceToHost));
       const int k = summary.cells_per_side;
       facts.given_layout.spread = spread_across(
-          sample.data(), sample.data() + m, sample.data() + 2 * m, sample.data() + 3 * m, m,
-          summary.lo, layout_grid::cell_scale(k, summary.lo, summary.hi), k);
+          sample.data(), m, summary.lo, layout_grid::cell_scale(k, summary.lo, summary.hi), k);
     }
   }
   return facts;

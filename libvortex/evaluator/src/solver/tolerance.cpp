@@ -13,6 +13,7 @@
 #include "solver/text_excerpt.hpp"
 #include "vortex/math/core_function.hpp"
 #include "vortex/math/layout_grid.hpp"
+#include "vortex/math/small_eigen.hpp"
 
 namespace vortex {
 
@@ -57,25 +58,6 @@ constexpr double kFilamentCancellation = 5;
 // parameters: 1.1e-5 at 2e-4), the generator's ring of 19 particles across 0.78 (6e-6).
 constexpr double kThinSpread = 0.25;
 constexpr double kResolvedSpread = 0.75;
-
-// The smallest eigenvalue of the symmetric matrix [a00 a01 a02; a01 a11 a12; a02 a12 a22], by the
-// trigonometric form of the cubic's roots; at least 0.
-double smallest_eigenvalue(double a00, double a11, double a22, double a01, double a02, double a12) {
-  const double off = a01 * a01 + a02 * a02 + a12 * a12;
-  const double q = (a00 + a11 + a22) / 3;
-  double lowest;
-  if (!(off > 0)) {
-    lowest = std::min({a00, a11, a22});
-  } else {
-    const double b00 = a00 - q, b11 = a11 - q, b22 = a22 - q;
-    const double p = std::sqrt((b00 * b00 + b11 * b11 + b22 * b22 + 2 * off) / 6);
-    const double det = b00 * (b11 * b22 - a12 * a12) - a01 * (a01 * b22 - a12 * a02) +
-                       a02 * (a01 * a12 - b11 * a02);
-    const double r = std::clamp(det / (2 * p * p * p), -1.0, 1.0);
-    lowest = q + 2 * p * std::cos(std::acos(r) / 3 + 2.0943951023931957);  // + 2 pi / 3
-  }
-  return lowest > 0 ? lowest : 0.0;  // rounding below 0 (or a NaN from no spread at all)
-}
 
 // float_rounding_error = a + b 2^-24 R.
 constexpr double kFloatBase = 6e-7;   // a
@@ -229,15 +211,8 @@ SourceLayout layout_of(SourcesView s) {
   layout_grid::count_statistics(count.data(), k, static_cast<double>(n), layout.contrast,
                                 layout.dimension);
   if (filament_share(layout) > 0) {  // a filament by its dimension: how far across it spreads
-    const std::size_t stride = spread_stride(s.size()), m = (s.size() + stride - 1) / stride;
-    std::vector<double> sample(4 * m);
-    for (std::size_t j = 0; j < m; ++j) {
-      const std::size_t i = j * stride;
-      sample[j] = s.x[i], sample[m + j] = s.y[i], sample[2 * m + j] = s.z[i];
-      sample[3 * m + j] = s.sigma[i];
-    }
-    layout.spread = spread_across(sample.data(), sample.data() + m, sample.data() + 2 * m,
-                                  sample.data() + 3 * m, m, lo, scale, k);
+    const std::vector<double> sample = spread_sample(s, spread_stride(s.size()));
+    layout.spread = spread_across(sample.data(), sample.size() / 4, lo, scale, k);
   }
   return layout;
 }
@@ -255,11 +230,21 @@ std::size_t spread_stride(std::size_t num_sources) {
   return std::max<std::size_t>(1, num_sources / kSpreadSample);
 }
 
-double spread_across(const double* x, const double* y, const double* z, const double* sigma,
-                     std::size_t m, const double lo[3], double scale, int k) {
+std::vector<double> spread_sample(SourcesView s, std::size_t stride) {
+  std::vector<double> sample;
+  sample.reserve(4 * ((s.size() + stride - 1) / stride));
+  for (std::size_t i = 0; i < s.size(); i += stride)
+    sample.insert(sample.end(), {s.x[i], s.y[i], s.z[i], s.sigma[i]});
+  return sample;
+}
+
+double spread_across(const double* sample, std::size_t m, const double lo[3], double scale, int k) {
+  const auto at_sample = [&](std::size_t i) { return sample + 4 * i; };
   std::vector<std::pair<std::size_t, std::size_t>> at(m);  // (cell, sample)
-  for (std::size_t i = 0; i < m; ++i)
-    at[i] = {layout_grid::cell_of(x[i], y[i], z[i], lo, scale, k), i};
+  for (std::size_t i = 0; i < m; ++i) {
+    const double* v = at_sample(i);
+    at[i] = {layout_grid::cell_of(v[0], v[1], v[2], lo, scale, k), i};
+  }
   std::sort(at.begin(), at.end());
   double weighted = 0, samples = 0;
   for (std::size_t first = 0, last; first < m; first = last) {
@@ -268,22 +253,27 @@ double spread_across(const double* x, const double* y, const double* z, const do
     if (count < 4) continue;
     // The covariance about the cell's mean, in cells (offsets from its first sample: no
     // cancellation; in cells: no overflow or underflow at any scale).
-    const std::size_t o = at[first].second;
-    double mean[3] = {0, 0, 0}, c[6] = {0, 0, 0, 0, 0, 0}, s = 0;
+    const double* o = at_sample(at[first].second);
+    double mean[3] = {0, 0, 0}, second[3][3] = {}, s = 0;
     for (std::size_t j = first; j < last; ++j) {
-      const std::size_t i = at[j].second;
-      const double d[3] = {(x[i] - x[o]) * scale, (y[i] - y[o]) * scale, (z[i] - z[o]) * scale};
-      for (int a = 0; a < 3; ++a) mean[a] += d[a];
-      c[0] += d[0] * d[0], c[1] += d[1] * d[1], c[2] += d[2] * d[2];
-      c[3] += d[0] * d[1], c[4] += d[0] * d[2], c[5] += d[1] * d[2];
-      s += sigma[i];
+      const double* v = at_sample(at[j].second);
+      const double d[3] = {(v[0] - o[0]) * scale, (v[1] - o[1]) * scale, (v[2] - o[2]) * scale};
+      for (int r = 0; r < 3; ++r) {
+        mean[r] += d[r];
+        for (int c = 0; c <= r; ++c) second[r][c] += d[r] * d[c];
+      }
+      s += v[3];
     }
     const double w = static_cast<double>(count);
-    for (double& v : mean) v /= w;
-    const double a00 = c[0] / w - mean[0] * mean[0], a11 = c[1] / w - mean[1] * mean[1],
-                 a22 = c[2] / w - mean[2] * mean[2], a01 = c[3] / w - mean[0] * mean[1],
-                 a02 = c[4] / w - mean[0] * mean[2], a12 = c[5] / w - mean[1] * mean[2];
-    weighted += w * std::sqrt(smallest_eigenvalue(a00, a11, a22, a01, a02, a12)) / (scale * s / w);
+    double covariance[3][3] = {};
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c <= r; ++c)
+        covariance[r][c] = second[r][c] / w - mean[r] * mean[c] / (w * w);
+    detail::SymmetricEigen<3> e;
+    e.compute(covariance);
+    const double smallest = std::min({e.value[0], e.value[1], e.value[2]});
+    // Rounding below 0 (or a NaN) is no spread.
+    weighted += w * std::sqrt(smallest > 0 ? smallest : 0.0) / (scale * s / w);
     samples += w;
   }
   return samples > 0 ? weighted / samples : 0.0;

@@ -44,17 +44,9 @@ SourceLayout global_layout(const Comm& comm, SourcesView s, long long n, const d
   if (filament_share(layout) > 0) {
     // Each rank's sample at the whole set's stride, gathered in rank order: the spread of the
     // union (not the one-rank sample: a filament's picks may differ from one rank's).
-    const std::size_t stride = spread_stride(static_cast<std::size_t>(n));
-    std::vector<double> mine;
-    for (std::size_t i = 0; i < s.size(); i += stride)
-      mine.insert(mine.end(), {s.x[i], s.y[i], s.z[i], s.sigma[i]});
-    const std::vector<double> all = comm.allgatherv(mine);
-    const std::size_t m = all.size() / 4;
-    std::vector<double> v(4 * m);
-    for (std::size_t j = 0; j < m; ++j)
-      for (int a = 0; a < 4; ++a) v[a * m + j] = all[4 * j + a];
-    layout.spread =
-        spread_across(v.data(), v.data() + m, v.data() + 2 * m, v.data() + 3 * m, m, lo, scale, k);
+    const std::vector<double> all =
+        comm.allgatherv(spread_sample(s, spread_stride(static_cast<std::size_t>(n))));
+    layout.spread = spread_across(all.data(), all.size() / 4, lo, scale, k);
   }
   return layout;
 }
